@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwtimer wheel core. See wheel.h for the design and the geometry table.
+ *
+ * Every function here is O(1), except hwt_wheel_pop() when it cascades a
+ * slot (each node of the slot moves down once) and hwt_wheel_rebase(), which
+ * exists for a clock that went backwards and touches every node.
+ */
+#include <linux/bitops.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+
+#include "wheel.h"
+
+static inline unsigned int lvl_shift(const struct hwt_wheel *w,
+				     unsigned int lvl)
+{
+	return w->shift + lvl * HWT_LVL_BITS;
+}
+
+static inline unsigned int lvl_slots(const struct hwt_wheel *w,
+				     unsigned int lvl)
+{
+	return lvl == w->levels - 1 ? 1U << w->top_bits : HWT_LVL_SIZE;
+}
+
+/* The slot of level @lvl that time @t falls in. */
+static inline unsigned int lvl_digit(const struct hwt_wheel *w,
+				     unsigned int lvl, u64 t)
+{
+	return (t >> lvl_shift(w, lvl)) & (lvl_slots(w, lvl) - 1);
+}
+
+/* A deadline is due at the first tick boundary at or after it. */
+static inline u64 hwt_key(const struct hwt_wheel *w, u64 expires)
+{
+	u64 mask = hwt_wheel_tick(w) - 1;
+
+	return (expires + mask) & ~mask;
+}
+
+/*
+ * The level of a key is where its highest bit differing from the clock lies.
+ * A key equal to the clock is due now and lives in level 0's current slot.
+ */
+static inline unsigned int hwt_level(const struct hwt_wheel *w, u64 key)
+{
+	u64 diff = (key ^ w->clk) >> w->shift;
+
+	if (!diff)
+		return 0;
+	return min_t(unsigned int, (fls64(diff) - 1) / HWT_LVL_BITS,
+		     w->levels - 1);
+}
+
+/* Earlier of two times, both at or after the clock. */
+static inline u64 hwt_earlier(const struct hwt_wheel *w, u64 a, u64 b)
+{
+	return a - w->clk < b - w->clk ? a : b;
+}
+
+/*
+ * Account @n, whose key is @key (not before the clock), to its slot and
+ * return that slot; the caller links the node into it.
+ */
+static struct list_head *hwt_place(struct hwt_wheel *w, u64 key)
+{
+	unsigned int lvl = hwt_level(w, key);
+	unsigned int idx = lvl_digit(w, lvl, key);
+	struct hwt_level *l = &w->lvl[lvl];
+
+	if (lvl) {
+		if (!(l->occupied & BIT_ULL(idx)))
+			l->first[idx] = key;
+		else
+			l->first[idx] = hwt_earlier(w, l->first[idx], key);
+	}
+	l->occupied |= BIT_ULL(idx);
+	l->count++;
+	w->pending++;
+	return &l->slot[idx];
+}
+
+/* Raise a deadline that falls in a processed tick; return its key. */
+static inline u64 hwt_clamp(const struct hwt_wheel *w, u64 *expires)
+{
+	u64 key = hwt_key(w, *expires);
+
+	if ((s64)(key - w->clk) <= 0) {
+		*expires = w->clk + 1;
+		key = w->clk + hwt_wheel_tick(w);
+	}
+	return key;
+}
+
+/**
+ * hwt_wheel_max_levels() - levels needed to cover all 64 bits of time
+ * @shift: log2 of the tick in ns
+ *
+ * Return: the number of levels for which no delay below 2^63 ns needs a
+ * horizon check.
+ */
+unsigned int hwt_wheel_max_levels(unsigned int shift)
+{
+	return DIV_ROUND_UP(64 - shift, HWT_LVL_BITS);
+}
+
+/**
+ * hwt_wheel_size() - bytes needed for a wheel
+ * @levels: number of levels
+ *
+ * Return: the size of a struct hwt_wheel with @levels levels.
+ */
+size_t hwt_wheel_size(unsigned int levels)
+{
+	return sizeof(struct hwt_wheel) + levels * sizeof(struct hwt_level);
+}
+
+/**
+ * hwt_wheel_init() - initialise an empty wheel
+ * @w: storage of at least hwt_wheel_size(@levels) bytes
+ * @shift: a tick is 2^@shift ns, HWT_SHIFT_MIN..HWT_SHIFT_MAX
+ * @levels: 1..hwt_wheel_max_levels(@shift), or 0 for that maximum
+ * @now: the current time
+ *
+ * Return: 0, or -EINVAL if the geometry is out of range.
+ */
+int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
+		   unsigned int levels, u64 now)
+{
+	unsigned int max = hwt_wheel_max_levels(shift);
+	unsigned int lvl, i;
+
+	if (shift < HWT_SHIFT_MIN || shift > HWT_SHIFT_MAX)
+		return -EINVAL;
+	if (!levels)
+		levels = max;
+	if (levels > max)
+		return -EINVAL;
+
+	w->shift = shift;
+	w->levels = levels;
+	w->top_bits = levels == max ? 64 - shift - HWT_LVL_BITS * (levels - 1)
+				    : HWT_LVL_BITS;
+	w->clk = now & ~(hwt_wheel_tick(w) - 1);
+	w->pending = 0;
+	w->cascaded = 0;
+	for (lvl = 0; lvl < levels; lvl++) {
+		struct hwt_level *l = &w->lvl[lvl];
+
+		l->occupied = 0;
+		l->count = 0;
+		for (i = 0; i < HWT_LVL_SIZE; i++) {
+			INIT_LIST_HEAD(&l->slot[i]);
+			l->first[i] = 0;
+		}
+	}
+	return 0;
+}
+
+/**
+ * hwt_wheel_horizon() - how far ahead of the wheel's clock a key may lie
+ * @w: the wheel
+ *
+ * A node whose key lies this far or further ahead of @w->clk cannot be
+ * placed, and its deadline is the caller's to refuse. When the levels cover
+ * all of time this is 2^63 ns, the limit of modular comparison.
+ *
+ * Return: the horizon in ns.
+ */
+u64 hwt_wheel_horizon(const struct hwt_wheel *w)
+{
+	unsigned int top = w->levels - 1;
+
+	if (w->levels == hwt_wheel_max_levels(w->shift))
+		return 1ULL << 63;
+	/* the top level's 63 slots that are not the clock's own */
+	return (u64)(HWT_LVL_SIZE - 1) << lvl_shift(w, top);
+}
+
+/**
+ * hwt_wheel_add() - queue a node
+ * @w: the wheel
+ * @n: a node not in any wheel, with @n->expires set
+ *
+ * A deadline in a tick the wheel has already processed is raised to the
+ * wheel's clock + 1 ns, so the node becomes due at the next tick. The
+ * caller has checked @n->expires against hwt_wheel_horizon().
+ */
+void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
+{
+	u64 key = hwt_clamp(w, &n->expires);
+
+	list_add_tail(&n->entry, hwt_place(w, key));
+}
+
+/**
+ * hwt_wheel_del() - unlink a queued node
+ * @w: the wheel
+ * @n: a node queued in @w
+ *
+ * The slot is found again from the clock and the node's deadline, so the
+ * node carries no slot index.
+ */
+void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
+{
+	u64 key = hwt_key(w, n->expires);
+	unsigned int lvl = hwt_level(w, key);
+	unsigned int idx = lvl_digit(w, lvl, key);
+	struct hwt_level *l = &w->lvl[lvl];
+
+	if (WARN_ON_ONCE(!(l->occupied & BIT_ULL(idx))))
+		return;
+	list_del_init(&n->entry);
+	if (list_empty(&l->slot[idx]))
+		l->occupied &= ~BIT_ULL(idx);
+	l->count--;
+	w->pending--;
+}
+
+/**
+ * hwt_wheel_mod() - change the deadline of a queued node
+ * @w: the wheel
+ * @n: a node queued in @w
+ * @expires: the new deadline
+ *
+ * Like mod_timer(), a new deadline that maps to the node's current slot only
+ * updates the node.
+ *
+ * Return: true if the node stayed in its slot.
+ */
+bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
+{
+	u64 okey = hwt_key(w, n->expires);
+	u64 key = hwt_clamp(w, &expires);
+	unsigned int lvl = hwt_level(w, key);
+	unsigned int idx = lvl_digit(w, lvl, key);
+
+	if (lvl == hwt_level(w, okey) && idx == lvl_digit(w, lvl, okey)) {
+		n->expires = expires;
+		if (lvl)
+			w->lvl[lvl].first[idx] =
+				hwt_earlier(w, w->lvl[lvl].first[idx], key);
+		return true;
+	}
+	hwt_wheel_del(w, n);
+	n->expires = expires;
+	list_add_tail(&n->entry, hwt_place(w, key));
+	return false;
+}
+
+/*
+ * First occupied slot of a level in clock order, and its distance in slots
+ * from the clock's own slot. Levels below the top never hold a slot behind
+ * the clock; the top level wraps around.
+ */
+static unsigned int lvl_first(const struct hwt_wheel *w, unsigned int lvl,
+			      unsigned int *slot)
+{
+	unsigned int nslots = lvl_slots(w, lvl);
+	unsigned int cur = lvl_digit(w, lvl, w->clk);
+	u64 occ = w->lvl[lvl].occupied;
+	u64 rot = occ >> cur;
+	unsigned int dist;
+
+	if (cur)
+		rot |= occ << (nslots - cur);
+	if (nslots < 64)
+		rot &= (1ULL << nslots) - 1;
+	dist = __ffs64(rot);
+	*slot = (cur + dist) & (nslots - 1);
+	return dist;
+}
+
+/* When the clock reaches the start of slot @dist slots ahead on @lvl. */
+static inline u64 lvl_event(const struct hwt_wheel *w, unsigned int lvl,
+			    unsigned int dist)
+{
+	unsigned int s = lvl_shift(w, lvl);
+
+	return (w->clk & ~((1ULL << s) - 1)) + ((u64)dist << s);
+}
+
+/*
+ * The next thing the wheel must do: expire a level-0 slot or cascade a
+ * higher one. Return its distance from the clock in ns (U64_MAX if the wheel
+ * is empty). Two levels cannot tie, since a level's next slot boundary lies
+ * beyond every node of the levels below it; should they, the higher level
+ * goes first so that its cascade lands before the tick is expired.
+ */
+static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
+			  unsigned int *slotp)
+{
+	u64 best = U64_MAX;
+	unsigned int lvl, slot, dist;
+
+	for (lvl = 0; lvl < w->levels; lvl++) {
+		u64 delta;
+
+		if (!w->lvl[lvl].occupied)
+			continue;
+		dist = lvl_first(w, lvl, &slot);
+		delta = lvl_event(w, lvl, dist) - w->clk;
+		if (delta <= best) {
+			best = delta;
+			*lvlp = lvl;
+			*slotp = slot;
+		}
+	}
+	return best;
+}
+
+/* Move every node of a slot whose time has come one level down or more. */
+static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
+			unsigned int idx)
+{
+	struct hwt_level *l = &w->lvl[lvl];
+	struct list_head *slot = &l->slot[idx];
+
+	l->occupied &= ~BIT_ULL(idx);
+	while (!list_empty(slot)) {
+		struct hwt_node *n = list_first_entry(slot, struct hwt_node,
+						      entry);
+
+		l->count--;
+		w->pending--;
+		w->cascaded++;
+		list_move_tail(&n->entry, hwt_place(w, hwt_key(w, n->expires)));
+	}
+}
+
+/**
+ * hwt_wheel_pop() - take the next due node
+ * @w: the wheel
+ * @now: the current time
+ *
+ * Advances the wheel's clock towards @now, cascading slots on the way, and
+ * returns one node whose key is at or before @now. Call it until it returns
+ * NULL; the caller may stop early and call again later. Once nothing is due,
+ * the clock moves to @now's tick.
+ *
+ * Return: a due node, unlinked (its entry is an empty list), or NULL.
+ */
+struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now)
+{
+	u64 span = now - w->clk;
+
+	if ((s64)span < 0)
+		return NULL;
+
+	for (;;) {
+		unsigned int idx = lvl_digit(w, 0, w->clk);
+		struct list_head *cur = &w->lvl[0].slot[idx];
+		unsigned int lvl, slot;
+		u64 delta;
+
+		if (!list_empty(cur)) {
+			struct hwt_node *n = list_first_entry(cur,
+							      struct hwt_node,
+							      entry);
+
+			list_del_init(&n->entry);
+			if (list_empty(cur))
+				w->lvl[0].occupied &= ~BIT_ULL(idx);
+			w->lvl[0].count--;
+			w->pending--;
+			return n;
+		}
+
+		delta = hwt_next_event(w, &lvl, &slot);
+		if (delta > span)
+			break;
+		w->clk += delta;
+		span -= delta;
+		if (lvl)
+			hwt_cascade(w, lvl, slot);
+	}
+	w->clk += span & ~(hwt_wheel_tick(w) - 1);
+	return NULL;
+}
+
+/**
+ * hwt_wheel_next() - when the next node can be due
+ * @w: the wheel
+ * @when: set to that time if the wheel is not empty
+ *
+ * The time is a tick boundary and a lower bound: no node is due earlier, and
+ * unless the earliest node of a slot was deleted, one is due at it.
+ *
+ * Return: false if the wheel is empty.
+ */
+bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when)
+{
+	u64 best = U64_MAX;
+	unsigned int lvl, slot, dist;
+
+	if (!w->pending)
+		return false;
+	for (lvl = 0; lvl < w->levels; lvl++) {
+		u64 t;
+
+		if (!w->lvl[lvl].occupied)
+			continue;
+		dist = lvl_first(w, lvl, &slot);
+		t = lvl ? w->lvl[lvl].first[slot] : lvl_event(w, 0, dist);
+		best = min(best, t - w->clk);
+	}
+	*when = w->clk + best;
+	return true;
+}
+
+/**
+ * hwt_wheel_forward() - move the clock to @now if nothing is due before it
+ * @w: the wheel
+ * @now: the current time
+ *
+ * Placement is relative to the clock, so a clock that stayed behind while
+ * the wheel idled would put new nodes on needlessly high levels. If
+ * something is due at or before @now this does nothing: pop it first.
+ */
+void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
+{
+	u64 span = (now & ~(hwt_wheel_tick(w) - 1)) - w->clk;
+	unsigned int lvl, slot;
+
+	if ((s64)span <= 0)
+		return;
+	if (hwt_next_event(w, &lvl, &slot) > span)
+		w->clk += span;
+}
+
+/**
+ * hwt_wheel_rebase() - move the clock to @now, backwards if need be
+ * @w: the wheel
+ * @now: the current time
+ *
+ * For a clock that was set back (CLOCK_REALTIME): every node is placed
+ * again relative to the new clock, so nodes keep their deadlines on the
+ * clock's new scale. O(n). A node whose deadline falls at or before @now's
+ * tick becomes due at the next tick.
+ */
+void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
+{
+	LIST_HEAD(all);
+	unsigned int lvl, i;
+
+	for (lvl = 0; lvl < w->levels; lvl++) {
+		struct hwt_level *l = &w->lvl[lvl];
+
+		for (i = 0; i < HWT_LVL_SIZE; i++)
+			list_splice_tail_init(&l->slot[i], &all);
+		l->occupied = 0;
+		l->count = 0;
+	}
+	w->pending = 0;
+	w->clk = now & ~(hwt_wheel_tick(w) - 1);
+	while (!list_empty(&all)) {
+		struct hwt_node *n = list_first_entry(&all, struct hwt_node,
+						      entry);
+
+		list_del_init(&n->entry);
+		hwt_wheel_add(w, n);
+	}
+}
+
+/**
+ * hwt_wheel_level_of() - the level a queued node is on
+ * @w: the wheel
+ * @n: a node queued in @w
+ *
+ * Return: the level, 0 being the finest.
+ */
+unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
+				const struct hwt_node *n)
+{
+	return hwt_level(w, hwt_key(w, n->expires));
+}
+
+/**
+ * hwt_period_next() - the next deadline of a periodic timer
+ * @deadline: the deadline that fired
+ * @fired: when it fired, at or after @deadline
+ * @now: when the timer is re-armed, at or after @fired
+ * @period: the period, > 0
+ * @fixed_delay: false for fixed-rate, true for fixed-delay
+ * @overruns: set to the number of whole periods missed
+ *
+ * Fixed-rate deadlines stay on the grid @deadline + k * @period; fixed-delay
+ * ones are @fired + @period. Either way a period that ended at or before
+ * @now is missed: it is counted in @overruns and never replayed, so a
+ * re-arm after a long stall fires once, not in a burst.
+ *
+ * Return: the next deadline, after @now.
+ */
+u64 hwt_period_next(u64 deadline, u64 fired, u64 now, u64 period,
+		    bool fixed_delay, u64 *overruns)
+{
+	u64 base = fixed_delay ? fired : deadline;
+	u64 missed = 0;
+
+	if ((s64)(now - (base + period)) >= 0)
+		missed = div64_u64(now - base, period);
+	*overruns = missed;
+	return base + (missed + 1) * period;
+}
+
+/**
+ * hwt_slack_expires() - pick a deadline in [@deadline, @deadline + @slack]
+ * @deadline: the earliest acceptable expiry
+ * @slack: how much later it may be
+ *
+ * Returns the time in the window with the most trailing zero bits: timers
+ * whose windows overlap tend to pick the same time and share a tick, and so
+ * a wakeup, as the kernel's round_jiffies() and hrtimer ranges do.
+ *
+ * Return: a time in the window, never before @deadline.
+ */
+u64 hwt_slack_expires(u64 deadline, u64 slack)
+{
+	u64 last = deadline + slack;
+	unsigned int bit;
+
+	if (!slack || last < deadline)
+		return deadline;
+	/* highest bit where deadline - 1 and last differ; last has it set */
+	bit = fls64((deadline - 1) ^ last) - 1;
+	return last & ~((1ULL << bit) - 1);
+}

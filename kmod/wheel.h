@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hwtimer wheel core: a hierarchical hashed timing wheel.
+ *
+ * This is a pure data structure. It takes no locks, reads no clock and
+ * allocates nothing: the caller owns the wheel's storage and every node's
+ * storage, serialises all calls, and says what time it is. The same source
+ * builds in the kernel module and in userspace (tests/native/include holds the
+ * few kernel headers it needs), where it is unit-tested with a fake clock,
+ * fuzzed and benchmarked.
+ *
+ * Design
+ * ------
+ * Time is u64 nanoseconds on the caller's clock, compared modulo 2^64, so the
+ * wheel keeps working when the clock wraps. A tick is 2^shift ns. A node with
+ * deadline D is due at its key K = D rounded up to a tick boundary; the wheel
+ * never returns a node before "now" reaches K, and returns it as soon as the
+ * caller advances the wheel to a time >= K. So a node is never early and at
+ * most one tick late, whatever its delay.
+ *
+ * Level L (0 <= L < levels) has 64 slots of 64^L ticks each, and an occupancy
+ * bitmap, so the next occupied slot of a level is one ffs away. A node is
+ * placed by the highest bit in which K differs from the wheel's clock (as in
+ * Tokio's wheel): if that bit lies in level L's six bits, the node goes to
+ * level L, slot (K >> (shift + 6L)) & 63. All nodes of level L therefore
+ * share the clock's higher bits, slots are visited in order, and a node's slot
+ * can always be recomputed from (clk, K): nodes store no slot index.
+ *
+ * When the clock reaches the start of an occupied slot on level L >= 1, the
+ * slot is cascaded: its nodes are re-placed relative to the new clock, which
+ * puts each on a lower level (or straight into the expiring slot when K equals
+ * the clock). This is what keeps every horizon exact; the kernel's own
+ * timer_list wheel skips it and is up to 12.5% late instead. A node cascades
+ * at most once per level it passes, O(levels) over its life, and insert,
+ * delete and same-slot modify are O(1).
+ *
+ * Each slot on level >= 1 keeps a lower bound of the keys in it, so the next
+ * time anything can be due (hwt_wheel_next()) is the bound of a level's first
+ * slot, not its start: a lone timer an hour away costs one wakeup, not one
+ * per level. Deleting the earliest node leaves a stale, lower bound, which
+ * costs at most one early wakeup that finds nothing due.
+ *
+ * Geometry
+ * --------
+ * shift is 10..30 (a tick of 1.024 us .. 1.07 s). By default the levels cover
+ * all 64 bits of time, so any delay below 2^63 ns is accepted; the top level
+ * then has fewer than 64 slots. With fewer levels the horizon is 63 top-level
+ * slots and longer delays are the caller's to refuse (hwt_wheel_horizon()).
+ * For the default tick of 2^20 ns (1.048576 ms):
+ *
+ * Level Granularity   Range                  Slots
+ *  0      1.049 ms        0 ns -   67.11 ms   64
+ *  1      67.11 ms    67.11 ms -   4.295 s    64
+ *  2      4.295 s     4.295 s  -   4.581 min  64
+ *  3      4.581 min   4.581 min -  4.887 h    64
+ *  4      4.887 h     4.887 h  -   13.03 d    64
+ *  5      13.03 d     13.03 d  -   2.28 y     64
+ *  6      2.28 y      2.28 y   -   146 y      64
+ *  7      146 y       146 y    -   584 y       4
+ */
+#ifndef _HWT_WHEEL_H
+#define _HWT_WHEEL_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+#define HWT_LVL_BITS	6
+#define HWT_LVL_SIZE	(1U << HWT_LVL_BITS)
+#define HWT_SHIFT_MIN	10
+#define HWT_SHIFT_MAX	30
+#define HWT_LEVELS_MAX	((64 - HWT_SHIFT_MIN + HWT_LVL_BITS - 1) / HWT_LVL_BITS)
+
+/**
+ * struct hwt_node - a timer as the wheel sees it
+ * @entry: link in a wheel slot. Once hwt_wheel_pop() returned the node it is
+ *	   an empty list head, and the owner may use it for its own lists.
+ * @expires: deadline in ns. hwt_wheel_add() raises a deadline that falls in
+ *	     an already processed tick to the wheel's clock + 1.
+ */
+struct hwt_node {
+	struct list_head entry;
+	u64 expires;
+};
+
+/**
+ * struct hwt_level - one level of the wheel
+ * @occupied: bit n set iff @slot[n] is not empty
+ * @count: nodes on this level
+ * @slot: the slots
+ * @first: lower bound of the keys in each slot (levels >= 1 only)
+ */
+struct hwt_level {
+	u64 occupied;
+	u32 count;
+	struct list_head slot[HWT_LVL_SIZE];
+	u64 first[HWT_LVL_SIZE];
+};
+
+/**
+ * struct hwt_wheel - a hierarchical timing wheel
+ * @clk: the wheel's time, tick-aligned: every tick up to and including @clk
+ *	 has been processed, except the nodes still queued in the level-0 slot
+ *	 of @clk itself, which are due and being popped.
+ * @shift: a tick is 1 << @shift ns
+ * @levels: number of levels in @lvl
+ * @top_bits: log2 of the number of slots of the top level
+ * @pending: nodes in the wheel
+ * @cascaded: nodes moved down a level so far (a statistic)
+ * @lvl: the levels, finest first
+ */
+struct hwt_wheel {
+	u64 clk;
+	unsigned int shift;
+	unsigned int levels;
+	unsigned int top_bits;
+	unsigned long pending;
+	u64 cascaded;
+	struct hwt_level lvl[];
+};
+
+unsigned int hwt_wheel_max_levels(unsigned int shift);
+size_t hwt_wheel_size(unsigned int levels);
+int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
+		   unsigned int levels, u64 now);
+u64 hwt_wheel_horizon(const struct hwt_wheel *w);
+void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n);
+void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n);
+bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires);
+struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now);
+bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when);
+void hwt_wheel_forward(struct hwt_wheel *w, u64 now);
+void hwt_wheel_rebase(struct hwt_wheel *w, u64 now);
+unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
+				const struct hwt_node *n);
+
+u64 hwt_period_next(u64 deadline, u64 fired, u64 now, u64 period,
+		    bool fixed_delay, u64 *overruns);
+u64 hwt_slack_expires(u64 deadline, u64 slack);
+
+static inline u64 hwt_wheel_tick(const struct hwt_wheel *w)
+{
+	return 1ULL << w->shift;
+}
+
+static inline bool hwt_wheel_empty(const struct hwt_wheel *w)
+{
+	return !w->pending;
+}
+
+#endif /* _HWT_WHEEL_H */

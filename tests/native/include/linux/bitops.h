@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace stand-in for <linux/bitops.h>. */
+#ifndef _HWT_SHIM_BITOPS_H
+#define _HWT_SHIM_BITOPS_H
+
+#include <linux/types.h>
+
+#define BIT_ULL(n) (1ULL << (n))
+
+static inline unsigned long __ffs64(u64 word)
+{
+	return __builtin_ctzll(word);
+}
+
+static inline int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
+static inline unsigned int hweight64(u64 w)
+{
+	return __builtin_popcountll(w);
+}
+
+#endif

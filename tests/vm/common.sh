@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the VM harness scripts. Sourced, not executed.
+
+HWT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+HWT_CACHE=${HWT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hwtimer}
+HWT_OUT=${HWT_OUT:-$HWT_TOP/.vm}
+
+# Debian's stock kernels for the compatibility matrix: "label image-package headers-package"
+HWT_STOCK_KERNELS=(
+	"6.1 linux-image-amd64 linux-headers-amd64"
+	"6.12 linux-image-6.12-amd64 linux-headers-6.12-amd64"
+)
+
+log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The kernel source tree (extracted from linux-source-6.12 into the cache).
+hwt_src_tarball() {
+	ls /usr/src/linux-source-6.12.tar.xz 2>/dev/null || die "linux-source-6.12 is not installed (run tests/vm/deps.sh)"
+}
+
+hwt_src_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || die "linux-source-6.12 is not installed"
+}
+
+hwt_src_dir() {
+	local ver dir
+	ver=$(hwt_src_version)
+	dir=$HWT_CACHE/src/linux-$ver
+	if [ ! -f "$dir/.extracted" ]; then
+		log "extracting $(hwt_src_tarball) into $dir"
+		rm -rf "$dir" "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		tar -xJf "$(hwt_src_tarball)" -C "$dir.tmp" --strip-components=1
+		touch "$dir.tmp/.extracted"
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir"
+}
+
+# Release string of the kernel a headers package builds against, e.g. 6.1.0-56-amd64.
+hwt_stock_release() {
+	local hdr_pkg=$1 dep
+	dep=$(dpkg-query -W -f='${Depends}' "$hdr_pkg" 2>/dev/null | tr ',' '\n' | sed -n 's/^ *linux-headers-\([^ ]*\).*/\1/p' | head -n1)
+	[ -n "$dep" ] || die "cannot tell which kernel $hdr_pkg belongs to"
+	echo "$dep"
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build (or reuse) the debug kernel: tinyconfig + a committed fragment, from
+# Debian's linux-source-6.12. The build tree is cached outside the repository,
+# keyed by source version and fragment hash, and the path of the cached build
+# tree is printed on stdout.
+#
+# usage: kernel.sh [FRAGMENT]   (default tests/vm/debug.config)
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+frag=${1:-$HWT_TOP/tests/vm/debug.config}
+[ -f "$frag" ] || die "no config fragment $frag"
+src=$(hwt_src_dir)
+key="$(hwt_src_version)-$(sha256sum "$frag" "$0" | sha256sum | cut -c1-16)"
+out=$HWT_CACHE/kernel/$(basename "$frag" .config)-$key
+
+if [ -f "$out/.done" ]; then
+	log "reusing cached kernel $out"
+	echo "$out"
+	exit 0
+fi
+
+log "building debug kernel in $out (this takes a few minutes once)"
+rm -rf "$out"
+mkdir -p "$out"
+kmake() { make -C "$src" O="$out" ARCH=x86_64 -j"$(nproc)" "$@"; }
+kmake tinyconfig >/dev/null
+(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "$frag") >/dev/null
+kmake olddefconfig >/dev/null
+
+# Every option of the fragment must have survived olddefconfig.
+missing=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		grep -qxF "$line" "$out/.config" || { echo "  fragment asks for $line, got: $(grep -E "^(# )?${line%%=*}[= ]" "$out/.config" || echo unset)" >&2; missing=1; }
+		;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}
+		grep -q "^$opt=" "$out/.config" && { echo "  fragment disables $opt, but it is set" >&2; missing=1; }
+		;;
+	esac
+done < "$frag"
+[ $missing -eq 0 ] || die "config fragment $frag did not stick (see above)"
+
+start=$SECONDS
+kmake bzImage modules 2>&1 | grep -E '^(ld|make|.*(error|Error))' | grep -v '^make\[' || true
+[ -f "$out/arch/x86/boot/bzImage" ] || die "kernel build failed"
+# an out-of-tree module build needs this tree prepared
+kmake modules_prepare >/dev/null
+log "debug kernel built in $((SECONDS - start)) s"
+touch "$out/.done"
+echo "$out"
