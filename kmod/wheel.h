@@ -61,11 +61,12 @@
 #ifndef _HWT_WHEEL_H
 #define _HWT_WHEEL_H
 
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
 #define HWT_LVL_BITS	6
-#define HWT_LVL_SIZE	(1U << HWT_LVL_BITS)
+#define HWT_LVL_SIZE	BIT(HWT_LVL_BITS)
 #define HWT_SHIFT_MIN	10
 #define HWT_SHIFT_MAX	30
 #define HWT_LEVELS_MAX	((64 - HWT_SHIFT_MIN + HWT_LVL_BITS - 1) / HWT_LVL_BITS)

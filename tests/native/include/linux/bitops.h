@@ -5,7 +5,7 @@
 
 #include <linux/types.h>
 
-#define BIT_ULL(n) (1ULL << (n))
+#include <linux/bits.h>
 
 static inline unsigned long __ffs64(u64 word)
 {

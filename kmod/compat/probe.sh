@@ -1,0 +1,17 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Print -D flags for the interfaces the target kernel tree has, by looking
+# at its headers (WireGuard's compat style). Version checks are the fallback
+# for what cannot be probed. Usage: probe.sh <srctree>
+tree=$1
+inc=$tree/include/linux
+
+has() { grep -qE "$2" "$inc/$1" 2>/dev/null; }
+
+# eventfd_signal() lost its count argument in 6.8
+has eventfd.h 'eventfd_signal\(struct eventfd_ctx \*ctx, __u64 n\)' &&
+	echo -DHWT_COMPAT_EVENTFD_SIGNAL_COUNT
+# hrtimer_setup() replaced hrtimer_init() + setting .function in 6.13
+has hrtimer.h 'hrtimer_setup\(' && echo -DHWT_COMPAT_HRTIMER_SETUP
+exit 0
