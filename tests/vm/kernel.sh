@@ -12,7 +12,7 @@ set -euo pipefail
 frag=${1:-$HWT_TOP/tests/vm/debug.config}
 [ -f "$frag" ] || die "no config fragment $frag"
 src=$(hwt_src_dir)
-key="$(hwt_src_version)-$(sha256sum "$frag" "$0" | sha256sum | cut -c1-16)"
+key="$(hwt_src_version)-$(sha256sum <"$frag" | cut -c1-16)"
 out=$HWT_CACHE/kernel/$(basename "$frag" .config)-$key
 
 if [ -f "$out/.done" ]; then
@@ -45,10 +45,10 @@ done < "$frag"
 [ $missing -eq 0 ] || die "config fragment $frag did not stick (see above)"
 
 start=$SECONDS
-kmake bzImage modules 2>&1 | grep -E '^(ld|make|.*(error|Error))' | grep -v '^make\[' || true
-[ -f "$out/arch/x86/boot/bzImage" ] || die "kernel build failed"
-# an out-of-tree module build needs this tree prepared
-kmake modules_prepare >/dev/null
+if ! kmake bzImage modules modules_prepare >"$out/build.log" 2>&1; then
+	grep -E -B2 -A8 '(error|Error [0-9])' "$out/build.log" | tail -n 40 >&2
+	die "kernel build failed (log: $out/build.log)"
+fi
 log "debug kernel built in $((SECONDS - start)) s"
 touch "$out/.done"
 echo "$out"

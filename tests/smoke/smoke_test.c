@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Smoke test for the stock kernels. The loaded module reports a geometry inside its documented ranges: a
+ * power-of-two tick of 1024 ns .. 2^30 ns and enough levels for it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kselftest_harness.h"
+
+static unsigned long long param(const char *name)
+{
+	char path[128];
+	unsigned long long v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/hwtimer/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return ~0ULL;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = ~0ULL;
+	fclose(f);
+	return v;
+}
+
+TEST(tick_is_a_power_of_two_in_range)
+{
+	unsigned long long tick = param("tick_ns");
+
+	ASSERT_NE(~0ULL, tick);
+	EXPECT_EQ(0ULL, tick & (tick - 1));
+	EXPECT_GE(tick, 1024ULL);
+	EXPECT_LE(tick, 1ULL << 30);
+}
+
+TEST(levels_cover_all_of_time_by_default)
+{
+	unsigned long long tick = param("tick_ns"), levels = param("levels");
+	int shift = __builtin_ctzll(tick);
+
+	ASSERT_NE(~0ULL, levels);
+	/* 6 bits a level, enough for the 64 - shift bits of tick numbers */
+	EXPECT_EQ((unsigned long long)(64 - shift + 5) / 6, levels);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: every test of hwtimer, from a fresh Debian 12 machine.
+#
+#  1. install what is missing from Debian's registry
+#  2. run the wheel core's KUnit suite natively (ASan + UBSan)
+#  3. build (or reuse) the debug kernel, build the module, its KUnit modules
+#     and the userspace tests, and run them all in a TCG guest
+#  4. build against Debian's stock 6.1 and 6.12 and smoke-test each in a guest
+#  5. parse everything with kunit.py, scan the consoles for splats, and end
+#     with "N passed, N failed, N skipped"
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+res=$HWT_OUT/results
+rm -rf "$res"
+mkdir -p "$res"
+host=$res/host.results		# sections produced on the host
+times=$res/times
+: > "$host"
+: > "$times"
+runs=("host:$host")
+builds=()
+
+timed() {	# timed LABEL CMD...: run, log the duration, return its status
+	local label=$1 t=$SECONDS rc
+	shift
+	log "$label"
+	"$@"
+	rc=$?
+	printf '%-40s %4d s\n' "$label" $((SECONDS - t)) >> "$times"
+	return $rc
+}
+built() {	# record a build step as a test case
+	if [ "$2" -eq 0 ]; then builds+=("ok $1"); else builds+=("not ok $1"); fi
+}
+
+timed "install packages" "$HWT_TOP/tests/vm/deps.sh" || die "cannot install the packages"
+src=$(hwt_src_dir)
+kunit_py=$src/tools/testing/kunit/kunit.py
+ksft=$src/tools/testing/selftests
+
+# 2. native core tests
+{
+	echo "=== hwt-begin native:core"
+	timed "native core tests (ASan+UBSan)" make -s -C "$HWT_TOP" native-check BUILD="$HWT_OUT/native"
+	echo "=== hwt-end native:core rc=$?"
+} >> "$host" 2>&1
+
+# 3. the debug kernel and everything in it
+timed "userspace tests (static)" make -s -C "$HWT_TOP" user-tests BUILD="$HWT_OUT/user" KSFT_DIR="$ksft" >"$res/user-build.log" 2>&1
+rc=$?; built "build userspace tests" $rc
+[ $rc -eq 0 ] || cat "$res/user-build.log" >&2
+
+kdir=$(timed "debug kernel (cached after the first run)" "$HWT_TOP/tests/vm/kernel.sh")
+rc=$?; built "build debug kernel" $rc
+if [ $rc -eq 0 ]; then
+	timed "module against the debug kernel" "$HWT_TOP/tests/vm/build.sh" "$kdir" "$HWT_OUT/debug"
+	rc=$?; built "build module against debug 6.12" $rc
+	if [ $rc -eq 0 ]; then
+		"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/debug/initrd.gz" "$HWT_OUT/debug/modules" \
+			tests="$HWT_OUT/user/tests" bin="$HWT_OUT/user/bin"
+		timed "debug guest: KUnit + userspace tests" "$HWT_TOP/tests/vm/qemu.sh" \
+			"$kdir/arch/x86/boot/bzImage" "$HWT_OUT/debug/initrd.gz" check \
+			"$res/debug.console" "$res/debug.results" 2400
+		runs+=("debug:$res/debug.results:$res/debug.console:$?")
+	fi
+fi
+
+# 4. the compatibility matrix
+for entry in "${HWT_STOCK_KERNELS[@]}"; do
+	read -r label img hdr <<<"$entry"
+	rel=$(hwt_stock_release "$hdr")
+	timed "module against stock $label ($rel)" "$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$HWT_OUT/stock-$label"
+	rc=$?; built "build module against stock $label ($rel)" $rc
+	[ $rc -eq 0 ] || continue
+	"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/stock-$label/initrd.gz" "$HWT_OUT/stock-$label/modules" \
+		smoke="$HWT_OUT/user/smoke" bin="$HWT_OUT/user/bin"
+	timed "stock $label guest: smoke test" "$HWT_TOP/tests/vm/qemu.sh" \
+		"/boot/vmlinuz-$rel" "$HWT_OUT/stock-$label/initrd.gz" smoke \
+		"$res/stock-$label.console" "$res/stock-$label.results" 600
+	runs+=("stock-$label:$res/stock-$label.results:$res/stock-$label.console:$?")
+done
+
+{
+	echo "=== hwt-begin host:builds"
+	echo "TAP version 13"
+	echo "1..${#builds[@]}"
+	i=0
+	for b in "${builds[@]}"; do
+		i=$((i + 1))
+		echo "${b/ok /ok $i }"
+	done
+	echo "=== hwt-end host:builds rc=0"
+	echo "=== hwt-done"
+} >> "$host"
+
+echo "Stage times:"
+cat "$times"
+python3 "$HWT_TOP/tests/vm/report.py" "$kunit_py" "${runs[@]}"
