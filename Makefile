@@ -51,9 +51,9 @@ $(BUILD)/smoke/%: tests/smoke/%.c $(wildcard tests/user/*.h uapi/linux/*.h) | ks
 # The wheel core's KUnit suite, natively, under ASan and UBSan
 NATIVE_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	-Wno-sign-compare -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-Itests/native/include -Ikmod
+	-Itests/native/include -Ikmod -Ikmod/include
 
-$(BUILD)/wheel_kunit: tests/kunit/wheel_kunit.c kmod/wheel.c kmod/wheel.h \
+$(BUILD)/wheel_kunit: tests/kunit/wheel_kunit.c kmod/wheel.c kmod/wheel.h kmod/include/linux/hwt_node.h \
 		$(wildcard tests/native/include/*/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(NATIVE_CFLAGS) $< -o $@

@@ -33,14 +33,6 @@ static inline unsigned int lvl_digit(const struct hwt_wheel *w,
 	return (t >> lvl_shift(w, lvl)) & (lvl_slots(w, lvl) - 1);
 }
 
-/* A deadline is due at the first tick boundary at or after it. */
-static inline u64 hwt_key(const struct hwt_wheel *w, u64 expires)
-{
-	u64 mask = hwt_wheel_tick(w) - 1;
-
-	return (expires + mask) & ~mask;
-}
-
 /*
  * The level of a key is where its highest bit differing from the clock lies.
  * A key equal to the clock is due now and lives in level 0's current slot.
@@ -86,7 +78,7 @@ static struct list_head *hwt_place(struct hwt_wheel *w, u64 key)
 /* Raise a deadline that falls in a processed tick; return its key. */
 static inline u64 hwt_clamp(const struct hwt_wheel *w, u64 *expires)
 {
-	u64 key = hwt_key(w, *expires);
+	u64 key = hwt_wheel_key(w, *expires);
 
 	if ((s64)(key - w->clk) <= 0) {
 		*expires = w->clk + 1;
@@ -206,7 +198,7 @@ void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
  */
 void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
 {
-	u64 key = hwt_key(w, n->expires);
+	u64 key = hwt_wheel_key(w, n->expires);
 	unsigned int lvl = hwt_level(w, key);
 	unsigned int idx = lvl_digit(w, lvl, key);
 	struct hwt_level *l = &w->lvl[lvl];
@@ -233,7 +225,7 @@ void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
  */
 bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 {
-	u64 okey = hwt_key(w, n->expires);
+	u64 okey = hwt_wheel_key(w, n->expires);
 	u64 key = hwt_clamp(w, &expires);
 	unsigned int lvl = hwt_level(w, key);
 	unsigned int idx = lvl_digit(w, lvl, key);
@@ -327,7 +319,7 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 		l->count--;
 		w->pending--;
 		w->cascaded++;
-		list_move_tail(&n->entry, hwt_place(w, hwt_key(w, n->expires)));
+		list_move_tail(&n->entry, hwt_place(w, hwt_wheel_key(w, n->expires)));
 	}
 }
 
@@ -475,7 +467,7 @@ void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
 unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
 				const struct hwt_node *n)
 {
-	return hwt_level(w, hwt_key(w, n->expires));
+	return hwt_level(w, hwt_wheel_key(w, n->expires));
 }
 
 /**

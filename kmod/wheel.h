@@ -62,6 +62,7 @@
 #define _HWT_WHEEL_H
 
 #include <linux/bits.h>
+#include <linux/hwt_node.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
@@ -70,18 +71,6 @@
 #define HWT_SHIFT_MIN	10
 #define HWT_SHIFT_MAX	30
 #define HWT_LEVELS_MAX	((64 - HWT_SHIFT_MIN + HWT_LVL_BITS - 1) / HWT_LVL_BITS)
-
-/**
- * struct hwt_node - a timer as the wheel sees it
- * @entry: link in a wheel slot. Once hwt_wheel_pop() returned the node it is
- *	   an empty list head, and the owner may use it for its own lists.
- * @expires: deadline in ns. hwt_wheel_add() raises a deadline that falls in
- *	     an already processed tick to the wheel's clock + 1.
- */
-struct hwt_node {
-	struct list_head entry;
-	u64 expires;
-};
 
 /**
  * struct hwt_level - one level of the wheel
@@ -141,6 +130,14 @@ u64 hwt_slack_expires(u64 deadline, u64 slack);
 static inline u64 hwt_wheel_tick(const struct hwt_wheel *w)
 {
 	return 1ULL << w->shift;
+}
+
+/* A deadline is due at the first tick boundary at or after it: its key. */
+static inline u64 hwt_wheel_key(const struct hwt_wheel *w, u64 expires)
+{
+	u64 mask = hwt_wheel_tick(w) - 1;
+
+	return (expires + mask) & ~mask;
 }
 
 static inline bool hwt_wheel_empty(const struct hwt_wheel *w)
