@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Differences between the kernels hwtimer supports (6.1 .. 6.12 and later).
+ * kmod/compat/probe.sh defines HWT_COMPAT_* from the target tree's headers;
+ * only what cannot be probed falls back to LINUX_VERSION_CODE.
+ */
+#ifndef _HWT_COMPAT_H
+#define _HWT_COMPAT_H
+
+#include <linux/eventfd.h>
+#include <linux/hrtimer.h>
+
+static inline void hwt_hrtimer_setup(struct hrtimer *t,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     clockid_t clockid, enum hrtimer_mode mode)
+{
+#ifdef HWT_COMPAT_HRTIMER_SETUP
+	hrtimer_setup(t, fn, clockid, mode);
+#else
+	hrtimer_init(t, clockid, mode);
+	t->function = fn;
+#endif
+}
+
+/* eventfd_signal() lost its count argument in 6.8 (commit 3652117f8548) */
+static inline void hwt_eventfd_signal(struct eventfd_ctx *ctx)
+{
+#ifdef HWT_COMPAT_EVENTFD_SIGNAL_COUNT
+	eventfd_signal(ctx, 1);
+#else
+	eventfd_signal(ctx);
+#endif
+}
+
+#endif /* _HWT_COMPAT_H */
