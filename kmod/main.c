@@ -2,15 +2,17 @@
 /*
  * hwtimer: a hashed hierarchical timing wheel for userspace and drivers.
  *
- * Module entry point: geometry parameters.
+ * Module entry point: the wheel geometry, then the in-kernel API's bases.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/time64.h>
 
-#include "wheel.h"
+#include "hwt.h"
 
 static ulong tick_ns = 1UL << 20;
 module_param(tick_ns, ulong, 0444);
@@ -22,9 +24,13 @@ module_param(levels, uint, 0444);
 MODULE_PARM_DESC(levels,
 		 "Wheel levels; 0 covers all of 64-bit time (default 0)");
 
+struct hwt_geometry hwt_geo;
+
 static int __init hwtimer_init(void)
 {
+	struct hwt_wheel *w;
 	unsigned int shift;
+	int ret;
 
 	if (tick_ns < 1UL << HWT_SHIFT_MIN || tick_ns > 1UL << HWT_SHIFT_MAX) {
 		pr_err("tick_ns=%lu is outside %lu..%lu\n", tick_ns,
@@ -40,12 +46,29 @@ static int __init hwtimer_init(void)
 	tick_ns = 1UL << shift;
 	if (!levels)
 		levels = hwt_wheel_max_levels(shift);
-	pr_info("tick %lu ns, %u levels\n", tick_ns, levels);
+
+	w = kvzalloc(hwt_wheel_size(levels), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	hwt_wheel_init(w, shift, levels, 0);
+	hwt_geo.shift = shift;
+	hwt_geo.levels = levels;
+	hwt_geo.tick_ns = tick_ns;
+	/* a tick of margin: the wheel's clock may trail "now" by up to one */
+	hwt_geo.max_delay = min(hwt_wheel_horizon(w) - tick_ns, 1ULL << 62);
+	kvfree(w);
+
+	ret = hwt_api_init();
+	if (ret)
+		return ret;
+	pr_info("tick %lu ns, %u levels, longest delay %llu s\n", tick_ns,
+		levels, hwt_geo.max_delay / NSEC_PER_SEC);
 	return 0;
 }
 
 static void __exit hwtimer_exit(void)
 {
+	hwt_api_exit();
 }
 
 module_init(hwtimer_init);
