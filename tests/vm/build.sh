@@ -12,7 +12,7 @@ kdir=$1 out=$2
 [ -d "$kdir" ] || die "no kernel build tree at $kdir"
 mkdir -p "$out/src" "$out/modules"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
-	"$HWT_TOP/Kbuild" "$HWT_TOP/kmod" "$HWT_TOP/uapi" "$HWT_TOP/tests" "$out/src/"
+	$(hwt_kbuild_sources) "$out/src/"
 rm -f "$out"/modules/*.ko
 if ! make -C "$kdir" M="$out/src" -j"$(nproc)" modules >"$out/build.log" 2>&1; then
 	tail -n 40 "$out/build.log" >&2

@@ -59,7 +59,7 @@ if [ $rc -eq 0 ]; then
 	rc=$?; built "build module against debug 6.12" $rc
 	if [ $rc -eq 0 ]; then
 		"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/debug/initrd.gz" "$HWT_OUT/debug/modules" \
-			tests="$HWT_OUT/user/tests" bin="$HWT_OUT/user/bin"
+			smoke="$HWT_OUT/user/smoke" tests="$HWT_OUT/user/tests" bin="$HWT_OUT/user/bin"
 		timed "debug guest: KUnit + userspace tests" "$HWT_TOP/tests/vm/qemu.sh" \
 			"$kdir/arch/x86/boot/bzImage" "$HWT_OUT/debug/initrd.gz" check \
 			"$res/debug.console" "$res/debug.results" 2400

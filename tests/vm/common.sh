@@ -45,3 +45,11 @@ hwt_stock_release() {
 	[ -n "$dep" ] || die "cannot tell which kernel $hdr_pkg belongs to"
 	echo "$dep"
 }
+
+# What a module build needs from the repository (uapi/ may not exist yet).
+hwt_kbuild_sources() {
+	local d
+	for d in Kbuild kmod uapi tests; do
+		[ -e "$HWT_TOP/$d" ] && echo "$HWT_TOP/$d"
+	done
+}

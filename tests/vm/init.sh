@@ -126,7 +126,7 @@ check)
 	for ko in /hwt/kunit/*.ko; do
 		[ -f "$ko" ] && run_kunit_module "$ko"
 	done
-	for t in /hwt/tests/*; do
+	for t in /hwt/smoke/* /hwt/tests/*; do
 		[ -x "$t" ] && run_user_test "$t"
 	done
 	check "unload leaves no hwtimer module" unload_all

@@ -21,7 +21,7 @@ fi
 kdir=$("$HWT_TOP/tests/vm/kernel.sh")
 out=$HWT_OUT/style
 mkdir -p "$out"
-rsync -a --delete "$HWT_TOP/Kbuild" "$HWT_TOP/kmod" "$HWT_TOP/uapi" "$HWT_TOP/tests" "$out/"
+rsync -a --delete $(hwt_kbuild_sources) "$out/"
 log "sparse (C=2) against $kdir"
 make -s -C "$kdir" M="$out" C=2 modules >"$out/sparse.log" 2>&1 || rc=1
 if grep -E 'warning|error' "$out/sparse.log"; then

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for hwtimer's timer base and in-kernel API, on the real
+ * hrtimer and clocks. It uses only the exported API of hwtimer.ko.
+ *
+ * Time in a TCG guest is emulated and a debug kernel is slow, so lateness is
+ * only bounded generously here; "never early" is checked strictly. Exact
+ * lateness and overrun arithmetic are in the fake-clock suite (hwtimer_wheel).
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/hwtimer.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/prandom.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#define MS		(1000ULL * 1000)
+#define SEC		(1000 * MS)
+#define MAX_LATE	(2 * SEC)	/* generous: emulated time, debug kernel */
+
+struct probe {
+	struct hwtimer t;
+	atomic_t fires;
+	atomic_t early;
+	u64 deadline;		/* of the last fire */
+	u64 fired_at;		/* clock read in the last callback */
+	/* for the tests that look inside a running callback */
+	unsigned int delay_ms;
+	atomic_t entered;
+	atomic_t done;
+	bool in_task;
+	/* for periodic tests: stall fire number stall_at (1-based) */
+	unsigned int stall_at;
+	unsigned int stop_after;
+	u64 deadlines[16];
+	u64 fire_times[16];
+	u64 overruns[16];
+	/* ledger of the concurrency test */
+	atomic_t arms;
+	atomic_t cancels;
+};
+
+static void probe_fn(struct hwtimer *t)
+{
+	struct probe *p = container_of(t, struct probe, t);
+	u64 now = hwtimer_now(t);
+	unsigned int n = atomic_read(&p->fires);
+
+	if (now < hwtimer_expires(t) || hwtimer_fired(t) < hwtimer_expires(t))
+		atomic_inc(&p->early);
+	p->deadline = hwtimer_expires(t);
+	p->fired_at = now;
+	p->in_task = in_task();
+	if (n < ARRAY_SIZE(p->deadlines)) {
+		p->deadlines[n] = hwtimer_expires(t);
+		p->fire_times[n] = hwtimer_fired(t);
+		p->overruns[n] = hwtimer_overruns(t);
+	}
+	atomic_inc(&p->entered);
+	if (p->stall_at && n + 1 == p->stall_at)
+		mdelay(35);
+	if (p->delay_ms) {
+		if (in_task())
+			msleep(p->delay_ms);
+		else
+			mdelay(p->delay_ms);
+	}
+	if (p->stop_after && n + 1 >= p->stop_after)
+		hwtimer_cancel(t);
+	atomic_inc(&p->done);
+	atomic_inc(&p->fires);
+}
+
+static struct probe *new_probes(struct kunit *test, unsigned int n,
+				unsigned int flags)
+{
+	struct probe *p = kunit_kcalloc(test, n, sizeof(*p), GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 0; i < n; i++)
+		hwtimer_init(&p[i].t, probe_fn, flags);
+	return p;
+}
+
+static void stop_probes(struct probe *p, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		hwtimer_cancel_sync(&p[i].t);
+}
+
+/* Poll until @cond or @ms pass; the test then checks @cond itself. */
+#define wait_until(cond, ms) ({						\
+	unsigned int __left = (ms);					\
+	while (!(cond) && __left--)					\
+		msleep(1);						\
+	(cond);								\
+})
+
+static unsigned int total_fires(struct probe *p, unsigned int n)
+{
+	unsigned int i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += atomic_read(&p[i].fires);
+	return sum;
+}
+
+static void check_clock_never_early(struct kunit *test, unsigned int clock)
+{
+	const unsigned int n = 64;
+	struct probe *p = new_probes(test, n, clock);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		u64 delay = i * 617 * 1000ULL;	/* 0 .. 39 ms */
+
+		if (i & 1)
+			KUNIT_EXPECT_EQ(test, hwtimer_start(&p[i].t,
+				hwtimer_now(&p[i].t) + delay, 0, HWTIMER_ABS), 0);
+		else
+			KUNIT_EXPECT_EQ(test, hwtimer_start(&p[i].t, delay, 0,
+							    HWTIMER_REL), 0);
+	}
+	KUNIT_EXPECT_TRUE(test, wait_until(total_fires(p, n) == n, 20000));
+	msleep(20);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p[i].fires), 1,
+				    "clock %u timer %u", clock, i);
+		KUNIT_EXPECT_EQ(test, atomic_read(&p[i].early), 0);
+		KUNIT_EXPECT_GE(test, p[i].fired_at, p[i].deadline);
+		KUNIT_EXPECT_LT(test, p[i].fired_at - p[i].deadline, MAX_LATE);
+		KUNIT_EXPECT_FALSE(test, hwtimer_pending(&p[i].t));
+	}
+	stop_probes(p, n);
+}
+
+static void base_never_early_monotonic(struct kunit *test)
+{
+	check_clock_never_early(test, HWTIMER_MONOTONIC);
+}
+
+static void base_never_early_boottime(struct kunit *test)
+{
+	check_clock_never_early(test, HWTIMER_BOOTTIME);
+}
+
+static void base_never_early_realtime(struct kunit *test)
+{
+	check_clock_never_early(test, HWTIMER_REALTIME);
+}
+
+static void base_cancel_reports_pending(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, 0);
+
+	KUNIT_EXPECT_FALSE(test, hwtimer_cancel(&p->t));
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 30 * MS, 0, HWTIMER_REL), 0);
+	KUNIT_EXPECT_TRUE(test, hwtimer_pending(&p->t));
+	KUNIT_EXPECT_TRUE(test, hwtimer_cancel(&p->t));
+	KUNIT_EXPECT_FALSE(test, hwtimer_pending(&p->t));
+	KUNIT_EXPECT_FALSE(test, hwtimer_cancel(&p->t));
+	msleep(80);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->fires), 0);
+	stop_probes(p, 1);
+}
+
+static void base_modify_moves_deadline(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, 0);
+	u64 start = hwtimer_now(&p->t);
+
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 10 * SEC, 0, HWTIMER_REL), 0);
+	/* earlier */
+	KUNIT_EXPECT_EQ(test, hwtimer_modify(&p->t, 20 * MS, HWTIMER_REL), 1);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 1, 10000));
+	KUNIT_EXPECT_GE(test, p->fired_at, start + 20 * MS);
+	KUNIT_EXPECT_LT(test, p->fired_at, start + 10 * SEC);
+	/* later */
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 5 * MS, 0, HWTIMER_REL), 0);
+	KUNIT_EXPECT_EQ(test, hwtimer_modify(&p->t, 60 * MS, HWTIMER_REL), 1);
+	start = hwtimer_now(&p->t);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 2, 10000));
+	KUNIT_EXPECT_GE(test, p->fired_at + 60 * MS, start);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->early), 0);
+	stop_probes(p, 1);
+}
+
+static void base_modify_conditions(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, 0);
+	u64 deadline;
+
+	/* IF_PENDING does not arm an idle timer */
+	KUNIT_EXPECT_EQ(test, hwtimer_modify(&p->t, MS, HWTIMER_IF_PENDING), 0);
+	KUNIT_EXPECT_FALSE(test, hwtimer_pending(&p->t));
+	/* IF_IDLE arms an idle timer, and leaves a pending one */
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 5 * SEC, 0, HWTIMER_IF_IDLE), 0);
+	deadline = hwtimer_expires(&p->t);
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, SEC, 0, HWTIMER_IF_IDLE), 1);
+	KUNIT_EXPECT_EQ(test, hwtimer_expires(&p->t), deadline);
+	/* IF_EARLIER ignores a later deadline and takes an earlier one */
+	KUNIT_EXPECT_EQ(test, hwtimer_modify(&p->t, 9 * SEC, HWTIMER_IF_EARLIER), 1);
+	KUNIT_EXPECT_EQ(test, hwtimer_expires(&p->t), deadline);
+	KUNIT_EXPECT_EQ(test, hwtimer_modify(&p->t, SEC, HWTIMER_IF_EARLIER), 1);
+	KUNIT_EXPECT_LT(test, hwtimer_expires(&p->t), deadline);
+	stop_probes(p, 1);
+}
+
+static void base_rejects_bad_arguments(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, 0);
+
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0, 0x100), -EINVAL);
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0,
+			HWTIMER_IF_EARLIER | HWTIMER_IF_IDLE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, U64_MAX, 0, HWTIMER_REL), -ERANGE);
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, U64_MAX, 0, HWTIMER_ABS), -ERANGE);
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, U64_MAX, HWTIMER_REL), -ERANGE);
+	KUNIT_EXPECT_FALSE(test, hwtimer_pending(&p->t));
+	/* a year is fine */
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 365 * 24 * 3600 * SEC, 0,
+					    HWTIMER_REL), 0);
+	stop_probes(p, 1);
+}
+
+static void base_past_deadline_fires_at_once(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, 0);
+	u64 now = hwtimer_now(&p->t);
+
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, now - SEC, 0, HWTIMER_ABS), 0);
+	/* the deadline becomes the time of arming */
+	KUNIT_EXPECT_GE(test, hwtimer_expires(&p->t), now);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 1, 10000));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->early), 0);
+	stop_probes(p, 1);
+}
+
+static void rearm_fn(struct hwtimer *t)
+{
+	struct probe *p = container_of(t, struct probe, t);
+
+	if (atomic_inc_return(&p->fires) < 5)
+		hwtimer_start(t, MS, 0, HWTIMER_REL);
+}
+
+static void base_callback_rearms_itself(struct kunit *test)
+{
+	struct probe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	hwtimer_init(&p->t, rearm_fn, 0);
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0, HWTIMER_REL), 0);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 5, 10000));
+	msleep(30);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->fires), 5);
+	KUNIT_EXPECT_FALSE(test, hwtimer_pending(&p->t));
+	hwtimer_cancel_sync(&p->t);
+}
+
+static void check_cancel_sync_waits(struct kunit *test, unsigned int flags)
+{
+	struct probe *p = new_probes(test, 1, flags);
+
+	p->delay_ms = 50;
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0, HWTIMER_REL), 0);
+	KUNIT_ASSERT_TRUE(test, wait_until(atomic_read(&p->entered), 10000));
+	/* the callback is running, so the timer is no longer pending */
+	KUNIT_EXPECT_FALSE(test, hwtimer_cancel_sync(&p->t));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->done), 1);
+}
+
+static void base_cancel_sync_waits_for_callback(struct kunit *test)
+{
+	check_cancel_sync_waits(test, 0);
+}
+
+static void base_sleepable_callback_may_sleep(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, HWTIMER_SLEEPABLE);
+
+	p->delay_ms = 5;	/* msleep() */
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 2 * MS, 0, HWTIMER_REL), 0);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 1, 10000));
+	KUNIT_EXPECT_TRUE(test, p->in_task);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->early), 0);
+	stop_probes(p, 1);
+	check_cancel_sync_waits(test, HWTIMER_SLEEPABLE);
+}
+
+static void base_shutdown_stops_for_good(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, 0);
+	int fires;
+
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 5 * MS, HWTIMER_REL), 0);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) >= 3, 10000));
+	hwtimer_shutdown_sync(&p->t);
+	fires = atomic_read(&p->fires);
+	KUNIT_EXPECT_FALSE(test, hwtimer_pending(&p->t));
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0, HWTIMER_REL), -ESHUTDOWN);
+	KUNIT_EXPECT_EQ(test, hwtimer_modify(&p->t, MS, HWTIMER_REL), -ESHUTDOWN);
+	msleep(40);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->fires), fires);
+}
+
+static void base_fixed_rate_stays_on_grid(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, 0);
+	const u64 period = 10 * MS;
+	unsigned int i;
+
+	p->stop_after = 8;
+	p->stall_at = 3;	/* the third callback takes 3.5 periods */
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, period, period, HWTIMER_REL), 0);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 8, 10000));
+	msleep(30);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->fires), 8);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->early), 0);
+	for (i = 1; i < 8; i++) {
+		u64 step = p->deadlines[i] - p->deadlines[i - 1];
+
+		KUNIT_EXPECT_EQ_MSG(test, step % period, 0ULL, "fire %u", i);
+		/* a step of k periods means k - 1 were missed, never replayed */
+		KUNIT_EXPECT_EQ_MSG(test, step / period - 1, p->overruns[i],
+				    "fire %u", i);
+	}
+	/* the 35 ms stall cost at least 3 whole periods */
+	for (i = 0; i < 8 && p->overruns[i] < 3; i++)
+		;
+	KUNIT_EXPECT_LT(test, i, 8U);
+	stop_probes(p, 1);
+}
+
+static void base_fixed_delay_counts_from_fire(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, HWTIMER_FIXED_DELAY);
+	const u64 period = 7 * MS;
+	unsigned int i;
+
+	p->stop_after = 6;
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, period, period, HWTIMER_REL), 0);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 6, 10000));
+	for (i = 1; i < 6; i++) {
+		if (p->overruns[i])
+			continue;	/* the guest stalled a whole period */
+		KUNIT_EXPECT_EQ_MSG(test, p->deadlines[i],
+				    p->fire_times[i - 1] + period, "fire %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->early), 0);
+	stop_probes(p, 1);
+}
+
+static void base_burst_in_one_tick(struct kunit *test)
+{
+	const unsigned int n = 20000;
+	struct probe *p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
+	unsigned int i, early = 0, twice = 0;
+	u64 deadline;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 0; i < n; i++)
+		hwtimer_init(&p[i].t, probe_fn, 0);
+	deadline = hwtimer_now(&p[0].t) + 100 * MS;
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, hwtimer_start(&p[i].t, deadline, 0,
+						    HWTIMER_ABS), 0);
+	KUNIT_EXPECT_TRUE(test, wait_until(total_fires(p, n) == n, 60000));
+	for (i = 0; i < n; i++) {
+		early += atomic_read(&p[i].early);
+		twice += atomic_read(&p[i].fires) != 1;
+		/* one fire time for the whole batch it fired in */
+		KUNIT_EXPECT_LT(test, hwtimer_fired(&p[i].t) - deadline, MAX_LATE);
+	}
+	KUNIT_EXPECT_EQ(test, early, 0U);
+	KUNIT_EXPECT_EQ(test, twice, 0U);
+	stop_probes(p, n);
+	kvfree(p);
+}
+
+/*
+ * Two threads on two CPUs arm and cancel each other's timers while they fire.
+ * The callback only counts: with other CPUs re-arming the timer while it
+ * runs, what it could read of its deadline may already be the next one.
+ */
+static void count_fn(struct hwtimer *t)
+{
+	atomic_inc(&container_of(t, struct probe, t)->fires);
+}
+
+struct race {
+	struct probe *p;
+	unsigned int n;
+	unsigned int cpu;
+	u64 seed;
+	unsigned long deadline;
+	struct completion inited;
+	struct completion go;
+	struct completion done;
+};
+
+static int race_thread(void *arg)
+{
+	struct race *r = arg;
+	struct rnd_state rnd;
+	unsigned int i;
+
+	prandom_seed_state(&rnd, r->seed);
+	/* this thread's half binds to this CPU's base */
+	for (i = r->cpu; i < r->n; i += 2)
+		hwtimer_init(&r->p[i].t, count_fn, 0);
+	complete(&r->inited);
+	wait_for_completion(&r->go);
+	while (time_before(jiffies, r->deadline)) {
+		u32 v = prandom_u32_state(&rnd);
+		struct probe *p = &r->p[(v >> 8) % r->n];
+		u64 delay = (v >> 16) % (3 * MS / 1000) * 1000;
+
+		switch (v % 4) {
+		case 0:
+		case 1:
+			if (hwtimer_start(&p->t, delay, 0, HWTIMER_REL) == 0)
+				atomic_inc(&p->arms);
+			break;
+		case 2:
+			if (hwtimer_modify(&p->t, delay, HWTIMER_REL) == 0)
+				atomic_inc(&p->arms);
+			break;
+		default:
+			if (hwtimer_cancel(&p->t))
+				atomic_inc(&p->cancels);
+			break;
+		}
+		if (!(v & 0xff))
+			cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+static void base_concurrent_arm_cancel_two_cpus(struct kunit *test)
+{
+	const unsigned int n = 256;
+	struct probe *p = kunit_kcalloc(test, n, sizeof(*p), GFP_KERNEL);
+	struct race *r = kunit_kcalloc(test, 2, sizeof(*r), GFP_KERNEL);
+	unsigned int i, cpus[2], arms = 0, fires = 0, cancels = 0;
+	int c = -1;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	for (i = 0; i < 2; i++) {
+		struct task_struct *tsk;
+
+		c = cpumask_next(c, cpu_online_mask);
+		cpus[i] = c;
+		r[i] = (struct race){ .p = p, .n = n, .cpu = i, .seed = 1 + i };
+		init_completion(&r[i].inited);
+		init_completion(&r[i].go);
+		init_completion(&r[i].done);
+		tsk = kthread_create(race_thread, &r[i], "hwt_race/%u", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(tsk));
+		kthread_bind(tsk, cpus[i]);
+		wake_up_process(tsk);
+		wait_for_completion(&r[i].inited);
+	}
+	for (i = 0; i < 2; i++) {
+		r[i].deadline = jiffies + 2 * HZ;
+		complete(&r[i].go);
+	}
+	for (i = 0; i < 2; i++)
+		wait_for_completion(&r[i].done);
+
+	for (i = 0; i < n; i++) {
+		if (hwtimer_cancel_sync(&p[i].t))
+			atomic_inc(&p[i].cancels);
+		/* every arming fired exactly once or was cancelled */
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p[i].arms),
+				    atomic_read(&p[i].fires) +
+				    atomic_read(&p[i].cancels), "timer %u", i);
+		arms += atomic_read(&p[i].arms);
+		fires += atomic_read(&p[i].fires);
+		cancels += atomic_read(&p[i].cancels);
+	}
+	KUNIT_EXPECT_GT(test, fires, 0U);
+	KUNIT_EXPECT_GT(test, cancels, 0U);
+	kunit_info(test, "CPUs %u+%u: %u armings, %u fired, %u cancelled\n",
+		   cpus[0], cpus[1], arms, fires, cancels);
+}
+
+static struct kunit_case hwtimer_base_cases[] = {
+	KUNIT_CASE(base_never_early_monotonic),
+	KUNIT_CASE(base_never_early_boottime),
+	KUNIT_CASE(base_never_early_realtime),
+	KUNIT_CASE(base_cancel_reports_pending),
+	KUNIT_CASE(base_modify_moves_deadline),
+	KUNIT_CASE(base_modify_conditions),
+	KUNIT_CASE(base_rejects_bad_arguments),
+	KUNIT_CASE(base_past_deadline_fires_at_once),
+	KUNIT_CASE(base_callback_rearms_itself),
+	KUNIT_CASE(base_cancel_sync_waits_for_callback),
+	KUNIT_CASE(base_sleepable_callback_may_sleep),
+	KUNIT_CASE(base_shutdown_stops_for_good),
+	KUNIT_CASE(base_fixed_rate_stays_on_grid),
+	KUNIT_CASE(base_fixed_delay_counts_from_fire),
+	KUNIT_CASE_SLOW(base_burst_in_one_tick),
+	KUNIT_CASE_SLOW(base_concurrent_arm_cancel_two_cpus),
+	{}
+};
+
+static struct kunit_suite hwtimer_base_suite = {
+	.name = "hwtimer_base",
+	.test_cases = hwtimer_base_cases,
+};
+
+kunit_test_suite(hwtimer_base_suite);
+
+MODULE_DESCRIPTION("KUnit tests for hwtimer's timer base and in-kernel API");
+MODULE_LICENSE("GPL");
