@@ -17,6 +17,8 @@ KSFT_DIR ?= $(firstword $(wildcard $(KDIR)/tools/testing/selftests \
 	/usr/src/linux-source-*/tools/testing/selftests))
 
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+# kselftest_harness.h: EXPECT_* compare mixed signedness, TEST_F vfork()s
+TEST_WARN := -Wno-sign-compare -Wno-clobbered
 UCFLAGS := -O2 -g -std=gnu11 $(WARN) -I$(CURDIR)/uapi
 
 USER_TESTS := $(patsubst tests/user/%.c,$(BUILD)/tests/%,$(wildcard tests/user/*_test.c))
@@ -42,11 +44,11 @@ ksft-check:
 
 $(BUILD)/tests/%: tests/user/%.c $(wildcard tests/user/*.h uapi/linux/*.h) | ksft-check
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -static -I"$(KSFT_DIR)" -Itests/user $< -o $@ -lpthread
+	$(CC) $(UCFLAGS) $(TEST_WARN) -static -I"$(KSFT_DIR)" -Itests/user $< -o $@ -lpthread
 
 $(BUILD)/smoke/%: tests/smoke/%.c $(wildcard tests/user/*.h uapi/linux/*.h) | ksft-check
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -static -I"$(KSFT_DIR)" -Itests/user $< -o $@ -lpthread
+	$(CC) $(UCFLAGS) $(TEST_WARN) -static -I"$(KSFT_DIR)" -Itests/user $< -o $@ -lpthread
 
 # The wheel core's KUnit suite, natively, under ASan and UBSan
 NATIVE_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter \

@@ -100,6 +100,7 @@ struct hwt_stats {
  * @clockid: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME
  * @armed: the time @hrt is armed for, or U64_MAX when it is not
  * @stats: counters
+ * @owner: the object the base belongs to, for its hrtimer callback
  * @own_lock: the lock of a base that does not share its owner's
  */
 struct hwt_base {
@@ -109,6 +110,7 @@ struct hwt_base {
 	clockid_t clockid;
 	u64 armed;
 	struct hwt_stats stats;
+	void *owner;
 	spinlock_t own_lock;		/* see @own_lock above */
 };
 
@@ -143,5 +145,10 @@ void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x);
 
 int hwt_api_init(void);
 void hwt_api_exit(void);
+int hwt_dev_init(void);
+void hwt_dev_exit(void);
+
+extern unsigned int hwt_max_timers_per_fd;
+extern unsigned int hwt_max_timers_per_user;
 
 #endif /* _HWT_H */

@@ -2,7 +2,8 @@
 /*
  * hwtimer: a hashed hierarchical timing wheel for userspace and drivers.
  *
- * Module entry point: the wheel geometry, then the in-kernel API's bases.
+ * Module entry point: the wheel geometry, the in-kernel API's bases and
+ * /dev/hwtimer.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,6 +62,11 @@ static int __init hwtimer_init(void)
 	ret = hwt_api_init();
 	if (ret)
 		return ret;
+	ret = hwt_dev_init();
+	if (ret) {
+		hwt_api_exit();
+		return ret;
+	}
 	pr_info("tick %lu ns, %u levels, longest delay %llu s\n", tick_ns,
 		levels, hwt_geo.max_delay / NSEC_PER_SEC);
 	return 0;
@@ -68,6 +74,7 @@ static int __init hwtimer_init(void)
 
 static void __exit hwtimer_exit(void)
 {
+	hwt_dev_exit();
 	hwt_api_exit();
 }
 

@@ -9,6 +9,7 @@
 
 #include <linux/eventfd.h>
 #include <linux/hrtimer.h>
+#include <linux/slab.h>
 
 static inline void hwt_hrtimer_setup(struct hrtimer *t,
 				     enum hrtimer_restart (*fn)(struct hrtimer *),
@@ -31,5 +32,12 @@ static inline void hwt_eventfd_signal(struct eventfd_ctx *ctx)
 	eventfd_signal(ctx);
 #endif
 }
+
+/* Unmerged caches show up under their own name in /proc/slabinfo. */
+#ifdef HWT_COMPAT_SLAB_NO_MERGE
+#define HWT_SLAB_NO_MERGE	SLAB_NO_MERGE
+#else
+#define HWT_SLAB_NO_MERGE	0
+#endif
 
 #endif /* _HWT_COMPAT_H */

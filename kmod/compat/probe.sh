@@ -14,4 +14,6 @@ has eventfd.h 'eventfd_signal\(struct eventfd_ctx \*ctx, __u64 n\)' &&
 	echo -DHWT_COMPAT_EVENTFD_SIGNAL_COUNT
 # hrtimer_setup() replaced hrtimer_init() + setting .function in 6.13
 has hrtimer.h 'hrtimer_setup\(' && echo -DHWT_COMPAT_HRTIMER_SETUP
+# SLAB_NO_MERGE (6.4+) keeps our caches apart, so /proc/slabinfo shows them
+has slab.h 'define SLAB_NO_MERGE' && echo -DHWT_COMPAT_SLAB_NO_MERGE
 exit 0

@@ -1,0 +1,1252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer: many timers behind one file descriptor. The userspace
+ * contract is in uapi/linux/hwtimer.h.
+ *
+ * Every open file has its own timers, in an xarray by id, and up to three
+ * timer bases (one per clock, set up on first use). The xarray's spinlock is
+ * the file's lock and its bases' lock: it guards the timers, the wheels,
+ * the queue of expired timers whose records wait to be read, and the
+ * counters. It is taken with interrupts disabled, as every base lock is, and
+ * the xarray uses the irq-safe lock variants when it has to drop it to
+ * allocate.
+ *
+ * Expiry runs in the bases' soft hrtimer callbacks and does little per
+ * timer: it moves the timer onto the record queue (the list link the wheel
+ * no longer uses) and signals eventfds. Records are built by read(), which
+ * also re-arms periodic timers; a timer is thus either on the wheel or on
+ * the queue, never both, and the queue can never hold more entries than
+ * there are timers.
+ *
+ * Memory: a one-shot timer without an eventfd is a 48-byte struct
+ * hwt_utimer; periodic timers and timers with an eventfd take an 80-byte
+ * struct hwt_utimer_ext, and MOD moves a timer to the larger object when it
+ * gains a period. Both caches are SLAB_ACCOUNT and the xarray accounts its
+ * nodes, so timers are charged to the memory cgroup of whoever creates them,
+ * and module parameters cap the timers of a file and of a user.
+ *
+ * Teardown (release) follows timer_shutdown_sync(): mark the file dead so no
+ * expiry re-arms anything, cancel the bases' hrtimers, then free.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cred.h>
+#include <linux/eventfd.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pagemap.h>
+#include <linux/poll.h>
+#include <linux/refcount.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+#include <uapi/linux/hwtimer.h>
+
+#include "compat/compat.h"
+#include "hwt.h"
+
+#define HWT_MAX_BATCH	65536
+#define HWT_CHUNK	64	/* batch entries handled per lock hold */
+#define HWT_READ_CHUNK	64	/* records built per lock hold */
+#define HWT_DRAIN_CHUNK	256
+
+unsigned int hwt_max_timers_per_fd = 1U << 21;
+module_param_named(max_timers_per_fd, hwt_max_timers_per_fd, uint, 0644);
+MODULE_PARM_DESC(max_timers_per_fd,
+		 "Timers one open /dev/hwtimer may hold; ENOSPC past it (default 2097152)");
+
+unsigned int hwt_max_timers_per_user = 1U << 23;
+module_param_named(max_timers_per_user, hwt_max_timers_per_user, uint, 0644);
+MODULE_PARM_DESC(max_timers_per_user,
+		 "Timers one user may hold over all its files; EDQUOT past it (default 8388608)");
+
+/* struct hwt_utimer.state */
+enum {
+	HWT_U_IDLE,	/* not armed */
+	HWT_U_PENDING,	/* on the wheel */
+	HWT_U_FIRED,	/* on the record queue */
+	HWT_U_NEW,	/* being added: invisible to lookups */
+};
+
+/* struct hwt_utimer.flags */
+#define HWT_U_FIXED_DELAY	BIT(0)
+#define HWT_U_NO_RECORD		BIT(1)
+#define HWT_U_AUTOREMOVE	BIT(2)
+#define HWT_U_EXT		BIT(3)	/* a struct hwt_utimer_ext */
+
+/**
+ * struct hwt_utimer - a timer of a /dev/hwtimer file
+ * @node: on the wheel (PENDING) or on the record queue (FIRED); deadline
+ * @cookie: the user's cookie
+ * @fired: when it last fired
+ * @id: its id in the file's xarray
+ * @gen: generation of its arming, bumped by ADD, MOD
+ * @clk: index of its clock in hwt_clockids
+ * @state: HWT_U_*
+ * @flags: HWT_U_* flags
+ */
+struct hwt_utimer {
+	struct hwt_node node;
+	u64 cookie;
+	u64 fired;
+	u32 id;
+	u32 gen:24;
+	u32 clk:2;
+	u32 state:2;
+	u32 flags:4;
+};
+
+/**
+ * struct hwt_utimer_ext - a timer with a period or an eventfd
+ * @t: the timer
+ * @period: its period, 0 for a one-shot timer
+ * @slack: the slack applied to each period's deadline
+ * @due: the deadline of the current arming before slack was applied; a
+ *	fixed-rate period's grid starts here, so slack never makes it drift
+ * @efd: its eventfd, or NULL
+ */
+struct hwt_utimer_ext {
+	struct hwt_utimer t;
+	u64 period;
+	u64 slack;
+	u64 due;
+	struct eventfd_ctx *efd;
+};
+
+/**
+ * struct hwt_user - timers held by one user over all files
+ * @uid: the user
+ * @ref: open files of the user
+ * @timers: timers the user holds
+ */
+struct hwt_user {
+	kuid_t uid;
+	refcount_t ref;
+	atomic_long_t timers;
+};
+
+/**
+ * struct hwt_file_stats - counters of one file, under its lock
+ * @added: timers added
+ * @modified: MODs that re-armed a timer
+ * @cancelled: timers cancelled while armed
+ * @removed: timers deleted (cancel, drain, autoremove)
+ * @drained: armed timers cancelled by DRAIN
+ * @records: records read
+ * @max_ready: longest the record queue has been
+ */
+struct hwt_file_stats {
+	u64 added;
+	u64 modified;
+	u64 cancelled;
+	u64 removed;
+	u64 drained;
+	u64 records;
+	u64 max_ready;
+};
+
+/**
+ * struct hwt_file - an open /dev/hwtimer
+ * @timers: id -> struct hwt_utimer; its xa_lock is the file's lock
+ * @base: one timer base per clock, set up on first use
+ * @clocks: bit c set once @base[c] is set up
+ * @setup: serialises setting up a base
+ * @ready: FIRED timers, oldest first
+ * @wq: readers and pollers wait here for records
+ * @efd: the file's eventfd, or NULL
+ * @user: the user who opened the file
+ * @next_id: cursor of the cyclic id allocator
+ * @ntimers: timers on the file
+ * @nready: entries of @ready
+ * @dead: being released: expiries must not re-arm anything
+ * @stats: counters
+ */
+struct hwt_file {
+	struct xarray timers;
+	struct hwt_base base[HWT_NR_CLOCKS];
+	unsigned long clocks;
+	struct mutex setup;		/* see @setup above */
+	struct list_head ready;
+	wait_queue_head_t wq;
+	struct eventfd_ctx *efd;
+	struct hwt_user *user;
+	u32 next_id;
+	u32 ntimers;
+	u32 nready;
+	bool dead;
+	struct hwt_file_stats stats;
+};
+
+/* One operation of a batch, with what it needs allocated beforehand. */
+struct hwt_slot {
+	struct hwtimer_op op;
+	struct hwt_utimer *fresh;
+	struct eventfd_ctx *efd;
+};
+
+static struct kmem_cache *hwt_timer_cache, *hwt_ext_cache;
+static DEFINE_XARRAY(hwt_users);
+static DEFINE_MUTEX(hwt_users_lock);
+
+#define hwt_lock(hf, flags)	xa_lock_irqsave(&(hf)->timers, flags)
+#define hwt_unlock(hf, flags)	xa_unlock_irqrestore(&(hf)->timers, flags)
+
+static inline struct hwt_utimer_ext *hwt_ext(struct hwt_utimer *t)
+{
+	return container_of(t, struct hwt_utimer_ext, t);
+}
+
+static inline u64 hwt_period(struct hwt_utimer *t)
+{
+	return t->flags & HWT_U_EXT ? hwt_ext(t)->period : 0;
+}
+
+static inline struct eventfd_ctx *hwt_efd(struct hwt_utimer *t)
+{
+	return t->flags & HWT_U_EXT ? hwt_ext(t)->efd : NULL;
+}
+
+/* Per-user accounting */
+
+static struct hwt_user *hwt_user_get(kuid_t uid)
+{
+	unsigned long key = __kuid_val(uid);
+	struct hwt_user *u;
+
+	mutex_lock(&hwt_users_lock);
+	u = xa_load(&hwt_users, key);
+	if (u) {
+		refcount_inc(&u->ref);
+	} else {
+		u = kzalloc(sizeof(*u), GFP_KERNEL);
+		if (u) {
+			u->uid = uid;
+			refcount_set(&u->ref, 1);
+			atomic_long_set(&u->timers, 0);
+			if (xa_err(xa_store(&hwt_users, key, u, GFP_KERNEL))) {
+				kfree(u);
+				u = NULL;
+			}
+		}
+	}
+	mutex_unlock(&hwt_users_lock);
+	return u;
+}
+
+static void hwt_user_put(struct hwt_user *u)
+{
+	mutex_lock(&hwt_users_lock);
+	if (refcount_dec_and_test(&u->ref)) {
+		WARN_ON_ONCE(atomic_long_read(&u->timers));
+		xa_erase(&hwt_users, __kuid_val(u->uid));
+		kfree(u);
+	}
+	mutex_unlock(&hwt_users_lock);
+}
+
+static bool hwt_user_charge(struct hwt_user *u)
+{
+	if (atomic_long_inc_return(&u->timers) <= hwt_max_timers_per_user)
+		return true;
+	atomic_long_dec(&u->timers);
+	return false;
+}
+
+/* Timer objects */
+
+static void hwt_timer_free(struct hwt_utimer *t)
+{
+	if (t->flags & HWT_U_EXT) {
+		if (hwt_ext(t)->efd)
+			eventfd_ctx_put(hwt_ext(t)->efd);
+		kmem_cache_free(hwt_ext_cache, hwt_ext(t));
+	} else {
+		kmem_cache_free(hwt_timer_cache, t);
+	}
+}
+
+/* Free timers removed under the lock, once it is dropped. */
+static void hwt_free_list(struct hwt_file *hf, struct list_head *dead)
+{
+	struct hwt_utimer *t, *next;
+
+	list_for_each_entry_safe(t, next, dead, node.entry) {
+		atomic_long_dec(&hf->user->timers);
+		hwt_timer_free(t);
+	}
+}
+
+static struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
+{
+	struct hwt_utimer *t = xa_load(&hf->timers, id);
+
+	return t && t->state != HWT_U_NEW ? t : NULL;
+}
+
+/* Take a timer off the wheel or the record queue. */
+static void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)
+{
+	if (t->state == HWT_U_PENDING) {
+		hwt_base_del(&hf->base[t->clk], &t->node);
+	} else if (t->state == HWT_U_FIRED) {
+		list_del_init(&t->node.entry);
+		hf->nready--;
+	}
+	t->state = HWT_U_IDLE;
+}
+
+/* Delete a timer; it goes on @dead, to be freed after the lock is dropped. */
+static void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
+		       struct list_head *dead)
+{
+	hwt_disarm(hf, t);
+	__xa_erase(&hf->timers, t->id);
+	hf->ntimers--;
+	hf->stats.removed++;
+	list_add(&t->node.entry, dead);
+}
+
+/* Arm or re-arm @t for @deadline; every arming is a new generation. */
+static void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
+		    u64 now)
+{
+	struct hwt_base *b = &hf->base[t->clk];
+
+	if (t->state == HWT_U_PENDING) {
+		hwt_base_mod(b, &t->node, deadline);
+	} else {
+		hwt_disarm(hf, t);
+		t->node.expires = deadline;
+		hwt_base_add(b, &t->node, now);
+	}
+	t->state = HWT_U_PENDING;
+	t->gen++;
+}
+
+/*
+ * The absolute deadline of an ADD or MOD: @due as asked for, @deadline with
+ * the slack applied.
+ */
+static int hwt_deadline(struct hwt_file *hf, unsigned int clk,
+			const struct hwtimer_op *op, u64 *now, u64 *due,
+			u64 *deadline)
+{
+	struct hwt_base *b = &hf->base[clk];
+	int ret;
+
+	*now = hwt_base_now(b);
+	ret = hwt_base_deadline(b, *now, op->expires, op->flags & HWTIMER_F_ABS,
+				due);
+	*deadline = *due;
+	if (ret || !op->slack)
+		return ret;
+	return hwt_base_deadline(b, *now, hwt_slack_expires(*due, op->slack),
+				 true, deadline);
+}
+
+/*
+ * Re-arm a periodic timer that fired, at @now: the next period that ends
+ * after @now, on the fixed-rate grid or @period after the fire time.
+ * Returns the periods missed.
+ */
+static u64 hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
+			    u64 now)
+{
+	struct hwt_utimer_ext *e = hwt_ext(t);
+	u64 over;
+
+	e->due = hwt_period_next(e->due, t->fired, now, e->period,
+				 t->flags & HWT_U_FIXED_DELAY, &over);
+	t->node.expires = hwt_slack_expires(e->due, e->slack);
+	hwt_base_add(&hf->base[t->clk], &t->node, now);
+	t->state = HWT_U_PENDING;
+	return over;
+}
+
+static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
+
+/* Set up the base of clock @clk on first use. */
+static int hwt_file_base(struct hwt_file *hf, unsigned int clk)
+{
+	int ret = 0;
+
+	if (test_bit(clk, &hf->clocks))
+		return 0;
+	mutex_lock(&hf->setup);
+	if (!test_bit(clk, &hf->clocks)) {
+		ret = hwt_base_init(&hf->base[clk], &hf->timers.xa_lock,
+				    hwt_clockids[clk], hwt_file_tick,
+				    GFP_KERNEL_ACCOUNT);
+		if (!ret) {
+			hf->base[clk].owner = hf;
+			/* the base is complete before anyone sees the bit */
+			smp_mb__before_atomic();
+			set_bit(clk, &hf->clocks);
+		}
+	}
+	mutex_unlock(&hf->setup);
+	return ret;
+}
+
+/* Expiry */
+
+static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
+{
+	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
+	struct hwt_file *hf = b->owner;
+	struct hwt_expiry x;
+	struct hwt_node *n;
+	unsigned int queued = 0;
+	unsigned long flags;
+	LIST_HEAD(dead);
+
+	hwt_lock(hf, flags);
+	if (hf->dead)
+		goto out;
+	hwt_base_expiry_begin(b, &x);
+	while ((n = hwt_base_expire_next(b, &x))) {
+		struct hwt_utimer *t = container_of(n, struct hwt_utimer, node);
+		struct eventfd_ctx *efd = hwt_efd(t);
+		t->fired = x.now;
+		t->state = HWT_U_IDLE;
+		if (efd)
+			hwt_eventfd_signal(efd);
+		if (!(t->flags & HWT_U_NO_RECORD)) {
+			t->state = HWT_U_FIRED;
+			list_add_tail(&n->entry, &hf->ready);
+			hf->nready++;
+			queued++;
+		} else if (hwt_period(t)) {
+			/* nothing waits to be read: re-arm at once */
+			hwt_rearm_period(hf, t, x.now);
+		} else if (t->flags & HWT_U_AUTOREMOVE) {
+			hwt_remove(hf, t, &dead);
+		}
+	}
+	hwt_base_expiry_end(b, &x);
+	if (queued) {
+		hf->stats.max_ready = max_t(u64, hf->stats.max_ready, hf->nready);
+		if (hf->efd)
+			hwt_eventfd_signal(hf->efd);
+		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
+	}
+out:
+	hwt_unlock(hf, flags);
+	hwt_free_list(hf, &dead);
+	return HRTIMER_NORESTART;
+}
+
+/* Operations */
+
+#define HWT_ADD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
+			 HWTIMER_F_EVENTFD | HWTIMER_F_NO_RECORD | \
+			 HWTIMER_F_AUTOREMOVE)
+#define HWT_MOD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
+			 HWTIMER_F_PERIOD | HWTIMER_F_IF_EARLIER | \
+			 HWTIMER_F_IF_IDLE)
+
+static struct hwt_utimer *hwt_alloc(bool ext)
+{
+	struct hwt_utimer *t;
+
+	if (ext) {
+		struct hwt_utimer_ext *e = kmem_cache_zalloc(hwt_ext_cache,
+							     GFP_KERNEL_ACCOUNT);
+
+		if (!e)
+			return NULL;
+		t = &e->t;
+		t->flags = HWT_U_EXT;
+	} else {
+		t = kmem_cache_zalloc(hwt_timer_cache, GFP_KERNEL_ACCOUNT);
+		if (!t)
+			return NULL;
+	}
+	INIT_LIST_HEAD(&t->node.entry);
+	return t;
+}
+
+/* Validate an operation and allocate what it needs; no lock held. */
+static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
+{
+	struct hwtimer_op *op = &s->op;
+	u32 f = op->flags;
+	int clk, ret;
+
+	if (op->padding || op->gen)
+		return -EINVAL;
+	if (op->period > hwt_geo.max_delay || op->slack > hwt_geo.max_delay)
+		return -ERANGE;
+
+	switch (op->op) {
+	case HWTIMER_OP_ADD:
+		if ((f & ~HWT_ADD_FLAGS) || op->id)
+			return -EINVAL;
+		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
+			return -EINVAL;
+		if ((f & HWTIMER_F_AUTOREMOVE) && op->period)
+			return -EINVAL;
+		if ((f & HWTIMER_F_NO_RECORD) && !(f & HWTIMER_F_EVENTFD))
+			return -EINVAL;
+		if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
+			return -EINVAL;
+		clk = hwt_clock_index(op->clockid);
+		if (clk < 0)
+			return clk;
+		ret = hwt_file_base(hf, clk);
+		if (ret)
+			return ret;
+		if (f & HWTIMER_F_EVENTFD) {
+			s->efd = eventfd_ctx_fdget(op->eventfd);
+			if (IS_ERR(s->efd)) {
+				ret = PTR_ERR(s->efd);
+				s->efd = NULL;
+				return ret;
+			}
+		}
+		s->fresh = hwt_alloc(op->period || s->efd);
+		return s->fresh ? 0 : -ENOMEM;
+	case HWTIMER_OP_MOD:
+		if (f & ~HWT_MOD_FLAGS)
+			return -EINVAL;
+		if ((f & HWTIMER_F_IF_EARLIER) && (f & HWTIMER_F_IF_IDLE))
+			return -EINVAL;
+		if (op->clockid || op->eventfd || op->cookie)
+			return -EINVAL;
+		if (!(f & HWTIMER_F_PERIOD) &&
+		    (op->period || (f & HWTIMER_F_FIXED_DELAY)))
+			return -EINVAL;
+		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
+			return -EINVAL;
+		if (op->period) {
+			/* in case the timer must move to a larger object */
+			s->fresh = hwt_alloc(true);
+			if (!s->fresh)
+				return -ENOMEM;
+		}
+		return 0;
+	case HWTIMER_OP_CANCEL:
+		if (f || op->clockid || op->eventfd || op->expires ||
+		    op->period || op->slack || op->cookie)
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
+{
+	struct hwtimer_op *op = &s->op;
+	struct hwt_utimer *t = s->fresh;
+	unsigned int clk = hwt_clock_index(op->clockid);
+	u64 now, due, deadline;
+	u32 id;
+	int ret;
+
+	if (hf->ntimers >= hwt_max_timers_per_fd)
+		return -ENOSPC;
+	ret = hwt_deadline(hf, clk, op, &now, &due, &deadline);
+	if (ret)
+		return ret;
+	if (!hwt_user_charge(hf->user))
+		return -EDQUOT;
+
+	t->cookie = op->cookie;
+	t->clk = clk;
+	t->state = HWT_U_NEW;
+	t->flags |= (op->flags & HWTIMER_F_FIXED_DELAY ? HWT_U_FIXED_DELAY : 0) |
+		    (op->flags & HWTIMER_F_NO_RECORD ? HWT_U_NO_RECORD : 0) |
+		    (op->flags & HWTIMER_F_AUTOREMOVE ? HWT_U_AUTOREMOVE : 0);
+	if (t->flags & HWT_U_EXT) {
+		hwt_ext(t)->period = op->period;
+		hwt_ext(t)->slack = op->slack;
+		hwt_ext(t)->due = due;
+		hwt_ext(t)->efd = s->efd;
+	}
+	/* may drop the lock to allocate; t stays invisible as HWT_U_NEW */
+	ret = __xa_alloc_cyclic(&hf->timers, &id, t, XA_LIMIT(1, INT_MAX),
+				&hf->next_id, GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
+		atomic_long_dec(&hf->user->timers);
+		if (t->flags & HWT_U_EXT)
+			hwt_ext(t)->efd = NULL;
+		t->flags &= HWT_U_EXT;
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	s->fresh = NULL;
+	s->efd = NULL;
+	t->id = id;
+	t->state = HWT_U_IDLE;
+	hwt_arm(hf, t, deadline, hwt_base_now(&hf->base[clk]));
+	hf->ntimers++;
+	hf->stats.added++;
+	op->id = id;
+	op->gen = t->gen;
+	return 0;
+}
+
+/* Give a timer the larger object, to hold a period. */
+static struct hwt_utimer *hwt_upgrade(struct hwt_file *hf,
+				      struct hwt_utimer *t,
+				      struct hwt_utimer *fresh)
+{
+	struct hwt_utimer_ext *e = hwt_ext(fresh);
+
+	e->t = *t;
+	e->t.flags |= HWT_U_EXT;
+	if (t->state == HWT_U_PENDING || t->state == HWT_U_FIRED)
+		list_replace(&t->node.entry, &e->t.node.entry);
+	else
+		INIT_LIST_HEAD(&e->t.node.entry);
+	/* the slot exists: storing into it allocates nothing */
+	__xa_store(&hf->timers, t->id, &e->t, 0);
+	kmem_cache_free(hwt_timer_cache, t);
+	return &e->t;
+}
+
+static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
+{
+	struct hwtimer_op *op = &s->op;
+	struct hwt_utimer *t = hwt_lookup(hf, op->id);
+	u64 now, due, deadline;
+	int pending, ret;
+
+	if (!t)
+		return -ENOENT;
+	pending = t->state == HWT_U_PENDING;
+	ret = hwt_deadline(hf, t->clk, op, &now, &due, &deadline);
+	if (ret)
+		return ret;
+	if ((op->flags & HWTIMER_F_IF_IDLE) && pending)
+		goto out;
+	if ((op->flags & HWTIMER_F_IF_EARLIER) && pending &&
+	    (s64)(deadline - t->node.expires) >= 0)
+		goto out;
+	if (op->flags & HWTIMER_F_PERIOD) {
+		if (op->period && !(t->flags & HWT_U_EXT)) {
+			t = hwt_upgrade(hf, t, s->fresh);
+			s->fresh = NULL;
+		}
+		if (t->flags & HWT_U_EXT)
+			hwt_ext(t)->period = op->period;
+		t->flags &= ~HWT_U_FIXED_DELAY;
+		if (op->flags & HWTIMER_F_FIXED_DELAY)
+			t->flags |= HWT_U_FIXED_DELAY;
+	}
+	if (t->flags & HWT_U_EXT) {
+		hwt_ext(t)->slack = op->slack;
+		hwt_ext(t)->due = due;
+	}
+	hwt_arm(hf, t, deadline, now);
+	hf->stats.modified++;
+out:
+	op->gen = t->gen;
+	return pending;
+}
+
+static int hwt_do_cancel(struct hwt_file *hf, struct hwt_slot *s,
+			 struct list_head *dead)
+{
+	struct hwt_utimer *t = hwt_lookup(hf, s->op.id);
+	int pending;
+
+	if (!t)
+		return -ENOENT;
+	pending = t->state == HWT_U_PENDING;
+	hf->stats.cancelled += pending;
+	hwt_remove(hf, t, dead);
+	return pending;
+}
+
+/*
+ * Run @n prepared operations under one hold of the lock; each gets its
+ * result. Returns how many ran: all, or up to the first failure if @stop.
+ */
+static unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
+				unsigned int n, bool stop)
+{
+	unsigned int i, ran = n;
+	unsigned long flags;
+	LIST_HEAD(dead);
+
+	for (i = 0; i < n; i++) {
+		struct hwt_slot *s = &slots[i];
+
+		s->fresh = NULL;
+		s->efd = NULL;
+		/* a result set on input is the caller's error, or ours */
+		if (!s->op.result)
+			s->op.result = hwt_prep(hf, s);
+	}
+
+	hwt_lock(hf, flags);
+	for (i = 0; i < n; i++) {
+		struct hwt_slot *s = &slots[i];
+
+		if (stop && i && slots[i - 1].op.result < 0) {
+			ran = i;
+			break;
+		}
+		if (s->op.result)
+			continue;
+		switch (s->op.op) {
+		case HWTIMER_OP_ADD:
+			s->op.result = hwt_do_add(hf, s);
+			break;
+		case HWTIMER_OP_MOD:
+			s->op.result = hwt_do_mod(hf, s);
+			break;
+		case HWTIMER_OP_CANCEL:
+			s->op.result = hwt_do_cancel(hf, s, &dead);
+			break;
+		}
+	}
+	hwt_unlock(hf, flags);
+
+	hwt_free_list(hf, &dead);
+	for (i = 0; i < n; i++) {
+		if (slots[i].fresh)
+			hwt_timer_free(slots[i].fresh);
+		if (slots[i].efd)
+			eventfd_ctx_put(slots[i].efd);
+	}
+	return ran;
+}
+
+/* ioctl plumbing: struct sizes come from the ioctl number */
+
+#define HWT_IOC_NOSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
+
+/* A shorter struct than ours is zero-extended; a longer one needs a zero tail. */
+static int hwt_copy_in(void *dst, size_t ksize, const void __user *src,
+		       size_t usize)
+{
+	if (usize < ksize)
+		return -EINVAL;
+	return copy_struct_from_user(dst, ksize, src, usize);
+}
+
+static int hwt_copy_out(void __user *dst, size_t usize, const void *src,
+			size_t ksize)
+{
+	if (copy_to_user(dst, src, min(usize, ksize)))
+		return -EFAULT;
+	if (usize > ksize && clear_user(dst + ksize, usize - ksize))
+		return -EFAULT;
+	return 0;
+}
+
+static long hwt_ioc_info(void __user *uarg, size_t usize)
+{
+	struct hwtimer_info info = {
+		.api_version = HWTIMER_API_VERSION,
+		.levels = hwt_geo.levels,
+		.features = HWTIMER_FEAT_BATCH | HWTIMER_FEAT_PERIODIC |
+			    HWTIMER_FEAT_FIXED_DELAY | HWTIMER_FEAT_SLACK |
+			    HWTIMER_FEAT_EVENTFD | HWTIMER_FEAT_DRAIN |
+			    HWTIMER_FEAT_CLOCK_BOOTTIME |
+			    HWTIMER_FEAT_CLOCK_REALTIME |
+			    HWTIMER_FEAT_AUTOREMOVE,
+		.tick_ns = hwt_geo.tick_ns,
+		.max_delay_ns = hwt_geo.max_delay,
+		.slots_per_level = HWT_LVL_SIZE,
+		.record_size = sizeof(struct hwtimer_record),
+		.max_timers_per_fd = READ_ONCE(hwt_max_timers_per_fd),
+		.max_timers_per_user = READ_ONCE(hwt_max_timers_per_user),
+		.max_batch = HWT_MAX_BATCH,
+	};
+
+	if (usize < sizeof(info))
+		return -EINVAL;
+	return hwt_copy_out(uarg, usize, &info, sizeof(info));
+}
+
+static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
+		       u32 opcode)
+{
+	struct hwt_slot s;
+	u32 given;
+	int ret;
+
+	ret = hwt_copy_in(&s.op, sizeof(s.op), uarg, usize);
+	if (ret)
+		return ret;
+	given = s.op.op;
+	if (given && given != opcode)
+		return -EINVAL;
+	/*
+	 * The new id must reach the caller: fail before doing anything.
+	 * fault_in_writeable() would store zeroes into the struct we just
+	 * read; the safe variant faults the pages in without writing.
+	 */
+	if (opcode != HWTIMER_OP_CANCEL &&
+	    fault_in_safe_writeable((char __user *)uarg, min(usize, sizeof(s.op))))
+		return -EFAULT;
+	if (s.op.result)
+		return -EINVAL;
+	s.op.op = opcode;
+	hwt_run_ops(hf, &s, 1, false);
+	ret = s.op.result;
+	if (ret < 0)
+		return ret;
+	if (opcode != HWTIMER_OP_CANCEL) {
+		s.op.op = given;
+		s.op.result = 0;
+		if (hwt_copy_out(uarg, usize, &s.op, sizeof(s.op)))
+			return -EFAULT;
+	}
+	return ret;
+}
+
+static long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg,
+			  size_t usize)
+{
+	struct hwtimer_batch hb;
+	struct hwt_slot *slots;
+	void __user *uops;
+	size_t osize;
+	u32 done = 0;
+	long ret;
+
+	ret = hwt_copy_in(&hb, sizeof(hb), uarg, usize);
+	if (ret)
+		return ret;
+	if ((hb.flags & ~HWTIMER_BATCH_STOP_ON_ERROR) || hb.done)
+		return -EINVAL;
+	if (hb.op_size < sizeof(struct hwtimer_op) || hb.op_size > PAGE_SIZE)
+		return -EINVAL;
+	if (hb.count > HWT_MAX_BATCH)
+		return -E2BIG;
+	osize = hb.op_size;
+	uops = u64_to_user_ptr(hb.ops);
+	/* results must reach the caller: fail before doing anything */
+	if (hb.count && fault_in_safe_writeable(uops, (size_t)hb.count * osize))
+		return -EFAULT;
+
+	slots = kmalloc_array(HWT_CHUNK, sizeof(*slots), GFP_KERNEL);
+	if (!slots)
+		return -ENOMEM;
+	while (done < hb.count) {
+		unsigned int i, n = min_t(u32, HWT_CHUNK, hb.count - done);
+		unsigned int ran;
+
+		for (i = 0; i < n; i++) {
+			struct hwtimer_op *op = &slots[i].op;
+
+			ret = copy_struct_from_user(op, sizeof(*op),
+						    uops + (done + i) * osize,
+						    osize);
+			if (ret == -E2BIG) {
+				/* a newer entry than we know: fail it alone */
+				memset(op, 0, sizeof(*op));
+				op->result = -E2BIG;
+			} else if (ret) {
+				goto out;
+			} else if (op->result) {
+				op->result = -EINVAL;
+			}
+		}
+		ran = hwt_run_ops(hf, slots, n,
+				  hb.flags & HWTIMER_BATCH_STOP_ON_ERROR);
+		for (i = 0; i < ran; i++) {
+			void __user *uop = uops + (done + i) * osize;
+			struct hwtimer_op *op = &slots[i].op;
+
+			if (op->result == -E2BIG && !op->op)
+				ret = put_user(op->result, (s32 __user *)(uop +
+					offsetof(struct hwtimer_op, result)));
+			else
+				ret = copy_to_user(uop, op, sizeof(*op)) ? -EFAULT : 0;
+			if (ret) {
+				done += i;
+				goto out;
+			}
+		}
+		done += ran;
+		if (ran < n)
+			break;
+		cond_resched();
+	}
+	ret = 0;
+out:
+	kfree(slots);
+	if (put_user(done, (u32 __user *)(uarg +
+					   offsetof(struct hwtimer_batch, done))))
+		ret = -EFAULT;
+	return done ? done : ret;
+}
+
+static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
+{
+	struct hwtimer_get g;
+	struct hwt_utimer *t;
+	unsigned long flags;
+	u64 now, period;
+	int ret;
+
+	ret = hwt_copy_in(&g, sizeof(g), uarg, usize);
+	if (ret)
+		return ret;
+	if (g.flags || g.state || g.timer_flags || g.clockid || g.gen ||
+	    g.expires || g.remaining || g.period || g.cookie || g.overruns)
+		return -EINVAL;
+
+	hwt_lock(hf, flags);
+	t = hwt_lookup(hf, g.id);
+	if (!t) {
+		hwt_unlock(hf, flags);
+		return -ENOENT;
+	}
+	now = hwt_base_now(&hf->base[t->clk]);
+	period = hwt_period(t);
+	g.state = t->state == HWT_U_PENDING ? HWTIMER_STATE_PENDING :
+		  t->state == HWT_U_FIRED ? HWTIMER_STATE_FIRED :
+		  HWTIMER_STATE_IDLE;
+	g.timer_flags = (t->flags & HWT_U_FIXED_DELAY ? HWTIMER_F_FIXED_DELAY : 0) |
+			(hwt_efd(t) ? HWTIMER_F_EVENTFD : 0) |
+			(t->flags & HWT_U_NO_RECORD ? HWTIMER_F_NO_RECORD : 0) |
+			(t->flags & HWT_U_AUTOREMOVE ? HWTIMER_F_AUTOREMOVE : 0);
+	g.clockid = hwt_clockids[t->clk];
+	g.gen = t->gen;
+	g.expires = t->node.expires;
+	if (t->state == HWT_U_PENDING && (s64)(t->node.expires - now) > 0)
+		g.remaining = t->node.expires - now;
+	g.period = period;
+	g.cookie = t->cookie;
+	if (t->state == HWT_U_FIRED && period)
+		hwt_period_next(hwt_ext(t)->due, t->fired, now, period,
+				t->flags & HWT_U_FIXED_DELAY, &g.overruns);
+	hwt_unlock(hf, flags);
+	return hwt_copy_out(uarg, usize, &g, sizeof(g));
+}
+
+static long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg,
+			  size_t usize)
+{
+	struct hwtimer_drain d;
+	u32 __user *uids;
+	unsigned long flags;
+	u32 *ids;
+	long ret;
+
+	ret = hwt_copy_in(&d, sizeof(d), uarg, usize);
+	if (ret)
+		return ret;
+	if (d.flags || d.count || d.remaining || (d.max && !d.ids))
+		return -EINVAL;
+	uids = u64_to_user_ptr(d.ids);
+	if (d.max && fault_in_writeable((char __user *)uids,
+					(size_t)d.max * sizeof(*uids)))
+		return -EFAULT;
+	ids = kmalloc_array(HWT_DRAIN_CHUNK, sizeof(*ids), GFP_KERNEL);
+	if (!ids)
+		return -ENOMEM;
+
+	for (;;) {
+		struct hwt_utimer *t;
+		unsigned long index = 0;
+		unsigned int k = 0, seen = 0;
+		LIST_HEAD(dead);
+
+		hwt_lock(hf, flags);
+		xa_for_each(&hf->timers, index, t) {
+			if (t->state == HWT_U_NEW)
+				continue;
+			if (t->state == HWT_U_PENDING) {
+				if (d.max && d.count + k == d.max)
+					break;
+				ids[k++] = t->id;
+				hf->stats.drained++;
+			}
+			hwt_remove(hf, t, &dead);
+			if (++seen == HWT_DRAIN_CHUNK || k == HWT_DRAIN_CHUNK)
+				break;
+		}
+		d.remaining = hf->ntimers;
+		hwt_unlock(hf, flags);
+		hwt_free_list(hf, &dead);
+
+		if (d.max && copy_to_user(uids + d.count, ids, k * sizeof(*ids))) {
+			ret = -EFAULT;
+			break;
+		}
+		d.count += k;
+		if (!seen || !d.remaining || (d.max && d.count == d.max))
+			break;
+		cond_resched();
+	}
+	kfree(ids);
+	if (!ret && hwt_copy_out(uarg, usize, &d, sizeof(d)))
+		ret = -EFAULT;
+	return ret;
+}
+
+static long hwt_ioc_set_eventfd(struct hwt_file *hf, void __user *uarg,
+				size_t usize)
+{
+	struct eventfd_ctx *efd = NULL, *old;
+	struct hwtimer_eventfd e;
+	unsigned long flags;
+	int ret;
+
+	ret = hwt_copy_in(&e, sizeof(e), uarg, usize);
+	if (ret)
+		return ret;
+	if (e.flags || e.fd < -1)
+		return -EINVAL;
+	if (e.fd >= 0) {
+		efd = eventfd_ctx_fdget(e.fd);
+		if (IS_ERR(efd))
+			return PTR_ERR(efd);
+	}
+	hwt_lock(hf, flags);
+	old = hf->efd;
+	hf->efd = efd;
+	hwt_unlock(hf, flags);
+	if (old)
+		eventfd_ctx_put(old);
+	return 0;
+}
+
+static long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct hwt_file *hf = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	size_t usize = _IOC_SIZE(cmd);
+
+	switch (HWT_IOC_NOSIZE(cmd)) {
+	case HWT_IOC_NOSIZE(HWTIMER_IOC_INFO):
+		return hwt_ioc_info(uarg, usize);
+	case HWT_IOC_NOSIZE(HWTIMER_IOC_ADD):
+		return hwt_ioc_op(hf, uarg, usize, HWTIMER_OP_ADD);
+	case HWT_IOC_NOSIZE(HWTIMER_IOC_MOD):
+		return hwt_ioc_op(hf, uarg, usize, HWTIMER_OP_MOD);
+	case HWT_IOC_NOSIZE(HWTIMER_IOC_CANCEL):
+		return hwt_ioc_op(hf, uarg, usize, HWTIMER_OP_CANCEL);
+	case HWT_IOC_NOSIZE(HWTIMER_IOC_GET):
+		return hwt_ioc_get(hf, uarg, usize);
+	case HWT_IOC_NOSIZE(HWTIMER_IOC_BATCH):
+		return hwt_ioc_batch(hf, uarg, usize);
+	case HWT_IOC_NOSIZE(HWTIMER_IOC_DRAIN):
+		return hwt_ioc_drain(hf, uarg, usize);
+	case HWT_IOC_NOSIZE(HWTIMER_IOC_SET_EVENTFD):
+		return hwt_ioc_set_eventfd(hf, uarg, usize);
+	default:
+		return -ENOTTY;
+	}
+}
+
+/* Records */
+
+/* Build up to @max records from the queue; re-arm periodic timers. */
+static unsigned int hwt_take_records(struct hwt_file *hf,
+				     struct hwtimer_record *recs,
+				     unsigned int max, struct list_head *dead)
+{
+	unsigned long flags;
+	unsigned int n = 0;
+
+	hwt_lock(hf, flags);
+	while (n < max && !list_empty(&hf->ready)) {
+		struct hwt_utimer *t = list_first_entry(&hf->ready,
+							struct hwt_utimer,
+							node.entry);
+		struct hwtimer_record *r = &recs[n++];
+
+		r->id = t->id;
+		r->gen = t->gen;
+		r->cookie = t->cookie;
+		r->deadline = t->node.expires;
+		r->fired = t->fired;
+		r->overruns = 0;
+		r->flags = 0;
+		r->clockid = hwt_clockids[t->clk];
+		list_del_init(&t->node.entry);
+		hf->nready--;
+		t->state = HWT_U_IDLE;
+		if (hwt_period(t)) {
+			r->overruns = hwt_rearm_period(hf, t,
+					hwt_base_now(&hf->base[t->clk]));
+			r->flags |= HWTIMER_REC_PERIODIC;
+		} else if (t->flags & HWT_U_AUTOREMOVE) {
+			hwt_remove(hf, t, dead);
+			r->flags |= HWTIMER_REC_REMOVED;
+		}
+	}
+	hf->stats.records += n;
+	hwt_unlock(hf, flags);
+	return n;
+}
+
+static ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
+			loff_t *ppos)
+{
+	const size_t rsize = sizeof(struct hwtimer_record);
+	struct hwt_file *hf = file->private_data;
+	size_t max = count / rsize, done = 0;
+	struct hwtimer_record *recs;
+	ssize_t ret = 0;
+
+	if (!max)
+		return -EINVAL;
+	recs = kmalloc_array(HWT_READ_CHUNK, rsize, GFP_KERNEL);
+	if (!recs)
+		return -ENOMEM;
+
+	while (done < max) {
+		unsigned int n = min_t(size_t, HWT_READ_CHUNK, max - done);
+		LIST_HEAD(dead);
+
+		/* records taken off the queue must reach the caller */
+		if (fault_in_writeable(buf + done * rsize, n * rsize)) {
+			ret = -EFAULT;
+			break;
+		}
+		n = hwt_take_records(hf, recs, n, &dead);
+		hwt_free_list(hf, &dead);
+		if (n) {
+			if (copy_to_user(buf + done * rsize, recs, n * rsize)) {
+				ret = -EFAULT;
+				break;
+			}
+			done += n;
+			continue;
+		}
+		if (done)
+			break;
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		ret = wait_event_interruptible(hf->wq, READ_ONCE(hf->nready));
+		if (ret)
+			break;
+	}
+	kfree(recs);
+	return done ? done * rsize : ret;
+}
+
+static __poll_t hwt_poll(struct file *file, poll_table *wait)
+{
+	struct hwt_file *hf = file->private_data;
+
+	poll_wait(file, &hf->wq, wait);
+	return READ_ONCE(hf->nready) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+static int hwt_open(struct inode *inode, struct file *file)
+{
+	struct hwt_file *hf;
+
+	hf = kzalloc(sizeof(*hf), GFP_KERNEL_ACCOUNT);
+	if (!hf)
+		return -ENOMEM;
+	hf->user = hwt_user_get(file->f_cred->uid);
+	if (!hf->user) {
+		kfree(hf);
+		return -ENOMEM;
+	}
+	xa_init_flags(&hf->timers, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ |
+		      XA_FLAGS_ACCOUNT);
+	mutex_init(&hf->setup);
+	INIT_LIST_HEAD(&hf->ready);
+	init_waitqueue_head(&hf->wq);
+	file->private_data = hf;
+	return stream_open(inode, file);
+}
+
+static int hwt_release(struct inode *inode, struct file *file)
+{
+	struct hwt_file *hf = file->private_data;
+	struct hwt_utimer *t;
+	unsigned long index, flags;
+	unsigned int clk, n = 0;
+
+	/* 1. no expiry may re-arm a base's hrtimer any more */
+	hwt_lock(hf, flags);
+	hf->dead = true;
+	hwt_unlock(hf, flags);
+	/* 2. wait for running expiries, and disarm */
+	for (clk = 0; clk < HWT_NR_CLOCKS; clk++)
+		if (test_bit(clk, &hf->clocks))
+			hrtimer_cancel(&hf->base[clk].hrt);
+	/* 3. nothing else can touch the timers now */
+	xa_for_each(&hf->timers, index, t) {
+		hwt_timer_free(t);
+		if (!(++n % 1024))
+			cond_resched();
+	}
+	atomic_long_sub(hf->ntimers, &hf->user->timers);
+	xa_destroy(&hf->timers);
+	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
+		struct hwt_base *b = &hf->base[clk];
+
+		if (!test_bit(clk, &hf->clocks))
+			continue;
+		/* the timers are gone; empty the wheel before freeing it */
+		hwt_wheel_init(b->wheel, hwt_geo.shift, hwt_geo.levels, 0);
+		hwt_base_destroy(b);
+	}
+	if (hf->efd)
+		eventfd_ctx_put(hf->efd);
+	hwt_user_put(hf->user);
+	mutex_destroy(&hf->setup);
+	kfree(hf);
+	return 0;
+}
+
+static const struct file_operations hwt_fops = {
+	.owner = THIS_MODULE,
+	.open = hwt_open,
+	.release = hwt_release,
+	.read = hwt_read,
+	.poll = hwt_poll,
+	.unlocked_ioctl = hwt_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice hwt_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "hwtimer",
+	.fops = &hwt_fops,
+	.mode = 0666,	/* like timerfd, anyone may have timers */
+};
+
+int hwt_dev_init(void)
+{
+	int ret;
+
+	hwt_timer_cache = kmem_cache_create("hwtimer_timer",
+					    sizeof(struct hwt_utimer), 0,
+					    SLAB_ACCOUNT | HWT_SLAB_NO_MERGE,
+					    NULL);
+	hwt_ext_cache = kmem_cache_create("hwtimer_timer_ext",
+					  sizeof(struct hwt_utimer_ext), 0,
+					  SLAB_ACCOUNT | HWT_SLAB_NO_MERGE,
+					  NULL);
+	if (!hwt_timer_cache || !hwt_ext_cache) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = misc_register(&hwt_misc);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	kmem_cache_destroy(hwt_ext_cache);
+	kmem_cache_destroy(hwt_timer_cache);
+	return ret;
+}
+
+void hwt_dev_exit(void)
+{
+	misc_deregister(&hwt_misc);
+	kmem_cache_destroy(hwt_ext_cache);
+	kmem_cache_destroy(hwt_timer_cache);
+	WARN_ON_ONCE(!xa_empty(&hwt_users));
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for hwtimer's userspace tests: thin wrappers over the raw ioctls
+ * (the tests exercise the uapi itself, not a library). Each returns the
+ * ioctl's result, or -errno.
+ */
+#ifndef _HWT_TEST_H
+#define _HWT_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/hwtimer.h>
+
+#define MS	1000000ULL
+#define SEC	1000000000ULL
+
+static inline int hwt_open(void)
+{
+	return open("/dev/hwtimer", O_RDWR | O_CLOEXEC);
+}
+
+static inline long hwt_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	long ret = ioctl(fd, cmd, arg);
+
+	return ret < 0 ? -errno : ret;
+}
+
+static inline uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * SEC + ts.tv_nsec;
+}
+
+/* ADD a timer; on success *id (and *gen if given) are set. */
+static inline long hwt_add(int fd, uint32_t flags, clockid_t clk,
+			   uint64_t expires, uint64_t period, uint64_t cookie,
+			   uint32_t *id)
+{
+	struct hwtimer_op op = {
+		.flags = flags, .clockid = clk, .expires = expires,
+		.period = period, .cookie = cookie,
+	};
+	long ret = hwt_ioctl(fd, HWTIMER_IOC_ADD, &op);
+
+	if (!ret && id)
+		*id = op.id;
+	return ret;
+}
+
+static inline long hwt_add_efd(int fd, uint32_t flags, uint64_t expires,
+			       uint64_t period, int efd, uint32_t *id)
+{
+	struct hwtimer_op op = {
+		.flags = flags | HWTIMER_F_EVENTFD, .clockid = CLOCK_MONOTONIC,
+		.expires = expires, .period = period, .eventfd = efd,
+	};
+	long ret = hwt_ioctl(fd, HWTIMER_IOC_ADD, &op);
+
+	if (!ret && id)
+		*id = op.id;
+	return ret;
+}
+
+static inline long hwt_mod(int fd, uint32_t id, uint32_t flags,
+			   uint64_t expires, uint64_t period, uint32_t *gen)
+{
+	struct hwtimer_op op = {
+		.id = id, .flags = flags, .expires = expires, .period = period,
+	};
+	long ret = hwt_ioctl(fd, HWTIMER_IOC_MOD, &op);
+
+	if (ret >= 0 && gen)
+		*gen = op.gen;
+	return ret;
+}
+
+static inline long hwt_cancel(int fd, uint32_t id)
+{
+	struct hwtimer_op op = { .id = id };
+
+	return hwt_ioctl(fd, HWTIMER_IOC_CANCEL, &op);
+}
+
+static inline long hwt_get(int fd, uint32_t id, struct hwtimer_get *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->id = id;
+	return hwt_ioctl(fd, HWTIMER_IOC_GET, g);
+}
+
+/* read() records; returns how many, or -errno. */
+static inline long hwt_read(int fd, struct hwtimer_record *recs, size_t n)
+{
+	ssize_t ret = read(fd, recs, n * sizeof(*recs));
+
+	return ret < 0 ? -errno : ret / (long)sizeof(*recs);
+}
+
+static inline long hwt_set_nonblock(int fd)
+{
+	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) ? -errno : 0;
+}
+
+/* A sysfs parameter of the module; returns the old value. */
+static inline long long hwt_param_set(const char *name, long long v)
+{
+	char path[128];
+	long long old = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/hwtimer/parameters/%s", name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%lld", &old) != 1)
+		old = -1;
+	if (f)
+		fclose(f);
+	f = fopen(path, "w");
+	if (f) {
+		fprintf(f, "%lld", v);
+		fclose(f);
+	}
+	return old;
+}
+
+#endif /* _HWT_TEST_H */

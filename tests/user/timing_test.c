@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer timing guarantees, after the kernel's timer kselftests
+ * (tools/testing/selftests/timers): never early on any clock, relative or
+ * absolute; one-shots fire once; fixed-rate overruns are exact; fixed-delay
+ * spacing is right. And freshness: nothing from an earlier arming arrives
+ * after CANCEL, MOD or close() returned, checked racing expiry.
+ *
+ * Time in a TCG guest is emulated and slow, so nothing here asserts an upper
+ * bound on lateness: only orderings that must hold on any machine.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+
+#include "kselftest_harness.h"
+#include "hwt_test.h"
+
+FIXTURE(timing) {
+	int fd;
+};
+
+FIXTURE_VARIANT(timing) {
+	clockid_t clk;
+	bool abs;
+};
+
+#define CLOCK_VARIANTS(clock, name)					\
+	FIXTURE_VARIANT_ADD(timing, name##_rel) { .clk = clock, .abs = false }; \
+	FIXTURE_VARIANT_ADD(timing, name##_abs) { .clk = clock, .abs = true }
+
+CLOCK_VARIANTS(CLOCK_MONOTONIC, monotonic);
+CLOCK_VARIANTS(CLOCK_BOOTTIME, boottime);
+CLOCK_VARIANTS(CLOCK_REALTIME, realtime);
+
+FIXTURE_SETUP(timing)
+{
+	self->fd = hwt_open();
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(timing)
+{
+	close(self->fd);
+}
+
+/*
+ * Timers with deadlines from 0 to ~40 ms, some off the tick grid: each
+ * record's deadline is no earlier than asked, it fired no earlier than its
+ * deadline, and userspace sees the record no earlier than the deadline on
+ * its own clock.
+ */
+TEST_F(timing, never_early)
+{
+	enum { N = 64 };
+	uint64_t want[N + 1];
+	int seen[N + 1] = { 0 };
+	int i, got = 0;
+
+	srand(1);
+	for (i = 1; i <= N; i++) {
+		uint64_t delay = (uint64_t)(rand() % 40000) * 1000 + rand() % 1000;
+		uint64_t t0 = now_ns(variant->clk);
+		struct hwtimer_op op = {
+			.flags = variant->abs ? HWTIMER_F_ABS : 0,
+			.clockid = variant->clk,
+			.expires = variant->abs ? t0 + delay : delay,
+			.cookie = i,
+		};
+
+		want[i] = t0 + delay;
+		ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	}
+	while (got < N) {
+		struct hwtimer_record r[N];
+		long n = hwt_read(self->fd, r, N);
+		uint64_t seen_at = now_ns(variant->clk);
+
+		ASSERT_LT(0, n);
+		for (i = 0; i < n; i++) {
+			uint64_t c = r[i].cookie;
+
+			ASSERT_TRUE(c >= 1 && c <= N);
+			EXPECT_EQ(0, seen[c]++);
+			EXPECT_LE(want[c], r[i].deadline);
+			EXPECT_LE(r[i].deadline, r[i].fired);
+			EXPECT_LE(want[c], seen_at)
+				TH_LOG("timer %llu seen %lld ns early", (unsigned long long)c,
+				       (long long)(want[c] - seen_at));
+			EXPECT_EQ((uint32_t)variant->clk, r[i].clockid);
+		}
+		got += n;
+	}
+}
+
+/* A one-shot timer fires once: one record, one eventfd count, nothing more. */
+TEST_F(timing, one_shot_fires_exactly_once)
+{
+	int efd = eventfd(0, EFD_NONBLOCK);
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_EVENTFD, .clockid = variant->clk,
+		.expires = 2 * MS, .eventfd = efd,
+	};
+	struct hwtimer_record r[4];
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	uint64_t cnt = 0;
+
+	ASSERT_LE(0, efd);
+	if (variant->abs) {
+		op.flags |= HWTIMER_F_ABS;
+		op.expires += now_ns(variant->clk);
+	}
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(1, hwt_read(self->fd, r, 4));
+	EXPECT_EQ(op.id, r[0].id);
+	EXPECT_EQ(0ULL, r[0].overruns);
+	/* well past a tick more: nothing else comes */
+	EXPECT_EQ(0, poll(&pfd, 1, 50));
+	EXPECT_EQ(8, read(efd, &cnt, 8));
+	EXPECT_EQ(1ULL, cnt);
+	close(efd);
+}
+
+/*
+ * Fixed rate: block the reader for several periods. The record counts every
+ * period that ended before it was read, bracketed by the clock read before
+ * and after read(); the next deadline stays on the grid.
+ */
+TEST_F(timing, fixed_rate_overruns_are_exact)
+{
+	const uint64_t p = 10 * MS;
+	uint64_t d0 = now_ns(variant->clk) + p, before, after, lo, hi;
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS, .clockid = variant->clk,
+		.expires = d0, .period = p,
+	};
+	struct hwtimer_record r;
+	struct hwtimer_get g;
+	int round;
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	for (round = 0; round < 3; round++) {
+		uint64_t d = round ? r.deadline + (r.overruns + 1) * p : d0;
+
+		/* the reader is blocked for ~5.5 periods */
+		usleep(55000);
+		ASSERT_EQ(0, hwt_get(self->fd, op.id, &g));
+		ASSERT_EQ(HWTIMER_STATE_FIRED, g.state);
+		before = now_ns(variant->clk);
+		ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+		after = now_ns(variant->clk);
+		EXPECT_EQ(d, r.deadline);
+		EXPECT_EQ(0, (r.deadline - d0) % p);
+		lo = (before - r.deadline) / p;
+		hi = (after - r.deadline) / p;
+		EXPECT_LE(lo, r.overruns);
+		EXPECT_GE(hi, r.overruns);
+		EXPECT_LE(4ULL, r.overruns);
+		EXPECT_TRUE(r.flags & HWTIMER_REC_PERIODIC);
+		EXPECT_LE(r.deadline, r.fired);
+		/* re-armed for the first grid point after the read */
+		ASSERT_EQ(0, hwt_get(self->fd, op.id, &g));
+		EXPECT_EQ(HWTIMER_STATE_PENDING, g.state);
+		EXPECT_EQ(r.deadline + (r.overruns + 1) * p, g.expires);
+	}
+}
+
+/*
+ * Fixed delay: each deadline is the previous fire time plus the period,
+ * whenever the reader keeps up; a late reader is counted in overruns.
+ */
+TEST_F(timing, fixed_delay_spacing)
+{
+	const uint64_t p = 5 * MS;
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_FIXED_DELAY | (variant->abs ? HWTIMER_F_ABS : 0),
+		.clockid = variant->clk,
+		.expires = variant->abs ? now_ns(variant->clk) + p : p,
+		.period = p,
+	};
+	struct hwtimer_record prev, r;
+	int i;
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(1, hwt_read(self->fd, &prev, 1));
+	for (i = 0; i < 10; i++) {
+		ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+		/* the previous record's re-arm counted what it skipped */
+		EXPECT_EQ(prev.fired + (prev.overruns + 1) * p, r.deadline)
+			TH_LOG("record %d: deadline %llu, previous fired %llu", i,
+			       (unsigned long long)r.deadline,
+			       (unsigned long long)prev.fired);
+		EXPECT_LE(r.deadline, r.fired);
+		prev = r;
+	}
+	/* a reader blocked for several periods: missed periods are overruns */
+	usleep(30000);
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_LE(4ULL, r.overruns);
+}
+
+/* Freshness */
+
+FIXTURE(fresh) {
+	int fd;
+	int efd;
+};
+
+FIXTURE_SETUP(fresh)
+{
+	self->fd = hwt_open();
+	ASSERT_LE(0, self->fd);
+	self->efd = eventfd(0, EFD_NONBLOCK);
+	ASSERT_LE(0, self->efd);
+	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
+}
+
+FIXTURE_TEARDOWN(fresh)
+{
+	close(self->efd);
+	close(self->fd);
+}
+
+static uint64_t efd_take(int efd)
+{
+	uint64_t v = 0;
+
+	return read(efd, &v, 8) == 8 ? v : 0;
+}
+
+/* Spin for about @ns, so the racing operation lands anywhere near expiry. */
+static void spin(uint64_t ns)
+{
+	uint64_t end = now_ns(CLOCK_MONOTONIC) + ns;
+
+	while (now_ns(CLOCK_MONOTONIC) < end)
+		;
+}
+
+/*
+ * Cancel a timer around its expiry, many times: once CANCEL returns, its
+ * eventfd is never signalled again and no record of it is read. Records and
+ * signals from before CANCEL are fine; both outcomes must be seen.
+ */
+TEST_F(fresh, nothing_after_cancel)
+{
+	struct hwtimer_record r[8];
+	int i, fired_first = 0, cancelled_first = 0;
+
+	srand(2);
+	for (i = 0; i < 1000; i++) {
+		uint32_t id;
+		long ret;
+
+		ASSERT_EQ(0, hwt_add_efd(self->fd, 0, 1 * MS, 0, self->efd, &id));
+		spin((uint64_t)(rand() % 2000) * 1000);
+		ret = hwt_cancel(self->fd, id);
+		ASSERT_LE(0, ret);
+		if (ret)
+			cancelled_first++;
+		else
+			fired_first++;
+		efd_take(self->efd);
+		spin(3 * MS);
+		EXPECT_EQ(0ULL, efd_take(self->efd)) TH_LOG("iteration %d", i);
+		EXPECT_EQ(-EAGAIN, hwt_read(self->fd, r, 8)) TH_LOG("iteration %d", i);
+	}
+	TH_LOG("cancelled while pending %d, after firing %d", cancelled_first,
+	       fired_first);
+	EXPECT_LT(0, cancelled_first + fired_first);
+}
+
+/*
+ * MOD a timer around its expiry to a far deadline: once MOD returns, no
+ * record of the earlier generation is read and its eventfd stays quiet.
+ */
+TEST_F(fresh, nothing_from_an_earlier_arming_after_mod)
+{
+	struct hwtimer_record r[8];
+	uint32_t id, gen;
+	int i;
+
+	ASSERT_EQ(0, hwt_add_efd(self->fd, 0, 1 * MS, 0, self->efd, &id));
+	srand(3);
+	for (i = 0; i < 1000; i++) {
+		long n;
+
+		spin((uint64_t)(rand() % 2000) * 1000);
+		ASSERT_LE(0, hwt_mod(self->fd, id, 0, 60 * SEC, 0, &gen));
+		efd_take(self->efd);
+		spin(2 * MS);
+		EXPECT_EQ(0ULL, efd_take(self->efd));
+		n = hwt_read(self->fd, r, 8);
+		EXPECT_EQ(-EAGAIN, n) TH_LOG("iteration %d: record of gen %u after MOD to gen %u",
+					      i, r[0].gen, gen);
+		/* and arm it again, to fire soon */
+		ASSERT_LE(0, hwt_mod(self->fd, id, 0, 1 * MS, 0, &gen));
+	}
+}
+
+/* close() with timers firing: the eventfd is not signalled afterwards. */
+TEST_F(fresh, nothing_after_close)
+{
+	int i, j;
+
+	for (i = 0; i < 300; i++) {
+		int fd = hwt_open();
+
+		ASSERT_LE(0, fd);
+		for (j = 0; j < 16; j++)
+			ASSERT_EQ(0, hwt_add_efd(fd, 0, (uint64_t)j * 100000, 0,
+						 self->efd, NULL));
+		spin((uint64_t)(i % 20) * 100000);
+		close(fd);
+		efd_take(self->efd);
+		spin(2 * MS);
+		EXPECT_EQ(0ULL, efd_take(self->efd)) TH_LOG("iteration %d", i);
+	}
+}
+
+TEST_HARNESS_MAIN

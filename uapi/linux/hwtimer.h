@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * <linux/hwtimer.h> - the userspace API of /dev/hwtimer
+ *
+ * Each open file description of /dev/hwtimer holds its own set of timers,
+ * any number of them, on a hashed hierarchical timing wheel. A timer is
+ * named by an id that is only meaningful on its file: no file can see or
+ * touch another's timers. dup() and fork() share the set; the last close()
+ * cancels every timer of the file synchronously.
+ *
+ * Timers are created with HWTIMER_IOC_ADD, re-armed in place with
+ * HWTIMER_IOC_MOD and deleted with HWTIMER_IOC_CANCEL; HWTIMER_IOC_BATCH
+ * carries thousands of these operations in one call, with a result each.
+ * A timer fires no earlier than its deadline and, with no slack, less than
+ * one wheel tick (struct hwtimer_info.tick_ns) after it, plus the latency of
+ * the hrtimer that drives the wheel.
+ *
+ * Delivery. When a timer fires it queues one struct hwtimer_record, which
+ * read() returns; many records come back in one read(), and poll() reports
+ * EPOLLIN while any is queued. A timer has at most one record queued: if it
+ * fires again before its record is read, the expirations are added to that
+ * record's overruns instead (periodic timers are re-armed when their record
+ * is read, so nothing is lost and the queue is bounded by the number of
+ * timers). Each expiry also signals the timer's own eventfd, if it has one,
+ * and every expiry that queues a record signals the file's eventfd, if one
+ * is set with HWTIMER_IOC_SET_EVENTFD (once per batch of expiries).
+ * HWTIMER_F_NO_RECORD timers queue nothing: they only signal eventfds, and a
+ * periodic one is re-armed at once.
+ *
+ * Freshness: once MOD or CANCEL returns, no record from the timer's earlier
+ * arming is read and no eventfd is signalled for it. Every arming has a new
+ * generation number, reported by ADD and MOD and carried by its records.
+ *
+ * Times are in nanoseconds on the timer's clock (CLOCK_MONOTONIC,
+ * CLOCK_BOOTTIME or CLOCK_REALTIME). A deadline that has already passed is
+ * raised to the time of arming and fires at the next tick. Deadlines more
+ * than struct hwtimer_info.max_delay_ns ahead fail with ERANGE.
+ *
+ * Structs and extension: every ioctl struct is a multiple of 8 bytes with
+ * explicit padding, which must be zero, as must every field an operation
+ * does not use; unknown flags fail with EINVAL. A struct may grow at its
+ * end: the kernel takes the caller's size from the ioctl number (or, for
+ * batch entries, from struct hwtimer_batch.op_size), treats missing fields
+ * of an older, shorter struct as zero, and refuses a newer, longer one with
+ * E2BIG unless the fields it does not know are zero. Unknown ioctls fail
+ * with ENOTTY. Feature discovery: HWTIMER_IOC_INFO.
+ */
+#ifndef _UAPI_LINUX_HWTIMER_H
+#define _UAPI_LINUX_HWTIMER_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define HWTIMER_API_VERSION	1
+
+/* ioctl type byte: 0xB9, free in Documentation/userspace-api/ioctl/ioctl-number.rst */
+#define HWTIMER_IOC_MAGIC	0xB9
+
+/* struct hwtimer_info.features */
+#define HWTIMER_FEAT_BATCH		(1ULL << 0)
+#define HWTIMER_FEAT_PERIODIC		(1ULL << 1)
+#define HWTIMER_FEAT_FIXED_DELAY	(1ULL << 2)
+#define HWTIMER_FEAT_SLACK		(1ULL << 3)
+#define HWTIMER_FEAT_EVENTFD		(1ULL << 4)
+#define HWTIMER_FEAT_DRAIN		(1ULL << 5)
+#define HWTIMER_FEAT_CLOCK_BOOTTIME	(1ULL << 6)
+#define HWTIMER_FEAT_CLOCK_REALTIME	(1ULL << 7)
+#define HWTIMER_FEAT_AUTOREMOVE		(1ULL << 8)
+
+/**
+ * struct hwtimer_info - what the module offers, from HWTIMER_IOC_INFO
+ * @api_version: HWTIMER_API_VERSION of the running module
+ * @levels: levels of the timing wheel
+ * @features: HWTIMER_FEAT_* bits
+ * @tick_ns: the wheel's tick: timers fire less than a tick late
+ * @max_delay_ns: the longest delay or period accepted
+ * @slots_per_level: slots of each wheel level; level L's slots are
+ *	@tick_ns * @slots_per_level^L long
+ * @record_size: size of struct hwtimer_record as read() returns it
+ * @max_timers_per_fd: timers one file may hold (ENOSPC past it)
+ * @max_timers_per_user: timers one user may hold over all files (EDQUOT)
+ * @max_batch: entries one HWTIMER_IOC_BATCH may carry (E2BIG past it)
+ * @padding: reserved, zero
+ */
+struct hwtimer_info {
+	__u32 api_version;
+	__u32 levels;
+	__aligned_u64 features;
+	__aligned_u64 tick_ns;
+	__aligned_u64 max_delay_ns;
+	__u32 slots_per_level;
+	__u32 record_size;
+	__u32 max_timers_per_fd;
+	__u32 max_timers_per_user;
+	__u32 max_batch;
+	__u32 padding;
+};
+
+/* struct hwtimer_op.op, in batch entries */
+#define HWTIMER_OP_ADD		1
+#define HWTIMER_OP_MOD		2
+#define HWTIMER_OP_CANCEL	3
+
+/* struct hwtimer_op.flags */
+#define HWTIMER_F_ABS		(1U << 0) /* ADD, MOD: @expires is absolute */
+#define HWTIMER_F_FIXED_DELAY	(1U << 1) /* ADD, MOD: period from fire time */
+#define HWTIMER_F_EVENTFD	(1U << 2) /* ADD: signal @eventfd */
+#define HWTIMER_F_NO_RECORD	(1U << 3) /* ADD: eventfds only, no records */
+#define HWTIMER_F_AUTOREMOVE	(1U << 4) /* ADD: delete a one-shot once
+					   * its expiry is delivered
+					   */
+#define HWTIMER_F_PERIOD	(1U << 5) /* MOD: set @period (and policy) */
+#define HWTIMER_F_IF_EARLIER	(1U << 6) /* MOD: only if not pending, or
+					   * earlier than its deadline
+					   */
+#define HWTIMER_F_IF_IDLE	(1U << 7) /* MOD: only if not pending */
+
+/**
+ * struct hwtimer_op - one timer operation
+ * @op: in a batch, HWTIMER_OP_*; for HWTIMER_IOC_ADD, _MOD and _CANCEL,
+ *	zero or the matching HWTIMER_OP_*
+ * @flags: HWTIMER_F_* flags valid for the operation
+ * @id: MOD and CANCEL: the timer; ADD: set to the new timer's id
+ * @gen: ADD and MOD: set to the generation of the new arming; zero on input
+ * @clockid: ADD: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME
+ * @eventfd: ADD with HWTIMER_F_EVENTFD: an eventfd to signal on expiry
+ * @expires: ADD and MOD: the delay in ns, or with HWTIMER_F_ABS the deadline
+ *	on the timer's clock
+ * @period: ADD (and MOD with HWTIMER_F_PERIOD): 0 for a one-shot timer, else
+ *	the period in ns. Fixed-rate (the default) keeps deadlines on the grid
+ *	@expires + k * @period; HWTIMER_F_FIXED_DELAY makes each deadline the
+ *	previous fire time plus @period. Either way, periods missed while a
+ *	record waited to be read are counted as overruns, not replayed.
+ * @slack: ADD and MOD: the timer may fire anywhere in [deadline, deadline +
+ *	@slack]; the kernel picks the time in that window that timers with
+ *	overlapping windows are most likely to share, so they share a wakeup.
+ *	Records and HWTIMER_IOC_GET report the picked time as the deadline.
+ * @cookie: ADD: any value, returned in the timer's records
+ * @result: in a batch, set to the operation's result: as for the matching
+ *	single ioctl, 0 or a positive value on success, or -errno; zero on
+ *	input
+ * @padding: reserved, zero
+ */
+struct hwtimer_op {
+	__u32 op;
+	__u32 flags;
+	__u32 id;
+	__u32 gen;
+	__u32 clockid;
+	__s32 eventfd;
+	__aligned_u64 expires;
+	__aligned_u64 period;
+	__aligned_u64 slack;
+	__aligned_u64 cookie;
+	__s32 result;
+	__u32 padding;
+};
+
+/* struct hwtimer_get.state */
+#define HWTIMER_STATE_IDLE	0	/* not armed: fired, record read */
+#define HWTIMER_STATE_PENDING	1	/* armed */
+#define HWTIMER_STATE_FIRED	2	/* fired, its record not read yet */
+
+/**
+ * struct hwtimer_get - a timer's state, from HWTIMER_IOC_GET
+ * @id: the timer
+ * @flags: reserved, zero
+ * @state: HWTIMER_STATE_*
+ * @timer_flags: the HWTIMER_F_* flags the timer keeps: FIXED_DELAY,
+ *	EVENTFD, NO_RECORD, AUTOREMOVE
+ * @clockid: the timer's clock
+ * @gen: generation of its current arming
+ * @expires: its current deadline, absolute, on its clock
+ * @remaining: ns until @expires if it is pending, else 0
+ * @period: its period, 0 for a one-shot timer
+ * @cookie: its cookie
+ * @overruns: with state HWTIMER_STATE_FIRED, the overruns its queued record
+ *	holds so far; else 0
+ */
+struct hwtimer_get {
+	__u32 id;
+	__u32 flags;
+	__u32 state;
+	__u32 timer_flags;
+	__u32 clockid;
+	__u32 gen;
+	__aligned_u64 expires;
+	__aligned_u64 remaining;
+	__aligned_u64 period;
+	__aligned_u64 cookie;
+	__aligned_u64 overruns;
+};
+
+/* struct hwtimer_batch.flags */
+#define HWTIMER_BATCH_STOP_ON_ERROR	(1U << 0)
+
+/**
+ * struct hwtimer_batch - many operations in one HWTIMER_IOC_BATCH
+ * @ops: pointer to an array of @count entries of @op_size bytes each, each
+ *	a struct hwtimer_op with @op set; their @result and output fields are
+ *	written back
+ * @count: number of entries, at most struct hwtimer_info.max_batch
+ * @op_size: sizeof(struct hwtimer_op) as the caller was built with
+ * @flags: HWTIMER_BATCH_STOP_ON_ERROR: stop after the first failed entry
+ * @done: set to the number of entries processed
+ *
+ * Entries are processed in order, each on its own; one failing does not
+ * undo the others. The ioctl returns the number of entries processed.
+ */
+struct hwtimer_batch {
+	__aligned_u64 ops;
+	__u32 count;
+	__u32 op_size;
+	__u32 flags;
+	__u32 done;
+};
+
+/**
+ * struct hwtimer_drain - cancel every timer, from HWTIMER_IOC_DRAIN
+ * @ids: pointer to an array of @max __u32 that receives the ids of the
+ *	timers that were armed and had not fired; may be 0 if @max is 0
+ * @max: capacity of @ids; 0 cancels everything and reports only @count
+ * @count: set to the number of armed timers cancelled (and ids written)
+ * @flags: reserved, zero
+ * @remaining: set to the number of timers left on the file: non-zero only
+ *	when @ids filled up, in which case call again
+ *
+ * Like a timer wheel's stop() returning the tasks it never ran. Timers that
+ * fired are deleted too, with any records they had queued.
+ */
+struct hwtimer_drain {
+	__aligned_u64 ids;
+	__u32 max;
+	__u32 count;
+	__u32 flags;
+	__u32 remaining;
+};
+
+/**
+ * struct hwtimer_eventfd - the file's eventfd, for HWTIMER_IOC_SET_EVENTFD
+ * @fd: an eventfd signalled whenever expiries queue records, or -1 for none
+ * @flags: reserved, zero
+ */
+struct hwtimer_eventfd {
+	__s32 fd;
+	__u32 flags;
+};
+
+/* struct hwtimer_record.flags */
+#define HWTIMER_REC_PERIODIC	(1U << 0) /* the timer has been re-armed */
+#define HWTIMER_REC_REMOVED	(1U << 1) /* HWTIMER_F_AUTOREMOVE: the id is
+					   * gone
+					   */
+
+/**
+ * struct hwtimer_record - one expiry, as read() returns it
+ * @id: the timer
+ * @gen: the generation of the arming that fired
+ * @cookie: the timer's cookie
+ * @deadline: the deadline that fired
+ * @fired: when the wheel expired the timer, on its clock; never before
+ *	@deadline
+ * @overruns: expirations after @deadline that this record stands for too:
+ *	for a periodic timer, periods that ended before the record was read
+ * @flags: HWTIMER_REC_*
+ * @clockid: the timer's clock
+ */
+struct hwtimer_record {
+	__u32 id;
+	__u32 gen;
+	__aligned_u64 cookie;
+	__aligned_u64 deadline;
+	__aligned_u64 fired;
+	__aligned_u64 overruns;
+	__u32 flags;
+	__u32 clockid;
+};
+
+#define HWTIMER_IOC_INFO	_IOR(HWTIMER_IOC_MAGIC, 0x00, struct hwtimer_info)
+#define HWTIMER_IOC_ADD		_IOWR(HWTIMER_IOC_MAGIC, 0x01, struct hwtimer_op)
+#define HWTIMER_IOC_MOD		_IOWR(HWTIMER_IOC_MAGIC, 0x02, struct hwtimer_op)
+#define HWTIMER_IOC_CANCEL	_IOW(HWTIMER_IOC_MAGIC, 0x03, struct hwtimer_op)
+#define HWTIMER_IOC_GET		_IOWR(HWTIMER_IOC_MAGIC, 0x04, struct hwtimer_get)
+#define HWTIMER_IOC_BATCH	_IOWR(HWTIMER_IOC_MAGIC, 0x05, struct hwtimer_batch)
+#define HWTIMER_IOC_DRAIN	_IOWR(HWTIMER_IOC_MAGIC, 0x06, struct hwtimer_drain)
+#define HWTIMER_IOC_SET_EVENTFD	_IOW(HWTIMER_IOC_MAGIC, 0x07, struct hwtimer_eventfd)
+
+#endif /* _UAPI_LINUX_HWTIMER_H */
