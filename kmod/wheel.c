@@ -14,6 +14,20 @@
 
 #include "wheel.h"
 
+/* The module traces cascades; the userspace build and the tests do not. */
+#ifdef HWT_WHEEL_TRACE
+#include "hwt_trace.h"
+#endif
+
+static inline void hwt_trace_cascade(const struct hwt_wheel *w,
+				     unsigned int lvl, unsigned int idx,
+				     unsigned int nodes)
+{
+#ifdef HWT_WHEEL_TRACE
+	trace_hwt_cascade(w, w->clk, lvl, idx, nodes);
+#endif
+}
+
 static inline unsigned int lvl_shift(const struct hwt_wheel *w,
 				     unsigned int lvl)
 {
@@ -47,6 +61,29 @@ static inline unsigned int hwt_level(const struct hwt_wheel *w, u64 key)
 		     w->levels - 1);
 }
 
+/*
+ * The slot a key lives in, recomputed from the clock on every call: nodes
+ * carry no slot index. A key at or beyond the horizon (only with fewer
+ * levels than cover all of time, after the clock was set back or a periodic
+ * timer was re-armed far ahead) cannot be placed: it is parked on
+ * @w->parked, returned as level @w->levels. The clock never passes the
+ * moment the earliest parked key comes within the horizon without placing
+ * it (hwt_next_event()), so "parked" too can be recomputed from the clock.
+ */
+static inline unsigned int hwt_slot_of(const struct hwt_wheel *w, u64 key,
+				       unsigned int *idx)
+{
+	unsigned int lvl;
+
+	if (unlikely(key - w->clk >= w->horizon)) {
+		*idx = 0;
+		return w->levels;
+	}
+	lvl = hwt_level(w, key);
+	*idx = lvl_digit(w, lvl, key);
+	return lvl;
+}
+
 /* Earlier of two times, both at or after the clock. */
 static inline u64 hwt_earlier(const struct hwt_wheel *w, u64 a, u64 b)
 {
@@ -59,10 +96,17 @@ static inline u64 hwt_earlier(const struct hwt_wheel *w, u64 a, u64 b)
  */
 static struct list_head *hwt_place(struct hwt_wheel *w, u64 key)
 {
-	unsigned int lvl = hwt_level(w, key);
-	unsigned int idx = lvl_digit(w, lvl, key);
-	struct hwt_level *l = &w->lvl[lvl];
+	unsigned int idx, lvl = hwt_slot_of(w, key, &idx);
+	struct hwt_level *l;
 
+	w->pending++;
+	if (unlikely(lvl == w->levels)) {
+		w->parked_min = w->nparked ? hwt_earlier(w, w->parked_min, key)
+					   : key;
+		w->nparked++;
+		return &w->parked;
+	}
+	l = &w->lvl[lvl];
 	if (lvl) {
 		if (!(l->occupied & BIT_ULL(idx)))
 			l->first[idx] = key;
@@ -71,7 +115,6 @@ static struct list_head *hwt_place(struct hwt_wheel *w, u64 key)
 	}
 	l->occupied |= BIT_ULL(idx);
 	l->count++;
-	w->pending++;
 	return &l->slot[idx];
 }
 
@@ -137,8 +180,13 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	w->top_bits = levels == max ? 64 - shift - HWT_LVL_BITS * (levels - 1)
 				    : HWT_LVL_BITS;
 	w->clk = now & ~(hwt_wheel_tick(w) - 1);
+	w->horizon = levels == max ? 1ULL << 63 :
+		     (u64)(HWT_LVL_SIZE - 1) << lvl_shift(w, levels - 1);
 	w->pending = 0;
 	w->cascaded = 0;
+	INIT_LIST_HEAD(&w->parked);
+	w->nparked = 0;
+	w->parked_min = 0;
 	for (lvl = 0; lvl < levels; lvl++) {
 		struct hwt_level *l = &w->lvl[lvl];
 
@@ -156,20 +204,17 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
  * hwt_wheel_horizon() - how far ahead of the wheel's clock a key may lie
  * @w: the wheel
  *
- * A node whose key lies this far or further ahead of @w->clk cannot be
- * placed, and its deadline is the caller's to refuse. When the levels cover
- * all of time this is 2^63 ns, the limit of modular comparison.
+ * A node whose key lies this far or further ahead of @w->clk is parked and
+ * placed again later (see hwt_slot_of()); callers refuse such deadlines
+ * from users so that this stays the exception. When the levels cover all
+ * of time this is 2^63 ns, the limit of modular comparison; with fewer it
+ * is the top level's 63 slots that are not the clock's own.
  *
  * Return: the horizon in ns.
  */
 u64 hwt_wheel_horizon(const struct hwt_wheel *w)
 {
-	unsigned int top = w->levels - 1;
-
-	if (w->levels == hwt_wheel_max_levels(w->shift))
-		return 1ULL << 63;
-	/* the top level's 63 slots that are not the clock's own */
-	return (u64)(HWT_LVL_SIZE - 1) << lvl_shift(w, top);
+	return w->horizon;
 }
 
 /**
@@ -198,11 +243,16 @@ void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
  */
 void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
 {
-	u64 key = hwt_wheel_key(w, n->expires);
-	unsigned int lvl = hwt_level(w, key);
-	unsigned int idx = lvl_digit(w, lvl, key);
+	unsigned int idx, lvl = hwt_slot_of(w, hwt_wheel_key(w, n->expires), &idx);
 	struct hwt_level *l = &w->lvl[lvl];
 
+	if (unlikely(lvl == w->levels)) {
+		/* parked_min may now be low: that costs one early rescan */
+		list_del_init(&n->entry);
+		w->nparked--;
+		w->pending--;
+		return;
+	}
 	if (WARN_ON_ONCE(!(l->occupied & BIT_ULL(idx))))
 		return;
 	list_del_init(&n->entry);
@@ -225,14 +275,16 @@ void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
  */
 bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 {
-	u64 okey = hwt_wheel_key(w, n->expires);
+	unsigned int oidx, olvl = hwt_slot_of(w, hwt_wheel_key(w, n->expires),
+					      &oidx);
 	u64 key = hwt_clamp(w, &expires);
-	unsigned int lvl = hwt_level(w, key);
-	unsigned int idx = lvl_digit(w, lvl, key);
+	unsigned int idx, lvl = hwt_slot_of(w, key, &idx);
 
-	if (lvl == hwt_level(w, okey) && idx == lvl_digit(w, lvl, okey)) {
+	if (lvl == olvl && idx == oidx) {
 		n->expires = expires;
-		if (lvl)
+		if (unlikely(lvl == w->levels))
+			w->parked_min = hwt_earlier(w, w->parked_min, key);
+		else if (lvl)
 			w->lvl[lvl].first[idx] =
 				hwt_earlier(w, w->lvl[lvl].first[idx], key);
 		return true;
@@ -301,7 +353,35 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 			*slotp = slot;
 		}
 	}
+	/* the earliest parked key comes within the horizon: place it */
+	if (unlikely(w->nparked)) {
+		u64 delta = w->parked_min - w->horizon + hwt_wheel_tick(w) -
+			    w->clk;
+
+		if (delta <= best) {
+			best = delta;
+			*lvlp = w->levels;
+			*slotp = 0;
+		}
+	}
 	return best;
+}
+
+/* Place the parked nodes that have come within the horizon. */
+static void hwt_unpark(struct hwt_wheel *w)
+{
+	LIST_HEAD(still);
+
+	list_splice_init(&w->parked, &still);
+	w->pending -= w->nparked;
+	w->nparked = 0;
+	while (!list_empty(&still)) {
+		struct hwt_node *n = list_first_entry(&still, struct hwt_node,
+						      entry);
+
+		list_move_tail(&n->entry,
+			       hwt_place(w, hwt_wheel_key(w, n->expires)));
+	}
 }
 
 /* Move every node of a slot whose time has come one level down or more. */
@@ -310,6 +390,7 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 {
 	struct hwt_level *l = &w->lvl[lvl];
 	struct list_head *slot = &l->slot[idx];
+	unsigned int moved = 0;
 
 	l->occupied &= ~BIT_ULL(idx);
 	while (!list_empty(slot)) {
@@ -318,9 +399,11 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 
 		l->count--;
 		w->pending--;
-		w->cascaded++;
+		moved++;
 		list_move_tail(&n->entry, hwt_place(w, hwt_wheel_key(w, n->expires)));
 	}
+	w->cascaded += moved;
+	hwt_trace_cascade(w, lvl, idx, moved);
 }
 
 /**
@@ -366,7 +449,9 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now)
 			break;
 		w->clk += delta;
 		span -= delta;
-		if (lvl)
+		if (unlikely(lvl == w->levels))
+			hwt_unpark(w);
+		else if (lvl)
 			hwt_cascade(w, lvl, slot);
 	}
 	w->clk += span & ~(hwt_wheel_tick(w) - 1);
@@ -399,6 +484,8 @@ bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when)
 		t = lvl ? w->lvl[lvl].first[slot] : lvl_event(w, 0, dist);
 		best = min(best, t - w->clk);
 	}
+	if (unlikely(w->nparked))
+		best = min(best, w->parked_min - w->clk);
 	*when = w->clk + best;
 	return true;
 }
@@ -446,6 +533,8 @@ void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
 		l->occupied = 0;
 		l->count = 0;
 	}
+	list_splice_tail_init(&w->parked, &all);
+	w->nparked = 0;
 	w->pending = 0;
 	w->clk = now & ~(hwt_wheel_tick(w) - 1);
 	while (!list_empty(&all)) {
@@ -462,12 +551,15 @@ void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
  * @w: the wheel
  * @n: a node queued in @w
  *
- * Return: the level, 0 being the finest.
+ * Return: the level, 0 being the finest, or @w->levels for a node parked
+ * beyond the horizon.
  */
 unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
 				const struct hwt_node *n)
 {
-	return hwt_level(w, hwt_wheel_key(w, n->expires));
+	unsigned int idx;
+
+	return hwt_slot_of(w, hwt_wheel_key(w, n->expires), &idx);
 }
 
 /**

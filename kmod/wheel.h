@@ -45,7 +45,10 @@
  * shift is 10..30 (a tick of 1.024 us .. 1.07 s). By default the levels cover
  * all 64 bits of time, so any delay below 2^63 ns is accepted; the top level
  * then has fewer than 64 slots. With fewer levels the horizon is 63 top-level
- * slots and longer delays are the caller's to refuse (hwt_wheel_horizon()).
+ * slots (hwt_wheel_horizon()). Callers refuse longer delays from users, but
+ * a node can still end up beyond the horizon (a clock set back, a periodic
+ * re-arm): it is parked on a list of its own and placed once the clock
+ * comes within the horizon of it, so it is neither early nor late.
  * For the default tick of 2^20 ns (1.048576 ms):
  *
  * Level Granularity   Range                  Slots
@@ -94,8 +97,12 @@ struct hwt_level {
  * @shift: a tick is 1 << @shift ns
  * @levels: number of levels in @lvl
  * @top_bits: log2 of the number of slots of the top level
- * @pending: nodes in the wheel
+ * @horizon: keys this far ahead of @clk or further are parked
+ * @pending: nodes in the wheel, parked ones included
  * @cascaded: nodes moved down a level so far (a statistic)
+ * @parked: nodes whose key lies beyond the horizon, in no slot
+ * @nparked: nodes on @parked
+ * @parked_min: lower bound of the keys on @parked
  * @lvl: the levels, finest first
  */
 struct hwt_wheel {
@@ -103,8 +110,12 @@ struct hwt_wheel {
 	unsigned int shift;
 	unsigned int levels;
 	unsigned int top_bits;
+	u64 horizon;
 	unsigned long pending;
 	u64 cascaded;
+	struct list_head parked;
+	unsigned long nparked;
+	u64 parked_min;
 	struct hwt_level lvl[];
 };
 

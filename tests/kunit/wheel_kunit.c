@@ -412,6 +412,64 @@ static void wheel_few_levels_wrap_within_horizon(struct kunit *test)
 	check_lone_timer(test, SHIFT, 1, start, 62 * TICK + 5);
 }
 
+static void wheel_parks_beyond_the_horizon(struct kunit *test)
+{
+	/* 2 levels: the horizon is 63 * 64 ticks */
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 2, 7 * TICK + 3);
+	u64 horizon = hwt_wheel_horizon(w), now = w->clk;
+	u64 far = w->clk + 3 * horizon + 5 * TICK + 17;
+	unsigned int wakeups = 0;
+	struct hwt_node n, *got;
+
+	add_at(w, &n, far);
+	KUNIT_EXPECT_EQ(test, hwt_wheel_level_of(w, &n), 2U);
+	KUNIT_EXPECT_EQ(test, w->nparked, 1UL);
+	got = run_until(test, w, &now, far + 2 * TICK, &wakeups);
+	KUNIT_ASSERT_PTR_EQ(test, got, &n);
+	KUNIT_EXPECT_GE(test, (s64)(now - far), 0);
+	KUNIT_EXPECT_LT(test, now - far, TICK);
+	/* one wakeup at the deadline: placing it needs none of its own */
+	KUNIT_EXPECT_EQ(test, wakeups, 1U);
+	KUNIT_EXPECT_TRUE(test, hwt_wheel_empty(w));
+}
+
+static void wheel_del_and_mod_of_parked_node(struct kunit *test)
+{
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 1, 0);
+	u64 horizon = hwt_wheel_horizon(w), now = 0;
+	struct hwt_node a, b;
+
+	add_at(w, &a, 2 * horizon);
+	add_at(w, &b, 3 * horizon);
+	KUNIT_EXPECT_EQ(test, w->nparked, 2UL);
+	hwt_wheel_del(w, &a);
+	KUNIT_EXPECT_EQ(test, w->nparked, 1UL);
+	KUNIT_EXPECT_EQ(test, w->pending, 1UL);
+	/* parked to parked stays put; parked to near is placed at once */
+	KUNIT_EXPECT_TRUE(test, hwt_wheel_mod(w, &b, 4 * horizon));
+	KUNIT_EXPECT_FALSE(test, hwt_wheel_mod(w, &b, 10 * TICK));
+	KUNIT_EXPECT_EQ(test, w->nparked, 0UL);
+	KUNIT_ASSERT_PTR_EQ(test, run_until(test, w, &now, 5 * horizon, NULL), &b);
+	KUNIT_EXPECT_EQ(test, now, 10 * TICK);
+	KUNIT_EXPECT_NULL(test, run_until(test, w, &now, 5 * horizon, NULL));
+}
+
+static void wheel_rebase_parks_what_the_set_back_pushed_out(struct kunit *test)
+{
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 2, 1000 * SEC);
+	u64 horizon = hwt_wheel_horizon(w), deadline = 1010 * SEC, now;
+	struct hwt_node a;
+
+	add_at(w, &a, deadline);
+	/* set back by twice the horizon: the deadline is now beyond it */
+	hwt_wheel_rebase(w, 1000 * SEC - 2 * horizon);
+	KUNIT_EXPECT_EQ(test, w->nparked, 1UL);
+	now = w->clk;
+	KUNIT_ASSERT_PTR_EQ(test, run_until(test, w, &now, deadline + SEC, NULL), &a);
+	KUNIT_EXPECT_GE(test, (s64)(now - deadline), 0);
+	KUNIT_EXPECT_LT(test, now - deadline, TICK);
+}
+
 static void wheel_rebase_follows_clock_set_back(struct kunit *test)
 {
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 1000 * SEC);
@@ -505,6 +563,7 @@ struct model {
 	u64 now;
 	struct rnd_state rnd;
 	unsigned long fired, cascade_checks;
+	u64 reach;			/* longest delay to draw */
 };
 
 static u64 model_key(struct model *m, u64 expires)
@@ -552,7 +611,7 @@ static u64 rand_delay(struct model *m, u64 horizon)
 		break;
 	case 5:
 		d = ((u64)prandom_u32_state(&m->rnd) << 32 | r) %
-		    (horizon / 4);
+		    (m->reach / 2);
 		break;
 	case 6:
 		d = (r >> 3) % 3;			/* due at once */
@@ -561,7 +620,7 @@ static u64 rand_delay(struct model *m, u64 horizon)
 		d = ((u64)(r >> 3) % 64) << (m->w->shift + 6 * (r % 5));
 		break;
 	}
-	return min(d, horizon / 2);
+	return min(d, m->reach);
 }
 
 static void model_advance(struct kunit *test, struct model *m, u64 span)
@@ -604,6 +663,9 @@ static void run_differential(struct kunit *test, unsigned int shift,
 	m->now = m->w->clk;
 	prandom_seed_state(&m->rnd, seed);
 	horizon = min(hwt_wheel_horizon(m->w), 1ULL << 62);
+	/* with few levels, reach past the horizon: those nodes are parked */
+	m->reach = levels && levels < hwt_wheel_max_levels(shift) ?
+		   3 * horizon : horizon / 2;
 
 	for (op = 0; op < ops; op++) {
 		u32 r = prandom_u32_state(&m->rnd);
@@ -641,7 +703,7 @@ static void run_differential(struct kunit *test, unsigned int shift,
 			break;
 		}
 	}
-	model_advance(test, m, horizon);
+	model_advance(test, m, 2 * m->reach);
 	KUNIT_EXPECT_EQ(test, m->nsorted, 0U);
 	KUNIT_EXPECT_GT(test, m->fired, ops / 20UL);
 	kunit_info(test, "%u ops, %lu fired, %llu cascaded\n", ops, m->fired,
@@ -684,6 +746,9 @@ static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_same_tick_pops_in_order),
 	KUNIT_CASE(wheel_few_levels_wrap_within_horizon),
 	KUNIT_CASE(wheel_rebase_follows_clock_set_back),
+	KUNIT_CASE(wheel_parks_beyond_the_horizon),
+	KUNIT_CASE(wheel_del_and_mod_of_parked_node),
+	KUNIT_CASE(wheel_rebase_parks_what_the_set_back_pushed_out),
 	KUNIT_CASE(wheel_forward_stops_at_due_nodes),
 	KUNIT_CASE(wheel_fixed_rate_counts_overruns),
 	KUNIT_CASE(wheel_fixed_delay_spaces_from_fire),
