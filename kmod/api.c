@@ -16,6 +16,7 @@
 #include <linux/workqueue.h>
 
 #include "hwt.h"
+#include "hwt_trace.h"
 
 /* struct hwtimer state bits, under the base's lock */
 #define HWT_PENDING	BIT(0)	/* queued on the wheel */
@@ -48,7 +49,8 @@ static void hwt_run_callback(struct hwtimer *t, unsigned long *flags)
 						  now, t->period,
 						  t->flags & HWTIMER_FIXED_DELAY,
 						  &t->overruns);
-		hwt_base_add(b, &t->node, now);
+		hwt_gstat_add(HWT_C_OVERRUNS, t->overruns);
+		t->level = hwt_base_add(b, &t->node, now, 0);
 		t->state |= HWT_PENDING;
 	}
 	wake = t->state & HWT_SYNC_WAIT;
@@ -72,6 +74,7 @@ static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
 	while ((n = hwt_base_expire_next(b, &x))) {
 		struct hwtimer *t = container_of(n, struct hwtimer, node);
 
+		trace_hwt_expire(b->clockid, t, 0, n->expires, x.now, t->level);
 		t->state &= ~HWT_PENDING;
 		t->fired = x.now;
 		if (t->flags & HWTIMER_SLEEPABLE) {
@@ -162,11 +165,13 @@ static int hwt_arm(struct hwtimer *t, u64 expires, u64 period,
 		t->period = period;
 	t->seq++;
 	if (ret) {
-		hwt_base_mod(b, &t->node, deadline);
+		t->level = hwt_base_mod(b, &t->node, deadline, now, 0);
+		hwt_gstat_add(HWT_C_MODIFIED, 1);
 	} else {
 		t->node.expires = deadline;
-		hwt_base_add(b, &t->node, now);
+		t->level = hwt_base_add(b, &t->node, now, 0);
 		t->state |= HWT_PENDING;
+		hwt_gstat_add(HWT_C_ADDED, 1);
 	}
 out:
 	spin_unlock_irqrestore(b->lock, flags);
@@ -221,8 +226,9 @@ static bool __hwtimer_cancel(struct hwtimer *t)
 
 	t->seq++;
 	if (t->state & HWT_PENDING) {
-		hwt_base_del(t->base, &t->node);
+		hwt_base_del(t->base, &t->node, 0);
 		t->state &= ~HWT_PENDING;
+		hwt_gstat_add(HWT_C_CANCELLED, 1);
 		was = true;
 	}
 	if (t->state & HWT_QUEUED) {

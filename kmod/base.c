@@ -5,11 +5,45 @@
  */
 #include <linux/bitops.h>
 #include <linux/hrtimer.h>
+#include <linux/mutex.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include "compat/compat.h"
 #include "hwt.h"
+
+#define CREATE_TRACE_POINTS
+#include "hwt_trace.h"
+
+DEFINE_PER_CPU(struct hwt_stats, hwt_gstats);
+
+const char * const hwt_counter_names[HWT_NR_COUNTERS] = {
+	[HWT_C_ADDED] = "added",
+	[HWT_C_MODIFIED] = "modified",
+	[HWT_C_MOD_SAME_SLOT] = "mod_same_slot",
+	[HWT_C_CANCELLED] = "cancelled",
+	[HWT_C_DRAINED] = "drained",
+	[HWT_C_OVERRUNS] = "overruns",
+	[HWT_C_RECORDS] = "records",
+	[HWT_C_FIRED] = "fired",
+	[HWT_C_CASCADED] = "cascaded",
+	[HWT_C_WAKEUPS] = "wakeups",
+	[HWT_C_EMPTY_WAKEUPS] = "empty_wakeups",
+	[HWT_C_TICKS_SKIPPED] = "ticks_skipped",
+	[HWT_C_DEFERRED] = "deferred",
+	[HWT_C_ARMS] = "arms",
+	[HWT_C_REBASES] = "rebases",
+};
+
+const char * const hwt_maximum_names[HWT_NR_MAXIMA] = {
+	[HWT_M_LATE] = "max_late_ns",
+	[HWT_M_READY] = "max_ready",
+};
+
+/* Every live base, for the occupancy shown in sysfs. */
+static LIST_HEAD(hwt_bases);
+static DEFINE_MUTEX(hwt_bases_lock);
 
 const clockid_t hwt_clockids[HWT_NR_CLOCKS] = {
 	CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_REALTIME,
@@ -56,6 +90,9 @@ int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
 	b->armed = U64_MAX;
 	memset(&b->stats, 0, sizeof(b->stats));
 	hwt_hrtimer_setup(&b->hrt, fn, clockid, HRTIMER_MODE_ABS_SOFT);
+	mutex_lock(&hwt_bases_lock);
+	list_add_tail(&b->node, &hwt_bases);
+	mutex_unlock(&hwt_bases_lock);
 	return 0;
 }
 
@@ -68,6 +105,9 @@ int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
  */
 void hwt_base_destroy(struct hwt_base *b)
 {
+	mutex_lock(&hwt_bases_lock);
+	list_del(&b->node);
+	mutex_unlock(&hwt_bases_lock);
 	hrtimer_cancel(&b->hrt);
 	WARN_ON_ONCE(!hwt_wheel_empty(b->wheel));
 	kvfree(b->wheel);
@@ -92,19 +132,36 @@ u64 hwt_base_now(const struct hwt_base *b)
 	}
 }
 
+/* A clock that was set back (CLOCK_REALTIME) leaves the wheel ahead of it. */
+static void hwt_base_sync(struct hwt_base *b, u64 now)
+{
+	struct hwt_wheel *w = b->wheel;
+
+	if (unlikely((s64)(now - w->clk) < 0)) {
+		hwt_wheel_rebase(w, now);
+		hwt_stat_add(&b->stats, HWT_C_REBASES, 1);
+	} else if (now - w->clk >= hwt_wheel_tick(w) << HWT_LVL_BITS) {
+		/* place new timers against a fresh clock, on low levels */
+		hwt_wheel_forward(w, now);
+	}
+}
+
 /**
  * hwt_base_deadline() - validate a deadline and make it absolute
- * @b: the base
+ * @b: the base, locked
  * @now: the current time on its clock
  * @expires: a delay, or an absolute time if @abs
  * @abs: whether @expires is absolute
  * @deadline: set to the absolute deadline; a time already passed becomes @now
  *
- * Return: 0, or -ERANGE if the deadline lies beyond hwt_geo.max_delay or
- * beyond what the wheel can place right now.
+ * Brings the wheel's clock up to @now first (or back, if the clock was set
+ * back), so that what the caller does next is placed against it.
+ *
+ * Return: 0, or -ERANGE if the deadline lies more than hwt_geo.max_delay
+ * ahead of @now.
  */
-int hwt_base_deadline(const struct hwt_base *b, u64 now, u64 expires,
-		      bool abs, u64 *deadline)
+int hwt_base_deadline(struct hwt_base *b, u64 now, u64 expires, bool abs,
+		      u64 *deadline)
 {
 	u64 d;
 
@@ -119,10 +176,7 @@ int hwt_base_deadline(const struct hwt_base *b, u64 now, u64 expires,
 	}
 	if (d - now > hwt_geo.max_delay)
 		return -ERANGE;
-	/* the wheel places keys relative to its clock, which may lag now */
-	if (hwt_wheel_key(b->wheel, d) - b->wheel->clk >=
-	    hwt_wheel_horizon(b->wheel))
-		return -ERANGE;
+	hwt_base_sync(b, now);
 	*deadline = d;
 	return 0;
 }
@@ -133,22 +187,8 @@ static void hwt_base_arm(struct hwt_base *b, u64 when)
 	if (b->armed != U64_MAX && (s64)(when - b->armed) >= 0)
 		return;
 	b->armed = when;
-	b->stats.arms++;
+	hwt_stat_add(&b->stats, HWT_C_ARMS, 1);
 	hrtimer_start(&b->hrt, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
-}
-
-/* A clock that was set back (CLOCK_REALTIME) leaves the wheel ahead of it. */
-static void hwt_base_sync(struct hwt_base *b, u64 now)
-{
-	struct hwt_wheel *w = b->wheel;
-
-	if (unlikely((s64)(now - w->clk) < 0)) {
-		hwt_wheel_rebase(w, now);
-		b->stats.rebases++;
-	} else if (now - w->clk >= hwt_wheel_tick(w) << HWT_LVL_BITS) {
-		/* place new timers against a fresh clock, on low levels */
-		hwt_wheel_forward(w, now);
-	}
 }
 
 /**
@@ -156,12 +196,21 @@ static void hwt_base_sync(struct hwt_base *b, u64 now)
  * @b: the base, locked
  * @n: a node with its deadline set by hwt_base_deadline()
  * @now: the current time
+ * @id: the timer's id on its file, for tracing; 0 for in-kernel timers
+ *
+ * Return: the wheel level the node went to.
  */
-void hwt_base_add(struct hwt_base *b, struct hwt_node *n, u64 now)
+unsigned int hwt_base_add(struct hwt_base *b, struct hwt_node *n, u64 now,
+			  u32 id)
 {
+	unsigned int lvl;
+
 	hwt_base_sync(b, now);
 	hwt_wheel_add(b->wheel, n);
+	lvl = hwt_wheel_level_of(b->wheel, n);
+	trace_hwt_add(b->clockid, n, id, n->expires, now, lvl);
 	hwt_base_arm(b, hwt_wheel_key(b->wheel, n->expires));
+	return lvl;
 }
 
 /**
@@ -169,26 +218,35 @@ void hwt_base_add(struct hwt_base *b, struct hwt_node *n, u64 now)
  * @b: the base, locked
  * @n: a node queued on @b
  * @deadline: from hwt_base_deadline()
+ * @now: the current time
+ * @id: the timer's id on its file, for tracing; 0 for in-kernel timers
  *
- * Return: true if the node stayed in its slot.
+ * Return: the wheel level the node is on now.
  */
-bool hwt_base_mod(struct hwt_base *b, struct hwt_node *n, u64 deadline)
+unsigned int hwt_base_mod(struct hwt_base *b, struct hwt_node *n,
+			  u64 deadline, u64 now, u32 id)
 {
-	bool same = hwt_wheel_mod(b->wheel, n, deadline);
+	unsigned int lvl;
 
+	if (hwt_wheel_mod(b->wheel, n, deadline))
+		hwt_stat_add(&b->stats, HWT_C_MOD_SAME_SLOT, 1);
+	lvl = hwt_wheel_level_of(b->wheel, n);
+	trace_hwt_modify(b->clockid, n, id, n->expires, now, lvl);
 	hwt_base_arm(b, hwt_wheel_key(b->wheel, n->expires));
-	return same;
+	return lvl;
 }
 
 /**
  * hwt_base_del() - unlink a queued node
  * @b: the base, locked
  * @n: a node queued on @b
+ * @id: the timer's id on its file, for tracing; 0 for in-kernel timers
  *
  * An emptied base disarms its hrtimer, so that it causes no wakeup at all.
  */
-void hwt_base_del(struct hwt_base *b, struct hwt_node *n)
+void hwt_base_del(struct hwt_base *b, struct hwt_node *n, u32 id)
 {
+	trace_hwt_cancel(b->clockid, n, id, n->expires);
 	hwt_wheel_del(b->wheel, n);
 	if (hwt_wheel_empty(b->wheel) && b->armed != U64_MAX &&
 	    hrtimer_try_to_cancel(&b->hrt) >= 0)
@@ -202,12 +260,15 @@ void hwt_base_del(struct hwt_base *b, struct hwt_node *n)
  */
 void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
 {
+	x->start = trace_hwt_tick_enabled() ? local_clock() : 0;
 	x->now = hwt_base_now(b);
 	x->left = HWT_EXPIRE_BATCH;
 	x->fired = 0;
 	b->armed = U64_MAX;
-	b->stats.wakeups++;
+	hwt_stat_add(&b->stats, HWT_C_WAKEUPS, 1);
 	hwt_base_sync(b, x->now);
+	x->clk = b->wheel->clk;
+	x->cascaded = b->wheel->cascaded;
 }
 
 /**
@@ -224,6 +285,7 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 				      struct hwt_expiry *x)
 {
 	struct hwt_node *n;
+	unsigned int bucket;
 	u64 late;
 
 	if (!x->left)
@@ -234,10 +296,11 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 	x->left--;
 	x->fired++;
 	late = x->now - n->expires;
-	b->stats.fired++;
-	b->stats.max_late = max(b->stats.max_late, late);
-	b->stats.late_hist[min_t(unsigned int, fls64(late >> 10),
-				 HWT_HIST_BUCKETS - 1)]++;
+	hwt_stat_add(&b->stats, HWT_C_FIRED, 1);
+	hwt_stat_max(&b->stats, HWT_M_LATE, late);
+	bucket = min_t(unsigned int, fls64(late >> 10), HWT_HIST_BUCKETS - 1);
+	b->stats.late_hist[bucket]++;
+	this_cpu_inc(hwt_gstats.late_hist[bucket]);
 	return n;
 }
 
@@ -248,15 +311,86 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
  */
 void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 {
-	u64 next;
+	struct hwt_wheel *w = b->wheel;
+	u64 next, ticks = (w->clk - x->clk) >> w->shift;
+	u64 cascaded = w->cascaded - x->cascaded;
 
 	if (!x->fired)
-		b->stats.empty_wakeups++;
+		hwt_stat_add(&b->stats, HWT_C_EMPTY_WAKEUPS, 1);
+	if (ticks > 1)
+		hwt_stat_add(&b->stats, HWT_C_TICKS_SKIPPED, ticks - 1);
+	if (cascaded)
+		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
+	if (x->start)
+		trace_hwt_tick(b->clockid, b, x->fired, cascaded, ticks,
+			       local_clock() - x->start);
 	if (!x->left) {
 		/* more may be due: let other softirq work run, then go on */
-		b->stats.deferred++;
+		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
 		hwt_base_arm(b, x->now);
 	} else if (hwt_wheel_next(b->wheel, &next)) {
 		hwt_base_arm(b, next);
 	}
+}
+
+/**
+ * hwt_occupancy() - add up what the wheels of every base hold
+ * @o: the result
+ *
+ * Context: process context; takes each base's lock in turn.
+ */
+void hwt_occupancy(struct hwt_occupancy *o)
+{
+	struct hwt_base *b;
+	unsigned long flags;
+	unsigned int l;
+
+	memset(o, 0, sizeof(*o));
+	mutex_lock(&hwt_bases_lock);
+	list_for_each_entry(b, &hwt_bases, node) {
+		struct hwt_wheel *w = b->wheel;
+
+		spin_lock_irqsave(b->lock, flags);
+		for (l = 0; l < w->levels; l++) {
+			o->timers[l] += w->lvl[l].count;
+			o->slots[l] += hweight64(w->lvl[l].occupied);
+		}
+		o->parked += w->nparked;
+		spin_unlock_irqrestore(b->lock, flags);
+		o->bases++;
+	}
+	mutex_unlock(&hwt_bases_lock);
+}
+
+/**
+ * hwt_stats_fold() - add counters into a sum
+ * @sum: the sum
+ * @s: counters to add; maxima are merged as maxima
+ *
+ * @s may be another CPU's counters, changing under us: each is read once,
+ * and the sum is a snapshot, as other per-CPU statistics are.
+ */
+void hwt_stats_fold(struct hwt_stats *sum, const struct hwt_stats *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < HWT_NR_COUNTERS; i++)
+		sum->count[i] += READ_ONCE(s->count[i]);
+	for (i = 0; i < HWT_NR_MAXIMA; i++)
+		sum->max[i] = max(sum->max[i], READ_ONCE(s->max[i]));
+	for (i = 0; i < HWT_HIST_BUCKETS; i++)
+		sum->late_hist[i] += READ_ONCE(s->late_hist[i]);
+}
+
+/**
+ * hwt_stats_sum() - add up the global counters of every CPU
+ * @sum: the result
+ */
+void hwt_stats_sum(struct hwt_stats *sum)
+{
+	unsigned int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu)
+		hwt_stats_fold(sum, per_cpu_ptr(&hwt_gstats, cpu));
 }

@@ -40,6 +40,7 @@
 #include <linux/poll.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
@@ -48,11 +49,13 @@
 
 #include "compat/compat.h"
 #include "hwt.h"
+#include "hwt_trace.h"
 
 #define HWT_MAX_BATCH	65536
 #define HWT_CHUNK	64	/* batch entries handled per lock hold */
 #define HWT_READ_CHUNK	64	/* records built per lock hold */
 #define HWT_DRAIN_CHUNK	256
+#define HWT_FREE_CHUNK	1024	/* timers freed per lock hold on release */
 
 unsigned int hwt_max_timers_per_fd = 1U << 21;
 module_param_named(max_timers_per_fd, hwt_max_timers_per_fd, uint, 0644);
@@ -69,7 +72,6 @@ enum {
 	HWT_U_IDLE,	/* not armed */
 	HWT_U_PENDING,	/* on the wheel */
 	HWT_U_FIRED,	/* on the record queue */
-	HWT_U_NEW,	/* being added: invisible to lookups */
 };
 
 /* struct hwt_utimer.flags */
@@ -83,7 +85,8 @@ enum {
  * @node: on the wheel (PENDING) or on the record queue (FIRED); deadline
  * @cookie: the user's cookie
  * @fired: when it last fired
- * @id: its id in the file's xarray
+ * @id: its id in the file's xarray, 1..HWT_ID_MAX
+ * @lvl: the wheel level it was last armed on (for tracing)
  * @gen: generation of its arming, bumped by ADD, MOD
  * @clk: index of its clock in hwt_clockids
  * @state: HWT_U_*
@@ -93,12 +96,16 @@ struct hwt_utimer {
 	struct hwt_node node;
 	u64 cookie;
 	u64 fired;
-	u32 id;
+	u32 id:28;
+	u32 lvl:4;
 	u32 gen:24;
 	u32 clk:2;
 	u32 state:2;
 	u32 flags:4;
 };
+
+/* ids fit 28 bits, so that the timer stays 48 bytes */
+#define HWT_ID_MAX	((1U << 28) - 1)
 
 /**
  * struct hwt_utimer_ext - a timer with a period or an eventfd
@@ -130,26 +137,6 @@ struct hwt_user {
 };
 
 /**
- * struct hwt_file_stats - counters of one file, under its lock
- * @added: timers added
- * @modified: MODs that re-armed a timer
- * @cancelled: timers cancelled while armed
- * @removed: timers deleted (cancel, drain, autoremove)
- * @drained: armed timers cancelled by DRAIN
- * @records: records read
- * @max_ready: longest the record queue has been
- */
-struct hwt_file_stats {
-	u64 added;
-	u64 modified;
-	u64 cancelled;
-	u64 removed;
-	u64 drained;
-	u64 records;
-	u64 max_ready;
-};
-
-/**
  * struct hwt_file - an open /dev/hwtimer
  * @timers: id -> struct hwt_utimer; its xa_lock is the file's lock
  * @base: one timer base per clock, set up on first use
@@ -163,7 +150,8 @@ struct hwt_file_stats {
  * @ntimers: timers on the file
  * @nready: entries of @ready
  * @dead: being released: expiries must not re-arm anything
- * @stats: counters
+ * @stats: counters of the file's own (the owner fields); its bases count
+ *	   the rest
  */
 struct hwt_file {
 	struct xarray timers;
@@ -178,7 +166,7 @@ struct hwt_file {
 	u32 ntimers;
 	u32 nready;
 	bool dead;
-	struct hwt_file_stats stats;
+	struct hwt_stats stats;
 };
 
 /* One operation of a batch, with what it needs allocated beforehand. */
@@ -250,7 +238,7 @@ static void hwt_user_put(struct hwt_user *u)
 
 static bool hwt_user_charge(struct hwt_user *u)
 {
-	if (atomic_long_inc_return(&u->timers) <= hwt_max_timers_per_user)
+	if (atomic_long_inc_return(&u->timers) <= READ_ONCE(hwt_max_timers_per_user))
 		return true;
 	atomic_long_dec(&u->timers);
 	return false;
@@ -282,19 +270,17 @@ static void hwt_free_list(struct hwt_file *hf, struct list_head *dead)
 
 static struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
 {
-	struct hwt_utimer *t = xa_load(&hf->timers, id);
-
-	return t && t->state != HWT_U_NEW ? t : NULL;
+	return xa_load(&hf->timers, id);
 }
 
 /* Take a timer off the wheel or the record queue. */
 static void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 {
 	if (t->state == HWT_U_PENDING) {
-		hwt_base_del(&hf->base[t->clk], &t->node);
+		hwt_base_del(&hf->base[t->clk], &t->node, t->id);
 	} else if (t->state == HWT_U_FIRED) {
 		list_del_init(&t->node.entry);
-		hf->nready--;
+		WRITE_ONCE(hf->nready, hf->nready - 1);
 	}
 	t->state = HWT_U_IDLE;
 }
@@ -306,7 +292,6 @@ static void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
 	hwt_disarm(hf, t);
 	__xa_erase(&hf->timers, t->id);
 	hf->ntimers--;
-	hf->stats.removed++;
 	list_add(&t->node.entry, dead);
 }
 
@@ -317,11 +302,11 @@ static void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	struct hwt_base *b = &hf->base[t->clk];
 
 	if (t->state == HWT_U_PENDING) {
-		hwt_base_mod(b, &t->node, deadline);
+		t->lvl = hwt_base_mod(b, &t->node, deadline, now, t->id);
 	} else {
 		hwt_disarm(hf, t);
 		t->node.expires = deadline;
-		hwt_base_add(b, &t->node, now);
+		t->lvl = hwt_base_add(b, &t->node, now, t->id);
 	}
 	t->state = HWT_U_PENDING;
 	t->gen++;
@@ -362,8 +347,9 @@ static u64 hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
 	e->due = hwt_period_next(e->due, t->fired, now, e->period,
 				 t->flags & HWT_U_FIXED_DELAY, &over);
 	t->node.expires = hwt_slack_expires(e->due, e->slack);
-	hwt_base_add(&hf->base[t->clk], &t->node, now);
+	t->lvl = hwt_base_add(&hf->base[t->clk], &t->node, now, t->id);
 	t->state = HWT_U_PENDING;
+	hwt_stat_add(&hf->stats, HWT_C_OVERRUNS, over);
 	return over;
 }
 
@@ -374,7 +360,8 @@ static int hwt_file_base(struct hwt_file *hf, unsigned int clk)
 {
 	int ret = 0;
 
-	if (test_bit(clk, &hf->clocks))
+	/* pairs with the barrier before set_bit() below */
+	if (test_bit_acquire(clk, &hf->clocks))
 		return 0;
 	mutex_lock(&hf->setup);
 	if (!test_bit(clk, &hf->clocks)) {
@@ -411,6 +398,8 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 	while ((n = hwt_base_expire_next(b, &x))) {
 		struct hwt_utimer *t = container_of(n, struct hwt_utimer, node);
 		struct eventfd_ctx *efd = hwt_efd(t);
+
+		trace_hwt_expire(b->clockid, t, t->id, n->expires, x.now, t->lvl);
 		t->fired = x.now;
 		t->state = HWT_U_IDLE;
 		if (efd)
@@ -418,7 +407,7 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 		if (!(t->flags & HWT_U_NO_RECORD)) {
 			t->state = HWT_U_FIRED;
 			list_add_tail(&n->entry, &hf->ready);
-			hf->nready++;
+			WRITE_ONCE(hf->nready, hf->nready + 1);
 			queued++;
 		} else if (hwt_period(t)) {
 			/* nothing waits to be read: re-arm at once */
@@ -429,7 +418,7 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 	}
 	hwt_base_expiry_end(b, &x);
 	if (queued) {
-		hf->stats.max_ready = max_t(u64, hf->stats.max_ready, hf->nready);
+		hwt_stat_max(&hf->stats, HWT_M_READY, hf->nready);
 		if (hf->efd)
 			hwt_eventfd_signal(hf->efd);
 		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
@@ -479,7 +468,9 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 
 	if (op->padding || op->gen)
 		return -EINVAL;
-	if (op->period > hwt_geo.max_delay || op->slack > hwt_geo.max_delay)
+	/* a periodic re-arm lies up to period + slack ahead */
+	if (op->period > hwt_geo.max_delay || op->slack > hwt_geo.max_delay ||
+	    op->period + op->slack > hwt_geo.max_delay)
 		return -ERANGE;
 
 	switch (op->op) {
@@ -548,17 +539,34 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 	u32 id;
 	int ret;
 
-	if (hf->ntimers >= hwt_max_timers_per_fd)
+	if (hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		return -ENOSPC;
-	ret = hwt_deadline(hf, clk, op, &now, &due, &deadline);
-	if (ret)
-		return ret;
 	if (!hwt_user_charge(hf->user))
 		return -EDQUOT;
+	/*
+	 * Take the id first: it is stored only once allocated, and nothing
+	 * else of @t is visible until the lock is held again for good.
+	 */
+	ret = __xa_alloc_cyclic(&hf->timers, &id, t, XA_LIMIT(1, HWT_ID_MAX),
+				&hf->next_id, GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
+		atomic_long_dec(&hf->user->timers);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	/* the lock may have been dropped: read the clock, check the limit */
+	ret = hwt_deadline(hf, clk, op, &now, &due, &deadline);
+	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
+		ret = -ENOSPC;
+	if (ret) {
+		__xa_erase(&hf->timers, id);
+		atomic_long_dec(&hf->user->timers);
+		return ret;
+	}
 
+	t->id = id;
 	t->cookie = op->cookie;
 	t->clk = clk;
-	t->state = HWT_U_NEW;
+	t->state = HWT_U_IDLE;
 	t->flags |= (op->flags & HWTIMER_F_FIXED_DELAY ? HWT_U_FIXED_DELAY : 0) |
 		    (op->flags & HWTIMER_F_NO_RECORD ? HWT_U_NO_RECORD : 0) |
 		    (op->flags & HWTIMER_F_AUTOREMOVE ? HWT_U_AUTOREMOVE : 0);
@@ -568,23 +576,11 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 		hwt_ext(t)->due = due;
 		hwt_ext(t)->efd = s->efd;
 	}
-	/* may drop the lock to allocate; t stays invisible as HWT_U_NEW */
-	ret = __xa_alloc_cyclic(&hf->timers, &id, t, XA_LIMIT(1, INT_MAX),
-				&hf->next_id, GFP_KERNEL_ACCOUNT);
-	if (ret < 0) {
-		atomic_long_dec(&hf->user->timers);
-		if (t->flags & HWT_U_EXT)
-			hwt_ext(t)->efd = NULL;
-		t->flags &= HWT_U_EXT;
-		return ret == -EBUSY ? -ENOSPC : ret;
-	}
 	s->fresh = NULL;
 	s->efd = NULL;
-	t->id = id;
-	t->state = HWT_U_IDLE;
-	hwt_arm(hf, t, deadline, hwt_base_now(&hf->base[clk]));
+	hwt_arm(hf, t, deadline, now);
 	hf->ntimers++;
-	hf->stats.added++;
+	hwt_stat_add(&hf->stats, HWT_C_ADDED, 1);
 	op->id = id;
 	op->gen = t->gen;
 	return 0;
@@ -627,6 +623,9 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 	if ((op->flags & HWTIMER_F_IF_EARLIER) && pending &&
 	    (s64)(deadline - t->node.expires) >= 0)
 		goto out;
+	if ((op->flags & HWTIMER_F_PERIOD) && op->period &&
+	    (t->flags & HWT_U_AUTOREMOVE))
+		return -EINVAL;
 	if (op->flags & HWTIMER_F_PERIOD) {
 		if (op->period && !(t->flags & HWT_U_EXT)) {
 			t = hwt_upgrade(hf, t, s->fresh);
@@ -643,7 +642,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 		hwt_ext(t)->due = due;
 	}
 	hwt_arm(hf, t, deadline, now);
-	hf->stats.modified++;
+	hwt_stat_add(&hf->stats, HWT_C_MODIFIED, 1);
 out:
 	op->gen = t->gen;
 	return pending;
@@ -658,7 +657,8 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_slot *s,
 	if (!t)
 		return -ENOENT;
 	pending = t->state == HWT_U_PENDING;
-	hf->stats.cancelled += pending;
+	if (pending)
+		hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
 	hwt_remove(hf, t, dead);
 	return pending;
 }
@@ -722,11 +722,14 @@ static unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 
 #define HWT_IOC_NOSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
 
-/* A shorter struct than ours is zero-extended; a longer one needs a zero tail. */
-static int hwt_copy_in(void *dst, size_t ksize, const void __user *src,
-		       size_t usize)
+/*
+ * A struct shorter than the first version is refused; a shorter one than
+ * ours but not than that is zero-extended; a longer one needs a zero tail.
+ */
+static int hwt_copy_in(void *dst, size_t ksize, size_t ver0,
+		       const void __user *src, size_t usize)
 {
-	if (usize < ksize)
+	if (usize < ver0)
 		return -EINVAL;
 	return copy_struct_from_user(dst, ksize, src, usize);
 }
@@ -756,12 +759,13 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 		.max_delay_ns = hwt_geo.max_delay,
 		.slots_per_level = HWT_LVL_SIZE,
 		.record_size = sizeof(struct hwtimer_record),
-		.max_timers_per_fd = READ_ONCE(hwt_max_timers_per_fd),
+		.max_timers_per_fd = min(READ_ONCE(hwt_max_timers_per_fd),
+					 HWT_ID_MAX),
 		.max_timers_per_user = READ_ONCE(hwt_max_timers_per_user),
 		.max_batch = HWT_MAX_BATCH,
 	};
 
-	if (usize < sizeof(info))
+	if (usize < HWTIMER_INFO_SIZE_VER0)
 		return -EINVAL;
 	return hwt_copy_out(uarg, usize, &info, sizeof(info));
 }
@@ -773,7 +777,8 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 	u32 given;
 	int ret;
 
-	ret = hwt_copy_in(&s.op, sizeof(s.op), uarg, usize);
+	ret = hwt_copy_in(&s.op, sizeof(s.op), HWTIMER_OP_SIZE_VER0, uarg,
+			  usize);
 	if (ret)
 		return ret;
 	given = s.op.op;
@@ -785,7 +790,7 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 	 * read; the safe variant faults the pages in without writing.
 	 */
 	if (opcode != HWTIMER_OP_CANCEL &&
-	    fault_in_safe_writeable((char __user *)uarg, min(usize, sizeof(s.op))))
+	    fault_in_safe_writeable((char __user *)uarg, sizeof(s.op)))
 		return -EFAULT;
 	if (s.op.result)
 		return -EINVAL;
@@ -797,7 +802,8 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 	if (opcode != HWTIMER_OP_CANCEL) {
 		s.op.op = given;
 		s.op.result = 0;
-		if (hwt_copy_out(uarg, usize, &s.op, sizeof(s.op)))
+		/* a longer struct's tail was checked to be zero: leave it */
+		if (copy_to_user(uarg, &s.op, sizeof(s.op)))
 			return -EFAULT;
 	}
 	return ret;
@@ -813,13 +819,16 @@ static long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg,
 	u32 done = 0;
 	long ret;
 
-	ret = hwt_copy_in(&hb, sizeof(hb), uarg, usize);
+	ret = hwt_copy_in(&hb, sizeof(hb), HWTIMER_BATCH_SIZE_VER0, uarg,
+			  usize);
 	if (ret)
 		return ret;
 	if ((hb.flags & ~HWTIMER_BATCH_STOP_ON_ERROR) || hb.done)
 		return -EINVAL;
-	if (hb.op_size < sizeof(struct hwtimer_op) || hb.op_size > PAGE_SIZE)
+	if (hb.op_size < HWTIMER_OP_SIZE_VER0 || hb.op_size % 8)
 		return -EINVAL;
+	if (hb.op_size > PAGE_SIZE)
+		return -E2BIG;
 	if (hb.count > HWT_MAX_BATCH)
 		return -E2BIG;
 	osize = hb.op_size;
@@ -868,7 +877,8 @@ static long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg,
 			}
 		}
 		done += ran;
-		if (ran < n)
+		if (ran < n || ((hb.flags & HWTIMER_BATCH_STOP_ON_ERROR) &&
+				slots[ran - 1].op.result < 0))
 			break;
 		cond_resched();
 	}
@@ -889,7 +899,7 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 	u64 now, period;
 	int ret;
 
-	ret = hwt_copy_in(&g, sizeof(g), uarg, usize);
+	ret = hwt_copy_in(&g, sizeof(g), HWTIMER_GET_SIZE_VER0, uarg, usize);
 	if (ret)
 		return ret;
 	if (g.flags || g.state || g.timer_flags || g.clockid || g.gen ||
@@ -922,66 +932,80 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 		hwt_period_next(hwt_ext(t)->due, t->fired, now, period,
 				t->flags & HWT_U_FIXED_DELAY, &g.overruns);
 	hwt_unlock(hf, flags);
-	return hwt_copy_out(uarg, usize, &g, sizeof(g));
+	return copy_to_user(uarg, &g, sizeof(g)) ? -EFAULT : 0;
 }
 
 static long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg,
 			  size_t usize)
 {
 	struct hwtimer_drain d;
+	unsigned long flags, budget = ULONG_MAX;
 	u32 __user *uids;
-	unsigned long flags;
 	u32 *ids;
 	long ret;
 
-	ret = hwt_copy_in(&d, sizeof(d), uarg, usize);
+	ret = hwt_copy_in(&d, sizeof(d), HWTIMER_DRAIN_SIZE_VER0, uarg, usize);
 	if (ret)
 		return ret;
 	if (d.flags || d.count || d.remaining || (d.max && !d.ids))
 		return -EINVAL;
 	uids = u64_to_user_ptr(d.ids);
-	if (d.max && fault_in_writeable((char __user *)uids,
-					(size_t)d.max * sizeof(*uids)))
-		return -EFAULT;
 	ids = kmalloc_array(HWT_DRAIN_CHUNK, sizeof(*ids), GFP_KERNEL);
 	if (!ids)
 		return -ENOMEM;
 
-	for (;;) {
-		struct hwt_utimer *t;
+	/*
+	 * Chunk by chunk, each under one hold of the lock. The timers there
+	 * were when DRAIN started bound the work, so that another thread
+	 * adding timers cannot keep it going; so does a signal. Either way
+	 * the caller sees what is left in @remaining and can call again.
+	 */
+	while (budget) {
+		unsigned int k = 0, seen = 0, room = HWT_DRAIN_CHUNK;
 		unsigned long index = 0;
-		unsigned int k = 0, seen = 0;
+		struct hwt_utimer *t;
 		LIST_HEAD(dead);
 
+		if (d.max) {
+			room = min_t(u32, room, d.max - d.count);
+			/* the ids taken must reach the caller */
+			if (fault_in_writeable((char __user *)(uids + d.count),
+					       room * sizeof(*uids))) {
+				ret = d.count ? 0 : -EFAULT;
+				break;
+			}
+		}
 		hwt_lock(hf, flags);
+		if (budget == ULONG_MAX)
+			budget = hf->ntimers;
 		xa_for_each(&hf->timers, index, t) {
-			if (t->state == HWT_U_NEW)
-				continue;
 			if (t->state == HWT_U_PENDING) {
-				if (d.max && d.count + k == d.max)
+				if (d.max && k == room)
 					break;
 				ids[k++] = t->id;
-				hf->stats.drained++;
+				hwt_stat_add(&hf->stats, HWT_C_DRAINED, 1);
 			}
 			hwt_remove(hf, t, &dead);
-			if (++seen == HWT_DRAIN_CHUNK || k == HWT_DRAIN_CHUNK)
+			if (++seen == HWT_DRAIN_CHUNK)
 				break;
 		}
+		budget -= min_t(unsigned long, budget, seen);
 		d.remaining = hf->ntimers;
 		hwt_unlock(hf, flags);
 		hwt_free_list(hf, &dead);
 
 		if (d.max && copy_to_user(uids + d.count, ids, k * sizeof(*ids))) {
-			ret = -EFAULT;
+			ret = d.count ? 0 : -EFAULT;
 			break;
 		}
 		d.count += k;
-		if (!seen || !d.remaining || (d.max && d.count == d.max))
+		if (!seen || !d.remaining || (d.max && d.count == d.max) ||
+		    signal_pending(current))
 			break;
 		cond_resched();
 	}
 	kfree(ids);
-	if (!ret && hwt_copy_out(uarg, usize, &d, sizeof(d)))
+	if (!ret && copy_to_user(uarg, &d, sizeof(d)))
 		ret = -EFAULT;
 	return ret;
 }
@@ -994,7 +1018,8 @@ static long hwt_ioc_set_eventfd(struct hwt_file *hf, void __user *uarg,
 	unsigned long flags;
 	int ret;
 
-	ret = hwt_copy_in(&e, sizeof(e), uarg, usize);
+	ret = hwt_copy_in(&e, sizeof(e), HWTIMER_EVENTFD_SIZE_VER0, uarg,
+			  usize);
 	if (ret)
 		return ret;
 	if (e.flags || e.fd < -1)
@@ -1067,18 +1092,19 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 		r->flags = 0;
 		r->clockid = hwt_clockids[t->clk];
 		list_del_init(&t->node.entry);
-		hf->nready--;
+		WRITE_ONCE(hf->nready, hf->nready - 1);
 		t->state = HWT_U_IDLE;
 		if (hwt_period(t)) {
-			r->overruns = hwt_rearm_period(hf, t,
-					hwt_base_now(&hf->base[t->clk]));
+			u64 now = hwt_base_now(&hf->base[t->clk]);
+
+			r->overruns = hwt_rearm_period(hf, t, now);
 			r->flags |= HWTIMER_REC_PERIODIC;
 		} else if (t->flags & HWT_U_AUTOREMOVE) {
 			hwt_remove(hf, t, dead);
 			r->flags |= HWTIMER_REC_REMOVED;
 		}
 	}
-	hf->stats.records += n;
+	hwt_stat_add(&hf->stats, HWT_C_RECORDS, n);
 	hwt_unlock(hf, flags);
 	return n;
 }
@@ -1139,6 +1165,45 @@ static __poll_t hwt_poll(struct file *file, poll_table *wait)
 	return READ_ONCE(hf->nready) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
+/*
+ * /proc/PID/fdinfo/FD: the file's timers, queue and counters, one
+ * "key:\tvalue" per line like timerfd's. Counters are the file's own plus
+ * its bases'.
+ */
+static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	struct hwt_file *hf = file->private_data;
+	struct hwt_stats st;
+	unsigned long flags;
+	unsigned int clk, i, pending = 0;
+
+	hwt_lock(hf, flags);
+	st = hf->stats;
+	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
+		const struct hwt_stats *b = &hf->base[clk].stats;
+
+		if (!test_bit(clk, &hf->clocks))
+			continue;
+		pending += hf->base[clk].wheel->pending;
+		hwt_stats_fold(&st, b);
+	}
+	seq_printf(m, "timers:\t%u\n", hf->ntimers);
+	seq_printf(m, "pending:\t%u\n", pending);
+	seq_printf(m, "ready:\t%u\n", hf->nready);
+	seq_printf(m, "max_timers:\t%u\n",
+		   min(READ_ONCE(hwt_max_timers_per_fd), HWT_ID_MAX));
+	seq_printf(m, "eventfd:\t%d\n", !!hf->efd);
+	hwt_unlock(hf, flags);
+	for (i = 0; i < HWT_NR_COUNTERS; i++)
+		seq_printf(m, "%s:\t%llu\n", hwt_counter_names[i], st.count[i]);
+	for (i = 0; i < HWT_NR_MAXIMA; i++)
+		seq_printf(m, "%s:\t%llu\n", hwt_maximum_names[i], st.max[i]);
+	seq_puts(m, "lateness_hist:\t");
+	for (i = 0; i < HWT_HIST_BUCKETS; i++)
+		seq_printf(m, "%s%llu", i ? " " : "", st.late_hist[i]);
+	seq_putc(m, '\n');
+}
+
 static int hwt_open(struct inode *inode, struct file *file)
 {
 	struct hwt_file *hf;
@@ -1163,9 +1228,10 @@ static int hwt_open(struct inode *inode, struct file *file)
 static int hwt_release(struct inode *inode, struct file *file)
 {
 	struct hwt_file *hf = file->private_data;
+	XA_STATE(xas, &hf->timers, 0);
 	struct hwt_utimer *t;
-	unsigned long index, flags;
-	unsigned int clk, n = 0;
+	unsigned long flags;
+	unsigned int clk, n;
 
 	/* 1. no expiry may re-arm a base's hrtimer any more */
 	hwt_lock(hf, flags);
@@ -1175,12 +1241,31 @@ static int hwt_release(struct inode *inode, struct file *file)
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++)
 		if (test_bit(clk, &hf->clocks))
 			hrtimer_cancel(&hf->base[clk].hrt);
-	/* 3. nothing else can touch the timers now */
-	xa_for_each(&hf->timers, index, t) {
-		hwt_timer_free(t);
-		if (!(++n % 1024))
-			cond_resched();
-	}
+	/*
+	 * 3. nothing else can touch the timers now: free them and their
+	 * xarray slots a batch at a time, so that a million timers never keep
+	 * interrupts off for long
+	 */
+	do {
+		n = 0;
+		xas_lock_irq(&xas);
+		xas_for_each(&xas, t, ULONG_MAX) {
+			/* the advanced API shows the reserved id 0 */
+			if (xa_is_zero(t))
+				continue;
+			/* closing the file cancels what was pending */
+			if (t->state == HWT_U_PENDING)
+				hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
+			xas_store(&xas, NULL);
+			hwt_timer_free(t);
+			if (++n == HWT_FREE_CHUNK) {
+				xas_pause(&xas);
+				break;
+			}
+		}
+		xas_unlock_irq(&xas);
+		cond_resched();
+	} while (n == HWT_FREE_CHUNK);
 	atomic_long_sub(hf->ntimers, &hf->user->timers);
 	xa_destroy(&hf->timers);
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
@@ -1208,12 +1293,14 @@ static const struct file_operations hwt_fops = {
 	.poll = hwt_poll,
 	.unlocked_ioctl = hwt_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
+	.show_fdinfo = hwt_show_fdinfo,
 };
 
 static struct miscdevice hwt_misc = {
 	.minor = MISC_DYNAMIC_MINOR,
 	.name = "hwtimer",
 	.fops = &hwt_fops,
+	.groups = hwt_sysfs_groups,
 	.mode = 0666,	/* like timerfd, anyone may have timers */
 };
 
@@ -1233,9 +1320,14 @@ int hwt_dev_init(void)
 		ret = -ENOMEM;
 		goto fail;
 	}
-	ret = misc_register(&hwt_misc);
+	ret = hwt_sysfs_init();
 	if (ret)
 		goto fail;
+	ret = misc_register(&hwt_misc);
+	if (ret) {
+		hwt_sysfs_exit();
+		goto fail;
+	}
 	return 0;
 fail:
 	kmem_cache_destroy(hwt_ext_cache);
@@ -1246,6 +1338,7 @@ fail:
 void hwt_dev_exit(void)
 {
 	misc_deregister(&hwt_misc);
+	hwt_sysfs_exit();
 	kmem_cache_destroy(hwt_ext_cache);
 	kmem_cache_destroy(hwt_timer_cache);
 	WARN_ON_ONCE(!xa_empty(&hwt_users));

@@ -44,6 +44,8 @@
 #define _HWT_H
 
 #include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
 #include <linux/spinlock.h>
 #include <linux/time.h>
 
@@ -69,28 +71,74 @@ struct hwt_geometry {
 
 extern struct hwt_geometry hwt_geo;
 
+/* Counters (see hwt_stat_names[] for their sysfs and fdinfo names). */
+enum hwt_counter {
+	HWT_C_ADDED,		/* timers created, or armed while idle */
+	HWT_C_MODIFIED,		/* pending timers moved to a new deadline */
+	HWT_C_MOD_SAME_SLOT,	/* of those, moves that kept their slot */
+	HWT_C_CANCELLED,	/* pending timers cancelled, or closed */
+	HWT_C_DRAINED,		/* pending timers cancelled by DRAIN */
+	HWT_C_OVERRUNS,		/* periods that passed without a fire */
+	HWT_C_RECORDS,		/* expiry records read() */
+	HWT_C_FIRED,		/* timers expired */
+	HWT_C_CASCADED,		/* nodes the wheel moved down a level */
+	HWT_C_WAKEUPS,		/* runs of a base's hrtimer callback */
+	HWT_C_EMPTY_WAKEUPS,	/* runs that found nothing due */
+	HWT_C_TICKS_SKIPPED,	/* wheel ticks that passed with no wakeup */
+	HWT_C_DEFERRED,		/* runs cut short by HWT_EXPIRE_BATCH */
+	HWT_C_ARMS,		/* hrtimer programmings */
+	HWT_C_REBASES,		/* rebases after the clock was set back */
+	HWT_NR_COUNTERS
+};
+
+/* Maxima. */
+enum hwt_maximum {
+	HWT_M_LATE,		/* largest lateness, fire time - deadline, ns */
+	HWT_M_READY,		/* longest a file's record queue has been */
+	HWT_NR_MAXIMA
+};
+
 /**
- * struct hwt_stats - counters of one base, under its lock
- * @wakeups: runs of the hrtimer callback
- * @empty_wakeups: runs that found nothing due
- * @deferred: runs cut short by HWT_EXPIRE_BATCH
- * @arms: hrtimer programmings
- * @fired: timers expired
- * @rebases: wheel rebases after the clock was set back
- * @max_late: largest lateness seen, fire time - deadline, in ns
+ * struct hwt_stats - counters, maxima and the lateness histogram
+ * @count: enum hwt_counter
+ * @max: enum hwt_maximum
  * @late_hist: lateness histogram; bucket 0 is [0, 1024) ns, bucket k > 0 is
  *	       [2^(k+9), 2^(k+10)) ns, the last bucket is open-ended
+ *
+ * One struct serves a base (under its lock; it counts what happens on the
+ * wheel), a device file (under its lock; what its ioctls and read() do) and
+ * the global per-CPU counters that sysfs adds up (everything):
+ * hwt_stat_add() and hwt_stat_max() count in the given struct and globally.
  */
 struct hwt_stats {
-	u64 wakeups;
-	u64 empty_wakeups;
-	u64 deferred;
-	u64 arms;
-	u64 fired;
-	u64 rebases;
-	u64 max_late;
+	u64 count[HWT_NR_COUNTERS];
+	u64 max[HWT_NR_MAXIMA];
 	u64 late_hist[HWT_HIST_BUCKETS];
 };
+
+DECLARE_PER_CPU(struct hwt_stats, hwt_gstats);
+extern const char * const hwt_counter_names[HWT_NR_COUNTERS];
+extern const char * const hwt_maximum_names[HWT_NR_MAXIMA];
+
+static inline void hwt_gstat_add(enum hwt_counter c, u64 n)
+{
+	this_cpu_add(hwt_gstats.count[c], n);
+}
+
+static inline void hwt_stat_add(struct hwt_stats *s, enum hwt_counter c, u64 n)
+{
+	s->count[c] += n;
+	hwt_gstat_add(c, n);
+}
+
+static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
+				u64 v)
+{
+	if (v > s->max[m])
+		s->max[m] = v;
+	if (v > this_cpu_read(hwt_gstats.max[m]))
+		this_cpu_write(hwt_gstats.max[m], v);
+}
 
 /**
  * struct hwt_base - a wheel driven by an hrtimer on one clock
@@ -101,6 +149,7 @@ struct hwt_stats {
  * @armed: the time @hrt is armed for, or U64_MAX when it is not
  * @stats: counters
  * @owner: the object the base belongs to, for its hrtimer callback
+ * @node: on the list of every base, for the occupancy in sysfs
  * @own_lock: the lock of a base that does not share its owner's
  */
 struct hwt_base {
@@ -111,19 +160,40 @@ struct hwt_base {
 	u64 armed;
 	struct hwt_stats stats;
 	void *owner;
+	struct list_head node;
 	spinlock_t own_lock;		/* see @own_lock above */
 };
 
 /**
  * struct hwt_expiry - state of one run of a base's hrtimer callback
  * @now: the time the run started, which every timer of the run fired at
+ * @clk: the wheel's clock when the run started
+ * @cascaded: the wheel's cascade count when the run started
+ * @start: local_clock() at the start, when the tick is traced
  * @left: how many more timers this run may expire
  * @fired: how many it expired
  */
 struct hwt_expiry {
 	u64 now;
+	u64 clk;
+	u64 cascaded;
+	u64 start;
 	unsigned int left;
 	unsigned int fired;
+};
+
+/**
+ * struct hwt_occupancy - what the wheels of every base hold, per level
+ * @timers: timers on each level
+ * @slots: occupied slots of each level
+ * @parked: timers parked beyond the horizon
+ * @bases: bases counted
+ */
+struct hwt_occupancy {
+	u64 timers[HWT_LEVELS_MAX];
+	u64 slots[HWT_LEVELS_MAX];
+	u64 parked;
+	unsigned int bases;
 };
 
 extern const clockid_t hwt_clockids[HWT_NR_CLOCKS];
@@ -133,11 +203,16 @@ int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
 		  enum hrtimer_restart (*fn)(struct hrtimer *), gfp_t gfp);
 void hwt_base_destroy(struct hwt_base *b);
 u64 hwt_base_now(const struct hwt_base *b);
-int hwt_base_deadline(const struct hwt_base *b, u64 now, u64 expires,
-		      bool abs, u64 *deadline);
-void hwt_base_add(struct hwt_base *b, struct hwt_node *n, u64 now);
-bool hwt_base_mod(struct hwt_base *b, struct hwt_node *n, u64 deadline);
-void hwt_base_del(struct hwt_base *b, struct hwt_node *n);
+int hwt_base_deadline(struct hwt_base *b, u64 now, u64 expires, bool abs,
+		      u64 *deadline);
+unsigned int hwt_base_add(struct hwt_base *b, struct hwt_node *n, u64 now,
+			  u32 id);
+unsigned int hwt_base_mod(struct hwt_base *b, struct hwt_node *n,
+			  u64 deadline, u64 now, u32 id);
+void hwt_base_del(struct hwt_base *b, struct hwt_node *n, u32 id);
+void hwt_occupancy(struct hwt_occupancy *o);
+void hwt_stats_fold(struct hwt_stats *sum, const struct hwt_stats *s);
+void hwt_stats_sum(struct hwt_stats *sum);
 void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x);
 struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 				      struct hwt_expiry *x);
@@ -147,6 +222,9 @@ int hwt_api_init(void);
 void hwt_api_exit(void);
 int hwt_dev_init(void);
 void hwt_dev_exit(void);
+extern const struct attribute_group *hwt_sysfs_groups[];
+int hwt_sysfs_init(void);
+void hwt_sysfs_exit(void);
 
 extern unsigned int hwt_max_timers_per_fd;
 extern unsigned int hwt_max_timers_per_user;

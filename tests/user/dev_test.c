@@ -215,6 +215,19 @@ TEST_F(dev, add_out_of_range_erange)
 			     0, 0, NULL));
 }
 
+TEST_F(dev, add_period_plus_slack_out_of_range_erange)
+{
+	struct hwtimer_info info;
+	struct hwtimer_op op = { .clockid = CLOCK_MONOTONIC, .expires = MS };
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	/* each alone is in range; a re-arm would land beyond the limit */
+	op.period = info.max_delay_ns / 2 + 1;
+	op.slack = info.max_delay_ns / 2 + 1;
+	EXPECT_EQ(-ERANGE, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(file_is_empty(self->fd));
+}
+
 TEST_F(dev, add_slack_out_of_range_erange)
 {
 	struct hwtimer_op op = {
@@ -431,6 +444,20 @@ TEST_F(dev, name)							\
 	op.id = id;							\
 	op.field = value;						\
 	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));	\
+}
+
+TEST_F(dev, mod_period_on_autoremove_einval)
+{
+	struct hwtimer_get g;
+	uint32_t id;
+
+	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
+			     10 * SEC, 0, 0, &id));
+	EXPECT_EQ(-EINVAL, hwt_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, SEC, NULL));
+	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	EXPECT_EQ(0ULL, g.period);
+	/* a period of 0 keeps it one-shot: fine */
+	EXPECT_EQ(1, hwt_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, 0, NULL));
 }
 
 MOD_EINVAL(mod_clockid_einval, clockid, CLOCK_MONOTONIC)
@@ -768,6 +795,32 @@ TEST_F(dev, batch_stop_on_error_stops)
 	EXPECT_EQ(0U, ops[2].id);
 }
 
+/* a failure on the last entry of a kernel-side chunk still stops the batch */
+TEST_F(dev, batch_stop_on_error_at_every_position)
+{
+	const uint32_t n = 200;
+	struct hwtimer_op *ops = calloc(n, sizeof(*ops));
+	uint32_t bad, i, done;
+
+	ASSERT_NE(NULL, ops);
+	for (bad = 60; bad < 132; bad++) {
+		for (i = 0; i < n; i++)
+			ops[i] = (struct hwtimer_op){
+				.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+				.expires = 10 * SEC,
+			};
+		ops[bad].clockid = 12345;
+		EXPECT_EQ((long)bad + 1, batch(self->fd, ops, n,
+					       HWTIMER_BATCH_STOP_ON_ERROR, &done));
+		EXPECT_EQ(bad + 1, done);
+		EXPECT_EQ(-EINVAL, ops[bad].result);
+		EXPECT_EQ(0U, ops[bad + 1].id);
+		ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN,
+				       &(struct hwtimer_drain){ 0 }));
+	}
+	free(ops);
+}
+
 TEST_F(dev, batch_of_thousands)
 {
 	const uint32_t n = 4096;
@@ -812,12 +865,25 @@ TEST_F(dev, batch_bad_header_einval)
 	};
 
 	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	b.op_size = sizeof(op) + 4;	/* not a multiple of 8 */
+	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	b.op_size = sizeof(op);
 	b.flags = 1U << 7;
 	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	b.flags = 0;
 	b.done = 1;
 	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	EXPECT_TRUE(file_is_empty(self->fd));
+}
+
+TEST_F(dev, batch_entry_larger_than_a_page_e2big)
+{
+	static char big[8192];
+	struct hwtimer_batch b = {
+		.ops = (uintptr_t)big, .count = 1, .op_size = sizeof(big),
+	};
+
+	EXPECT_EQ(-E2BIG, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	EXPECT_TRUE(file_is_empty(self->fd));
 }
 
@@ -910,6 +976,29 @@ TEST_F(dev, drain_bad_array_efault_cancels_nothing)
 	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
 	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
 	EXPECT_EQ(1, hwt_cancel(self->fd, id));
+}
+
+/* CLOCK_REALTIME set back: the wheel follows it, nothing is refused */
+TEST_F(dev, realtime_set_back_keeps_working)
+{
+	struct timespec ts;
+	struct hwtimer_record r;
+	uint32_t id;
+
+	if (geteuid())
+		SKIP(return, "setting the clock needs root");
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_REALTIME, 20 * MS, 0, 0, NULL));
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(0, clock_gettime(CLOCK_REALTIME, &ts));
+	ts.tv_sec -= 3600;
+	ASSERT_EQ(0, clock_settime(CLOCK_REALTIME, &ts));
+	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_REALTIME, 20 * MS, 0, 7, &id));
+	EXPECT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(7ULL, r.cookie);
+	EXPECT_LE(r.deadline, r.fired);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 3600;
+	ASSERT_EQ(0, clock_settime(CLOCK_REALTIME, &ts));
 }
 
 /* Ownership and limits */

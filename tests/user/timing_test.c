@@ -159,9 +159,12 @@ TEST_F(timing, fixed_rate_overruns_are_exact)
 		EXPECT_LE(4ULL, r.overruns);
 		EXPECT_TRUE(r.flags & HWTIMER_REC_PERIODIC);
 		EXPECT_LE(r.deadline, r.fired);
-		/* re-armed for the first grid point after the read */
+		/*
+		 * re-armed for the first grid point after the read; that may
+		 * already have passed (and fired) by the time GET runs
+		 */
 		ASSERT_EQ(0, hwt_get(self->fd, op.id, &g));
-		EXPECT_EQ(HWTIMER_STATE_PENDING, g.state);
+		EXPECT_NE(HWTIMER_STATE_IDLE, g.state);
 		EXPECT_EQ(r.deadline + (r.overruns + 1) * p, g.expires);
 	}
 }

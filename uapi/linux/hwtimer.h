@@ -29,7 +29,11 @@
  *
  * Freshness: once MOD or CANCEL returns, no record from the timer's earlier
  * arming is read and no eventfd is signalled for it. Every arming has a new
- * generation number, reported by ADD and MOD and carried by its records.
+ * generation number, reported by ADD and MOD and carried by its records;
+ * generations count modulo 2^24, so compare them only for equality. A
+ * record counts as delivered when read() takes it off the queue: a read()
+ * that runs concurrently with MOD or CANCEL may return a record it took
+ * before they did, and that record carries the earlier generation.
  *
  * Times are in nanoseconds on the timer's clock (CLOCK_MONOTONIC,
  * CLOCK_BOOTTIME or CLOCK_REALTIME). A deadline that has already passed is
@@ -42,12 +46,14 @@
  * end: the kernel takes the caller's size from the ioctl number (or, for
  * batch entries, from struct hwtimer_batch.op_size), treats missing fields
  * of an older, shorter struct as zero, and refuses a newer, longer one with
- * E2BIG unless the fields it does not know are zero. Unknown ioctls fail
+ * E2BIG unless the fields it does not know are zero. A size below the first
+ * version's (HWTIMER_*_SIZE_VER0) fails with EINVAL. Unknown ioctls fail
  * with ENOTTY. Feature discovery: HWTIMER_IOC_INFO.
  */
 #ifndef _UAPI_LINUX_HWTIMER_H
 #define _UAPI_LINUX_HWTIMER_H
 
+#include <linux/const.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -57,15 +63,15 @@
 #define HWTIMER_IOC_MAGIC	0xB9
 
 /* struct hwtimer_info.features */
-#define HWTIMER_FEAT_BATCH		(1ULL << 0)
-#define HWTIMER_FEAT_PERIODIC		(1ULL << 1)
-#define HWTIMER_FEAT_FIXED_DELAY	(1ULL << 2)
-#define HWTIMER_FEAT_SLACK		(1ULL << 3)
-#define HWTIMER_FEAT_EVENTFD		(1ULL << 4)
-#define HWTIMER_FEAT_DRAIN		(1ULL << 5)
-#define HWTIMER_FEAT_CLOCK_BOOTTIME	(1ULL << 6)
-#define HWTIMER_FEAT_CLOCK_REALTIME	(1ULL << 7)
-#define HWTIMER_FEAT_AUTOREMOVE		(1ULL << 8)
+#define HWTIMER_FEAT_BATCH		_BITULL(0)
+#define HWTIMER_FEAT_PERIODIC		_BITULL(1)
+#define HWTIMER_FEAT_FIXED_DELAY	_BITULL(2)
+#define HWTIMER_FEAT_SLACK		_BITULL(3)
+#define HWTIMER_FEAT_EVENTFD		_BITULL(4)
+#define HWTIMER_FEAT_DRAIN		_BITULL(5)
+#define HWTIMER_FEAT_CLOCK_BOOTTIME	_BITULL(6)
+#define HWTIMER_FEAT_CLOCK_REALTIME	_BITULL(7)
+#define HWTIMER_FEAT_AUTOREMOVE		_BITULL(8)
 
 /**
  * struct hwtimer_info - what the module offers, from HWTIMER_IOC_INFO
@@ -102,18 +108,18 @@ struct hwtimer_info {
 #define HWTIMER_OP_CANCEL	3
 
 /* struct hwtimer_op.flags */
-#define HWTIMER_F_ABS		(1U << 0) /* ADD, MOD: @expires is absolute */
-#define HWTIMER_F_FIXED_DELAY	(1U << 1) /* ADD, MOD: period from fire time */
-#define HWTIMER_F_EVENTFD	(1U << 2) /* ADD: signal @eventfd */
-#define HWTIMER_F_NO_RECORD	(1U << 3) /* ADD: eventfds only, no records */
-#define HWTIMER_F_AUTOREMOVE	(1U << 4) /* ADD: delete a one-shot once
+#define HWTIMER_F_ABS		_BITUL(0) /* ADD, MOD: @expires is absolute */
+#define HWTIMER_F_FIXED_DELAY	_BITUL(1) /* ADD, MOD: period from fire time */
+#define HWTIMER_F_EVENTFD	_BITUL(2) /* ADD: signal @eventfd */
+#define HWTIMER_F_NO_RECORD	_BITUL(3) /* ADD: eventfds only, no records */
+#define HWTIMER_F_AUTOREMOVE	_BITUL(4) /* ADD: delete a one-shot once
 					   * its expiry is delivered
 					   */
-#define HWTIMER_F_PERIOD	(1U << 5) /* MOD: set @period (and policy) */
-#define HWTIMER_F_IF_EARLIER	(1U << 6) /* MOD: only if not pending, or
+#define HWTIMER_F_PERIOD	_BITUL(5) /* MOD: set @period (and policy) */
+#define HWTIMER_F_IF_EARLIER	_BITUL(6) /* MOD: only if not pending, or
 					   * earlier than its deadline
 					   */
-#define HWTIMER_F_IF_IDLE	(1U << 7) /* MOD: only if not pending */
+#define HWTIMER_F_IF_IDLE	_BITUL(7) /* MOD: only if not pending */
 
 /**
  * struct hwtimer_op - one timer operation
@@ -138,7 +144,11 @@ struct hwtimer_info {
  * @cookie: ADD: any value, returned in the timer's records
  * @result: in a batch, set to the operation's result: as for the matching
  *	single ioctl, 0 or a positive value on success, or -errno; zero on
- *	input
+ *	input. ADD gives 0; MOD and CANCEL give 1 if the timer was pending
+ *	(armed, not yet fired) and 0 if not. A MOD whose condition
+ *	(HWTIMER_F_IF_EARLIER, HWTIMER_F_IF_IDLE) does not hold leaves the
+ *	timer alone and still says whether it is pending; @gen then tells
+ *	whether it was re-armed.
  * @padding: reserved, zero
  */
 struct hwtimer_op {
@@ -192,7 +202,7 @@ struct hwtimer_get {
 };
 
 /* struct hwtimer_batch.flags */
-#define HWTIMER_BATCH_STOP_ON_ERROR	(1U << 0)
+#define HWTIMER_BATCH_STOP_ON_ERROR	_BITUL(0)
 
 /**
  * struct hwtimer_batch - many operations in one HWTIMER_IOC_BATCH
@@ -247,8 +257,8 @@ struct hwtimer_eventfd {
 };
 
 /* struct hwtimer_record.flags */
-#define HWTIMER_REC_PERIODIC	(1U << 0) /* the timer has been re-armed */
-#define HWTIMER_REC_REMOVED	(1U << 1) /* HWTIMER_F_AUTOREMOVE: the id is
+#define HWTIMER_REC_PERIODIC	_BITUL(0) /* the timer has been re-armed */
+#define HWTIMER_REC_REMOVED	_BITUL(1) /* HWTIMER_F_AUTOREMOVE: the id is
 					   * gone
 					   */
 
@@ -275,6 +285,14 @@ struct hwtimer_record {
 	__u32 flags;
 	__u32 clockid;
 };
+
+/* The sizes of the first version of each struct: smaller ones are refused. */
+#define HWTIMER_INFO_SIZE_VER0		56
+#define HWTIMER_OP_SIZE_VER0		64
+#define HWTIMER_GET_SIZE_VER0		64
+#define HWTIMER_BATCH_SIZE_VER0		24
+#define HWTIMER_DRAIN_SIZE_VER0		24
+#define HWTIMER_EVENTFD_SIZE_VER0	8
 
 #define HWTIMER_IOC_INFO	_IOR(HWTIMER_IOC_MAGIC, 0x00, struct hwtimer_info)
 #define HWTIMER_IOC_ADD		_IOWR(HWTIMER_IOC_MAGIC, 0x01, struct hwtimer_op)

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Observability: the tracepoints in tracefs, /proc/PID/fdinfo and the sysfs
+ * counters match a scripted scenario exactly, the lateness histogram adds
+ * up, the geometry matches HWTIMER_IOC_INFO, and an idle module wakes up
+ * not at all.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+
+#include "kselftest_harness.h"
+#include "hwt_test.h"
+
+#define SYSFS	"/sys/class/misc/hwtimer"
+#define TRACEFS	"/sys/kernel/tracing"
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return (int)n;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(s, f) < 0)
+		ret = -EIO;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
+static unsigned long long sysfs_u64(const char *name)
+{
+	char path[256], buf[64];
+
+	snprintf(path, sizeof(path), SYSFS "/%s", name);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return ~0ULL;
+	return strtoull(buf, NULL, 10);
+}
+
+/* Sum of the space-separated numbers in @s. */
+static unsigned long long sum_of(const char *s)
+{
+	unsigned long long sum = 0;
+	char *end;
+
+	for (;;) {
+		unsigned long long v = strtoull(s, &end, 10);
+
+		if (end == s)
+			return sum;
+		sum += v;
+		s = end;
+	}
+}
+
+/* A "key:\tvalue" line of this process's fdinfo for @fd. */
+static int fdinfo(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[1024];
+	size_t klen = strlen(key);
+	FILE *f;
+	int ret = -ENOENT;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		snprintf(val, len, "%s", line + klen + 1 + strspn(line + klen + 1, " \t"));
+		val[strcspn(val, "\n")] = 0;
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+static unsigned long long fdinfo_u64(int fd, const char *key)
+{
+	char v[512];
+
+	return fdinfo(fd, key, v, sizeof(v)) ? ~0ULL : strtoull(v, NULL, 10);
+}
+
+FIXTURE(obs) {
+	int fd;
+};
+
+FIXTURE_SETUP(obs)
+{
+	self->fd = hwt_open();
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(obs)
+{
+	close(self->fd);
+}
+
+static const char *const counters[] = {
+	"added", "cancelled", "fired", "records", "modified", "drained",
+};
+#define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+static void global_counters(unsigned long long *v)
+{
+	char name[64];
+	unsigned int i;
+
+	for (i = 0; i < NCOUNTERS; i++) {
+		snprintf(name, sizeof(name), "stats/%s", counters[i]);
+		v[i] = sysfs_u64(name);
+	}
+}
+
+/* 10 added, 3 cancelled, 7 fired and read: every counter says so exactly */
+TEST_F(obs, counters_match_a_scripted_scenario)
+{
+	unsigned long long before[NCOUNTERS], after[NCOUNTERS], hist0, hist1;
+	struct hwtimer_record r[16];
+	char buf[1024];
+	uint32_t ids[10];
+	int i, got = 0;
+
+	global_counters(before);
+	ASSERT_LT(0, read_file(SYSFS "/stats/lateness_hist", buf, sizeof(buf)));
+	hist0 = sum_of(buf);
+	for (i = 0; i < 10; i++)
+		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC,
+				     i < 7 ? 5 * MS : 10 * SEC, 0, i, &ids[i]));
+	for (i = 7; i < 10; i++)
+		ASSERT_EQ(1, hwt_cancel(self->fd, ids[i]));
+	while (got < 7) {
+		long n = hwt_read(self->fd, r, 16);
+
+		ASSERT_LT(0, n);
+		got += n;
+	}
+	EXPECT_EQ(7, got);
+
+	EXPECT_EQ(7ULL, fdinfo_u64(self->fd, "timers"));
+	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "pending"));
+	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "ready"));
+	EXPECT_EQ(10ULL, fdinfo_u64(self->fd, "added"));
+	EXPECT_EQ(3ULL, fdinfo_u64(self->fd, "cancelled"));
+	EXPECT_EQ(7ULL, fdinfo_u64(self->fd, "fired"));
+	EXPECT_EQ(7ULL, fdinfo_u64(self->fd, "records"));
+	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "modified"));
+	EXPECT_LE(1ULL, fdinfo_u64(self->fd, "max_ready"));
+	ASSERT_EQ(0, fdinfo(self->fd, "lateness_hist", buf, sizeof(buf)));
+	EXPECT_EQ(7ULL, sum_of(buf));
+
+	global_counters(after);
+	EXPECT_EQ(10ULL, after[0] - before[0]);	/* added */
+	EXPECT_EQ(3ULL, after[1] - before[1]);	/* cancelled */
+	EXPECT_EQ(7ULL, after[2] - before[2]);	/* fired */
+	EXPECT_EQ(7ULL, after[3] - before[3]);	/* records */
+	EXPECT_EQ(0ULL, after[4] - before[4]);	/* modified */
+	EXPECT_EQ(0ULL, after[5] - before[5]);	/* drained */
+	ASSERT_LT(0, read_file(SYSFS "/stats/lateness_hist", buf, sizeof(buf)));
+	hist1 = sum_of(buf);
+	EXPECT_EQ(7ULL, hist1 - hist0);
+}
+
+TEST_F(obs, histogram_total_equals_fired)
+{
+	char buf[1024];
+
+	/* over the module's whole life, not just this test */
+	ASSERT_LT(0, read_file(SYSFS "/stats/lateness_hist", buf, sizeof(buf)));
+	EXPECT_EQ(sysfs_u64("stats/fired"), sum_of(buf));
+}
+
+TEST_F(obs, drain_and_close_are_counted)
+{
+	unsigned long long before[NCOUNTERS], after[NCOUNTERS];
+	int i, other = hwt_open();
+
+	ASSERT_LE(0, other);
+	global_counters(before);
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_BOOTTIME, 10 * SEC, 0, 0, NULL));
+	for (i = 0; i < 5; i++)
+		ASSERT_EQ(0, hwt_add(other, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN,
+			       &(struct hwtimer_drain){ 0 }));
+	EXPECT_EQ(4ULL, fdinfo_u64(self->fd, "drained"));
+	close(other);	/* its pending timers count as cancelled */
+	global_counters(after);
+	EXPECT_EQ(9ULL, after[0] - before[0]);
+	EXPECT_EQ(4ULL, after[5] - before[5]);
+	EXPECT_EQ(5ULL, after[1] - before[1]);
+}
+
+TEST_F(obs, geometry_matches_info)
+{
+	struct hwtimer_info info;
+	char path[128];
+	unsigned int l;
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	EXPECT_EQ(info.tick_ns, sysfs_u64("wheel/tick_ns"));
+	EXPECT_EQ(info.levels, sysfs_u64("wheel/levels"));
+	EXPECT_EQ(info.slots_per_level, sysfs_u64("wheel/slots_per_level"));
+	EXPECT_EQ(info.max_delay_ns, sysfs_u64("wheel/max_delay_ns"));
+	for (l = 0; l < info.levels; l++) {
+		unsigned long long gran = info.tick_ns << (6 * l);
+
+		snprintf(path, sizeof(path), "level%u/granularity_ns", l);
+		if (6 * l + __builtin_ctzll(info.tick_ns) < 64)
+			EXPECT_EQ(gran, sysfs_u64(path));
+		snprintf(path, sizeof(path), "level%u/range_from_ns", l);
+		EXPECT_EQ(l ? gran : 0, sysfs_u64(path));
+	}
+	/* no directory for a level the wheels do not have */
+	snprintf(path, sizeof(path), SYSFS "/level%u", info.levels);
+	EXPECT_NE(0, access(path, F_OK));
+}
+
+TEST_F(obs, occupancy_follows_the_timers)
+{
+	struct hwtimer_info info;
+	unsigned long long t0, t1, s1, total0;
+	char path[128];
+	unsigned int l = 2;
+	int i;
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	/* pick the level whose range holds a 10 s delay */
+	for (l = 0; l < info.levels; l++)
+		if ((info.tick_ns << (6 * (l + 1))) > 10 * SEC)
+			break;
+	snprintf(path, sizeof(path), "level%u/timers", l);
+	t0 = sysfs_u64(path);
+	total0 = sysfs_u64("wheel/timers");
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
+	t1 = sysfs_u64(path);
+	EXPECT_EQ(100ULL, t1 - t0);
+	EXPECT_EQ(100ULL, sysfs_u64("wheel/timers") - total0);
+	snprintf(path, sizeof(path), "level%u/occupied_slots", l);
+	s1 = sysfs_u64(path);
+	EXPECT_LE(1ULL, s1);
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN,
+			       &(struct hwtimer_drain){ 0 }));
+	EXPECT_EQ(total0, sysfs_u64("wheel/timers"));
+}
+
+TEST_F(obs, idle_module_never_wakes_up)
+{
+	unsigned long long w0, w1;
+
+	/* nothing pending anywhere (the tests before closed their files) */
+	ASSERT_EQ(0ULL, sysfs_u64("wheel/timers"));
+	w0 = sysfs_u64("stats/wakeups");
+	sleep(1);
+	w1 = sysfs_u64("stats/wakeups");
+	EXPECT_EQ(w0, w1);
+}
+
+TEST_F(obs, one_far_timer_wakes_up_once)
+{
+	unsigned long long w0, w1;
+	struct hwtimer_record r;
+
+	w0 = sysfs_u64("stats/wakeups");
+	/* 300 ms: two levels up at the default tick, yet a single wakeup */
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 300 * MS, 0, 0, NULL));
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	w1 = sysfs_u64("stats/wakeups");
+	EXPECT_GE(2ULL, w1 - w0);
+	EXPECT_LE(1ULL, w1 - w0);
+}
+
+TEST_F(obs, tracepoints_carry_their_fields)
+{
+	char *trace = malloc(1 << 20), want[128];
+	struct hwtimer_record r;
+	uint32_t a, b, c;
+
+	ASSERT_NE(NULL, trace);
+	if (access(TRACEFS "/events/hwtimer/enable", W_OK))
+		SKIP(free(trace); return, "no tracefs with hwtimer events");
+	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/enable", "1"));
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, &a));
+	/* 100 ms lies on level 1 at the default tick: it cascades */
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 100 * MS, 0, 0, &b));
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &c));
+	ASSERT_EQ(1, hwt_mod(self->fd, c, 0, 20 * SEC, 0, NULL));
+	ASSERT_EQ(1, hwt_cancel(self->fd, c));
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/enable", "0"));
+	ASSERT_LT(0, read_file(TRACEFS "/trace", trace, 1 << 20));
+
+	snprintf(want, sizeof(want), "hwt_add: clock=1 timer=");
+	EXPECT_NE(NULL, strstr(trace, want));
+	snprintf(want, sizeof(want), "id=%u expires=", a);
+	EXPECT_NE(NULL, strstr(trace, want));
+	EXPECT_NE(NULL, strstr(trace, "hwt_modify: "));
+	snprintf(want, sizeof(want), "hwt_cancel: clock=1");
+	EXPECT_NE(NULL, strstr(trace, want));
+	EXPECT_NE(NULL, strstr(trace, "hwt_expire: "));
+	EXPECT_NE(NULL, strstr(trace, " lateness="));
+	EXPECT_NE(NULL, strstr(trace, " level="));
+	EXPECT_NE(NULL, strstr(trace, "hwt_tick: "));
+	EXPECT_NE(NULL, strstr(trace, " fired=1"));
+	EXPECT_NE(NULL, strstr(trace, "hwt_cascade: "));
+	if (_metadata->exit_code == KSFT_FAIL)
+		TH_LOG("trace:\n%.4000s", trace);
+	free(trace);
+}
+
+TEST_HARNESS_MAIN
