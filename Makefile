@@ -10,6 +10,13 @@
 #   make clean
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+UDEVDIR ?= /lib/udev/rules.d
+DESTDIR ?=
 BUILD ?= $(CURDIR)/build
 CC ?= gcc
 KSFT_DIR ?= $(firstword $(wildcard $(KDIR)/tools/testing/selftests \
@@ -24,7 +31,16 @@ UCFLAGS := -O2 -g -std=gnu11 $(WARN) -I$(CURDIR)/uapi
 USER_TESTS := $(patsubst tests/user/%.c,$(BUILD)/tests/%,$(wildcard tests/user/*_test.c))
 SMOKE_TESTS := $(patsubst tests/smoke/%.c,$(BUILD)/smoke/%,$(wildcard tests/smoke/*.c))
 
-.PHONY: all module user user-tests native-check check vm style clean
+# libhwtimer and hwtimerctl
+UT := userspace-tool
+LIB_SOVER := 1
+LIB_VERSION := 1.0.0
+LIB_CFLAGS := $(UCFLAGS) -fPIC -fvisibility=default -I$(UT)/lib
+CLI_SRCS := $(UT)/hwtimerctl.c $(UT)/parse.c $(UT)/hist.c
+CLI_HDRS := $(UT)/parse.h $(UT)/hist.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
+
+.PHONY: all module user lib cli user-tests native-check host-check check vm style clean \
+	install install-module install-user uninstall uninstall-module uninstall-user
 
 all: module user
 
@@ -33,7 +49,33 @@ module:
 		"Install linux-headers-$$(uname -r) or pass KDIR=/path/to/build." >&2; exit 1; }
 	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" modules
 
-user: user-tests
+user: lib cli user-tests
+
+lib: $(BUILD)/lib/libhwtimer.a $(BUILD)/lib/libhwtimer.so.$(LIB_VERSION) $(BUILD)/lib/hwtimer.pc
+
+cli: $(BUILD)/bin/hwtimerctl
+
+$(BUILD)/lib/libhwtimer.o: $(UT)/lib/libhwtimer.c $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(BUILD)/lib/libhwtimer.a: $(BUILD)/lib/libhwtimer.o
+	$(AR) rcs $@ $^
+
+$(BUILD)/lib/libhwtimer.so.$(LIB_VERSION): $(BUILD)/lib/libhwtimer.o
+	$(CC) -shared -Wl,-soname,libhwtimer.so.$(LIB_SOVER) $^ -o $@
+	ln -sf libhwtimer.so.$(LIB_VERSION) $(BUILD)/lib/libhwtimer.so.$(LIB_SOVER)
+	ln -sf libhwtimer.so.$(LIB_SOVER) $(BUILD)/lib/libhwtimer.so
+
+$(BUILD)/lib/hwtimer.pc: $(UT)/lib/hwtimer.pc.in
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(LIB_VERSION)|g' $< > $@
+
+# static, so that it runs in the test guests' busybox initramfs as it is
+$(BUILD)/bin/hwtimerctl: $(CLI_SRCS) $(CLI_HDRS) $(BUILD)/lib/libhwtimer.a
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -static -I$(UT)/lib $(CLI_SRCS) $(BUILD)/lib/libhwtimer.a -o $@
 
 user-tests: $(USER_TESTS) $(SMOKE_TESTS)
 
@@ -42,9 +84,10 @@ ksft-check:
 		"set KSFT_DIR to a kernel source tree's tools/testing/selftests" \
 		"(apt-get install linux-source-6.12 and unpack it)." >&2; exit 1; }
 
-$(BUILD)/tests/%: tests/user/%.c $(wildcard tests/user/*.h uapi/linux/*.h) | ksft-check
+$(BUILD)/tests/%: tests/user/%.c $(wildcard tests/user/*.h uapi/linux/*.h) $(BUILD)/lib/libhwtimer.a | ksft-check
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) $(TEST_WARN) -static -I"$(KSFT_DIR)" -Itests/user $< -o $@ -lpthread
+	$(CC) $(UCFLAGS) $(TEST_WARN) -static -I"$(KSFT_DIR)" -Itests/user -I$(UT)/lib $< \
+		$(BUILD)/lib/libhwtimer.a -o $@ -lpthread
 
 $(BUILD)/smoke/%: tests/smoke/%.c $(wildcard tests/user/*.h uapi/linux/*.h) | ksft-check
 	@mkdir -p $(@D)
@@ -62,6 +105,61 @@ $(BUILD)/wheel_kunit: tests/kunit/wheel_kunit.c kmod/wheel.c kmod/wheel.h kmod/i
 
 native-check: $(BUILD)/wheel_kunit
 	$(BUILD)/wheel_kunit
+
+# hwtimerctl's parsers and histogram, on the host, under ASan and UBSan
+$(BUILD)/host/parse_test: tests/host/parse_test.c $(UT)/parse.c $(UT)/hist.c $(UT)/parse.h $(UT)/hist.h | ksft-check
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(TEST_WARN) -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-I"$(KSFT_DIR)" -I$(UT) tests/host/parse_test.c $(UT)/parse.c $(UT)/hist.c -o $@
+
+host-check: $(BUILD)/host/parse_test
+	$(BUILD)/host/parse_test
+
+# Installation. The module goes where modules_install puts it (INSTALL_MOD_PATH
+# follows DESTDIR); everything else under PREFIX.
+KRELEASE = $(shell cat "$(KDIR)/include/config/kernel.release" 2>/dev/null)
+MAN_PAGES = $(wildcard $(UT)/man/*.[137])
+USER_FILES = $(BINDIR)/hwtimerctl $(LIBDIR)/libhwtimer.a \
+	$(LIBDIR)/libhwtimer.so.$(LIB_VERSION) $(LIBDIR)/libhwtimer.so.$(LIB_SOVER) \
+	$(LIBDIR)/libhwtimer.so $(LIBDIR)/pkgconfig/hwtimer.pc \
+	$(INCLUDEDIR)/libhwtimer.h $(INCLUDEDIR)/linux/hwtimer.h \
+	$(UDEVDIR)/60-hwtimer.rules \
+	$(foreach p,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+
+install: install-module install-user
+
+install-module: module
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" INSTALL_MOD_PATH="$(DESTDIR)" \
+		INSTALL_MOD_DIR=extra modules_install
+	depmod $(if $(DESTDIR),-b "$(DESTDIR)") -a $(KRELEASE)
+
+install-user: lib cli
+	install -D -m 0755 $(BUILD)/bin/hwtimerctl "$(DESTDIR)$(BINDIR)/hwtimerctl"
+	install -D -m 0644 $(BUILD)/lib/libhwtimer.a "$(DESTDIR)$(LIBDIR)/libhwtimer.a"
+	install -D -m 0755 $(BUILD)/lib/libhwtimer.so.$(LIB_VERSION) \
+		"$(DESTDIR)$(LIBDIR)/libhwtimer.so.$(LIB_VERSION)"
+	ln -sf libhwtimer.so.$(LIB_VERSION) "$(DESTDIR)$(LIBDIR)/libhwtimer.so.$(LIB_SOVER)"
+	ln -sf libhwtimer.so.$(LIB_SOVER) "$(DESTDIR)$(LIBDIR)/libhwtimer.so"
+	install -D -m 0644 $(BUILD)/lib/hwtimer.pc "$(DESTDIR)$(LIBDIR)/pkgconfig/hwtimer.pc"
+	install -D -m 0644 $(UT)/lib/libhwtimer.h "$(DESTDIR)$(INCLUDEDIR)/libhwtimer.h"
+	install -D -m 0644 uapi/linux/hwtimer.h "$(DESTDIR)$(INCLUDEDIR)/linux/hwtimer.h"
+	install -D -m 0644 udev/60-hwtimer.rules "$(DESTDIR)$(UDEVDIR)/60-hwtimer.rules"
+	set -e; for p in $(MAN_PAGES); do \
+		s=$${p##*.}; install -D -m 0644 $$p "$(DESTDIR)$(MANDIR)/man$$s/$${p##*/}"; \
+	done
+	$(if $(DESTDIR),,-ldconfig; getent group hwtimer >/dev/null || groupadd -r hwtimer; \
+		udevadm control --reload 2>/dev/null; udevadm trigger -s misc 2>/dev/null; true)
+
+uninstall: uninstall-module uninstall-user
+
+uninstall-module:
+	rm -f "$(DESTDIR)/lib/modules/$(KRELEASE)/extra/"hwtimer*.ko*
+	-rmdir "$(DESTDIR)/lib/modules/$(KRELEASE)/extra" 2>/dev/null
+	depmod $(if $(DESTDIR),-b "$(DESTDIR)") -a $(KRELEASE)
+
+uninstall-user:
+	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(USER_FILES)))
+	$(if $(DESTDIR),,-ldconfig)
 
 check:
 	tests/vm/check.sh

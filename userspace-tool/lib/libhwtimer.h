@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * libhwtimer: a small library over /dev/hwtimer, so that programs do not
+ * hand-code its ioctls. See libhwtimer(7) for an overview and one man page
+ * per function in section 3.
+ *
+ * Every function returns a negative errno value on failure, as liburing's
+ * do, and leaves errno as the caller had it. Records, ops and the info struct are the uapi
+ * structs of <linux/hwtimer.h>.
+ */
+#ifndef LIBHWTIMER_H
+#define LIBHWTIMER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <linux/hwtimer.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LIBHWTIMER_VERSION	"1.0.0"
+#define HWTIMER_DEVICE		"/dev/hwtimer"
+
+/* hwtimer_open() flags */
+#define HWTIMER_OPEN_CLOEXEC	(1U << 0)
+#define HWTIMER_OPEN_NONBLOCK	(1U << 1)
+
+int hwtimer_open(unsigned int flags);
+int hwtimer_info(int fd, struct hwtimer_info *info);
+
+int hwtimer_add(int fd, clockid_t clock, uint64_t expires, uint64_t period,
+		unsigned int flags, uint64_t cookie);
+int hwtimer_mod(int fd, uint32_t id, uint64_t expires, unsigned int flags);
+int hwtimer_cancel(int fd, uint32_t id);
+int hwtimer_submit_op(int fd, struct hwtimer_op *op);
+int hwtimer_get(int fd, uint32_t id, struct hwtimer_get *get);
+int hwtimer_drain(int fd, uint32_t *ids, uint32_t max, uint32_t *remaining);
+int hwtimer_set_eventfd(int fd, int efd);
+int hwtimer_read(int fd, struct hwtimer_record *recs, size_t max);
+
+/**
+ * struct hwtimer_vec - operations queued for one HWTIMER_IOC_BATCH
+ * @ops: the queued operations; after hwtimer_vec_submit() each one's
+ *	@result, and for ADD its @id and @gen, are filled in
+ * @count: operations queued
+ * @capacity: room in @ops
+ */
+struct hwtimer_vec {
+	struct hwtimer_op *ops;
+	uint32_t count;
+	uint32_t capacity;
+};
+
+int hwtimer_vec_init(struct hwtimer_vec *vec, uint32_t capacity);
+void hwtimer_vec_free(struct hwtimer_vec *vec);
+void hwtimer_vec_reset(struct hwtimer_vec *vec);
+struct hwtimer_op *hwtimer_vec_add(struct hwtimer_vec *vec, clockid_t clock,
+				   uint64_t expires, uint64_t period,
+				   unsigned int flags, uint64_t cookie);
+struct hwtimer_op *hwtimer_vec_mod(struct hwtimer_vec *vec, uint32_t id,
+				   uint64_t expires, unsigned int flags);
+struct hwtimer_op *hwtimer_vec_cancel(struct hwtimer_vec *vec, uint32_t id);
+int hwtimer_vec_submit(int fd, struct hwtimer_vec *vec, unsigned int flags);
+
+const char *hwtimer_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBHWTIMER_H */
