@@ -45,10 +45,24 @@ ksft=$src/tools/testing/selftests
 	echo "=== hwt-begin native:core"
 	timed "native core tests (ASan+UBSan)" make -s -C "$HWT_TOP" native-check BUILD="$HWT_OUT/native"
 	echo "=== hwt-end native:core rc=$?"
+	echo "=== hwt-begin host:cli-parsers"
+	timed "hwtimerctl parser tests (ASan+UBSan)" make -s -C "$HWT_TOP" host-check BUILD="$HWT_OUT/native" KSFT_DIR="$ksft"
+	echo "=== hwt-end host:cli-parsers rc=$?"
+	echo "=== hwt-begin host:uapi"
+	timed "uapi header hygiene" "$HWT_TOP/tests/host/uapi_check.sh" "$src"
+	echo "=== hwt-end host:uapi rc=$?"
+	echo "=== hwt-begin host:install"
+	stock_rels=()
+	for entry in "${HWT_STOCK_KERNELS[@]}"; do
+		read -r _ _ hdr <<<"$entry"
+		stock_rels+=("$(hwt_stock_release "$hdr")")
+	done
+	timed "make install/uninstall, DKMS builds" "$HWT_TOP/tests/host/install_check.sh" "$ksft" "${stock_rels[@]}"
+	echo "=== hwt-end host:install rc=$?"
 } >> "$host" 2>&1
 
 # 3. the debug kernel and everything in it
-timed "userspace tests (static)" make -s -C "$HWT_TOP" user-tests BUILD="$HWT_OUT/user" KSFT_DIR="$ksft" >"$res/user-build.log" 2>&1
+timed "library, CLI and userspace tests (static)" make -s -C "$HWT_TOP" user BUILD="$HWT_OUT/user" KSFT_DIR="$ksft" >"$res/user-build.log" 2>&1
 rc=$?; built "build userspace tests" $rc
 [ $rc -eq 0 ] || cat "$res/user-build.log" >&2
 

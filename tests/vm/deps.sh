@@ -7,8 +7,8 @@ set -euo pipefail
 
 pkgs=(
 	# building the module, the debug kernel and the userspace side
-	gcc make perl python3 bc flex bison libelf-dev libssl-dev dwarves
-	xz-utils cpio kmod rsync sparse
+	gcc g++ make perl python3 bc flex bison libelf-dev libssl-dev dwarves
+	xz-utils cpio kmod rsync sparse pkg-config dkms
 	linux-source-6.12
 	# the VM
 	qemu-system-x86 busybox-static

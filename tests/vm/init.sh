@@ -109,6 +109,14 @@ run_user_test() {
 	end "user:$name" $rc
 }
 
+cli_without_module() {
+	out=$(hwtimerctl info 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 1 ] && echo "$out" | grep -q "the hwtimer kernel module is not loaded" &&
+		echo "$out" | grep -q "modprobe hwtimer"
+}
+
 unload_all() {
 	for m in $(cut -d' ' -f1 /proc/modules); do
 		case $m in hwtimer*) rmmod "$m" ;; esac
@@ -130,11 +138,13 @@ check)
 		[ -x "$t" ] && run_user_test "$t"
 	done
 	check "unload leaves no hwtimer module" unload_all
+	check "hwtimerctl says the module is not loaded, and how to load it" cli_without_module
 	check "kmemleak clean after unload" kmemleak_clean
 	finish
 	;;
 smoke)
 	check "load hwtimer.ko" insmod $HWT
+	check "hwtimerctl after 20ms fires on this kernel" hwtimerctl after 20ms
 	for t in /hwt/smoke/*; do
 		[ -x "$t" ] && run_user_test "$t"
 	done
