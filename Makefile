@@ -6,6 +6,8 @@
 #   make               module + userspace tests, against KDIR
 #   make check         every test, in QEMU guests (what CI runs)
 #   make vm            the demo in a guest; a shell when run from a terminal
+#   make bench         benchmarks: native, and in guests on stock kernels;
+#                      writes BENCHMARKS.md and bench/*.svg
 #   make style         checkpatch --strict and sparse on kmod/ and uapi/
 #   make clean
 
@@ -39,7 +41,7 @@ LIB_CFLAGS := $(UCFLAGS) -fPIC -fvisibility=default -I$(UT)/lib
 CLI_SRCS := $(UT)/hwtimerctl.c $(UT)/parse.c $(UT)/hist.c
 CLI_HDRS := $(UT)/parse.h $(UT)/hist.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
 
-.PHONY: all module user lib cli user-tests native-check host-check check vm style clean \
+.PHONY: all module user lib cli user-tests native-check host-check check vm bench style clean \
 	install install-module install-user uninstall uninstall-module uninstall-user
 
 all: module user
@@ -117,7 +119,9 @@ host-check: $(BUILD)/host/parse_test
 
 # Installation. The module goes where modules_install puts it (INSTALL_MOD_PATH
 # follows DESTDIR); everything else under PREFIX.
-KRELEASE = $(shell cat "$(KDIR)/include/config/kernel.release" 2>/dev/null)
+# the release the module's vermagic names (Debian's 6.1 headers put another
+# string in include/config/kernel.release)
+KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$(KDIR)/include/generated/utsrelease.h" 2>/dev/null)
 MAN_PAGES = $(wildcard $(UT)/man/*.[137])
 USER_FILES = $(BINDIR)/hwtimerctl $(LIBDIR)/libhwtimer.a \
 	$(LIBDIR)/libhwtimer.so.$(LIB_VERSION) $(LIBDIR)/libhwtimer.so.$(LIB_SOVER) \
@@ -128,9 +132,14 @@ USER_FILES = $(BINDIR)/hwtimerctl $(LIBDIR)/libhwtimer.a \
 
 install: install-module install-user
 
-install-module: module
-	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" INSTALL_MOD_PATH="$(DESTDIR)" \
-		INSTALL_MOD_DIR=extra modules_install
+# Without the tree's signing key (distribution headers), install unsigned:
+# sign with your own key (e.g. DKMS's MOK) where Secure Boot wants it.
+install-module:
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" HWT_TEST_MODULES=n modules
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" HWT_TEST_MODULES=n INSTALL_MOD_PATH="$(DESTDIR)" \
+		INSTALL_MOD_DIR=extra KERNELRELEASE=$(KRELEASE) \
+		$(if $(wildcard $(KDIR)/certs/signing_key.pem),,CONFIG_MODULE_SIG_ALL=) \
+		modules_install
 	depmod $(if $(DESTDIR),-b "$(DESTDIR)") -a $(KRELEASE)
 
 install-user: lib cli
@@ -166,6 +175,9 @@ check:
 
 vm:
 	tests/vm/vm.sh
+
+bench:
+	bench/run.sh
 
 style:
 	tests/vm/style.sh

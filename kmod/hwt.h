@@ -71,11 +71,11 @@ struct hwt_geometry {
 
 extern struct hwt_geometry hwt_geo;
 
-/* Counters (see hwt_stat_names[] for their sysfs and fdinfo names). */
+/* Counters (hwt_counter_names[] has their sysfs and fdinfo names). */
 enum hwt_counter {
 	HWT_C_ADDED,		/* timers created, or armed while idle */
-	HWT_C_MODIFIED,		/* pending timers moved to a new deadline */
-	HWT_C_MOD_SAME_SLOT,	/* of those, moves that kept their slot */
+	HWT_C_MODIFIED,		/* timers re-armed in place (MOD) */
+	HWT_C_MOD_SAME_SLOT,	/* pending ones whose move kept their slot */
 	HWT_C_CANCELLED,	/* pending timers cancelled, or closed */
 	HWT_C_DRAINED,		/* pending timers cancelled by DRAIN */
 	HWT_C_OVERRUNS,		/* periods that passed without a fire */

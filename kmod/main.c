@@ -83,3 +83,4 @@ module_exit(hwtimer_exit);
 
 MODULE_DESCRIPTION("Hashed hierarchical timing wheel timers for userspace and drivers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION("1.0.0");

@@ -744,7 +744,7 @@ static int cmd_bench(int argc, char **argv)
 
 struct counter {
 	char name[256];
-	char value[512];
+	char value[1024];	/* lateness_hist: 32 numbers */
 };
 
 static int cmp_counter(const void *a, const void *b)
@@ -972,7 +972,7 @@ static int cmd_top(int argc, char **argv)
 		usage_error("'top' takes no arguments");
 	catch_signals();
 	for (it = 0; !stop && (!iters || it < iters); it++) {
-		uint64_t levels = 0, parked = 0, total = 0, l;
+		uint64_t levels = 0, parked = 0, total = 0, busiest, l;
 
 		n = read_dir(SYSFS_DIR "/stats", cur, 64);
 		need_sysfs(n);
@@ -985,6 +985,13 @@ static int cmd_top(int argc, char **argv)
 		printf("%llu timers pending on every wheel, %llu parked beyond the horizon\n\n",
 		       (unsigned long long)total, (unsigned long long)parked);
 		printf("level  granularity   slots used  timers\n");
+		for (l = 0, busiest = 1; l < levels; l++) {
+			uint64_t slots = 0, timers = 0;
+
+			if (level_occupancy((unsigned int)l, &slots, &timers) &&
+			    timers > busiest)
+				busiest = timers;
+		}
 		for (l = 0; l < levels; l++) {
 			uint64_t slots = 0, timers = 0, g = 0;
 			char name[64], a[32];
@@ -996,7 +1003,7 @@ static int cmd_top(int argc, char **argv)
 			printf("%5llu  %-12s  %10llu  %6llu  |%.*s\n",
 			       (unsigned long long)l, dur(a, g),
 			       (unsigned long long)slots, (unsigned long long)timers,
-			       (int)(slots * 40 / 64),
+			       (int)(timers * 40 / busiest),
 			       "########################################");
 		}
 		printf("\n");

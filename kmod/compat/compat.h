@@ -10,6 +10,7 @@
 #include <linux/eventfd.h>
 #include <linux/hrtimer.h>
 #include <linux/slab.h>
+#include <linux/timer.h>
 
 static inline void hwt_hrtimer_setup(struct hrtimer *t,
 				     enum hrtimer_restart (*fn)(struct hrtimer *),
@@ -39,5 +40,14 @@ static inline void hwt_eventfd_signal(struct eventfd_ctx *ctx)
 #else
 #define HWT_SLAB_NO_MERGE	0
 #endif
+
+static inline int hwt_timer_delete(struct timer_list *t)
+{
+#ifdef HWT_COMPAT_TIMER_DELETE
+	return timer_delete(t);
+#else
+	return del_timer(t);
+#endif
+}
 
 #endif /* _HWT_COMPAT_H */

@@ -16,4 +16,6 @@ has eventfd.h 'eventfd_signal\(struct eventfd_ctx \*ctx, __u64 n\)' &&
 has hrtimer.h 'hrtimer_setup\(' && echo -DHWT_COMPAT_HRTIMER_SETUP
 # SLAB_NO_MERGE (6.4+) keeps our caches apart, so /proc/slabinfo shows them
 has slab.h 'define SLAB_NO_MERGE' && echo -DHWT_COMPAT_SLAB_NO_MERGE
+# timer_delete() replaced del_timer() in 6.2 (commit bb663f0f3c39)
+has timer.h 'int timer_delete\(' && echo -DHWT_COMPAT_TIMER_DELETE
 exit 0

@@ -282,7 +282,8 @@ const char *hwtimer_strerror(int err)
 	case E2BIG:
 		return "batch too large, or a struct with fields this module does not know";
 	case EINVAL:
-		return "invalid argument: unknown flag, clock or a reserved field set";
+		return "invalid argument: an unknown flag or clock, a reserved field "
+		       "set, or a flag this call cannot carry";
 	case EBADF:
 		return "not an open file descriptor";
 	case EAGAIN:
