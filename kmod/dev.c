@@ -770,6 +770,23 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 	return hwt_copy_out(uarg, usize, &info, sizeof(info));
 }
 
+/*
+ * Results go back into the caller's struct, so it must be writable before
+ * we act on it: store back its first word and a zero @result (checked or
+ * made zero already) near its end, which touches both pages of a struct
+ * that straddles two. fault_in_safe_writeable() would walk the page tables
+ * for the same answer, at many times the cost of the whole operation.
+ */
+static int hwt_probe_op(struct hwtimer_op __user *uop)
+{
+	u32 first;
+
+	if (get_user(first, &uop->op) || put_user(first, &uop->op) ||
+	    put_user(0, &uop->result))
+		return -EFAULT;
+	return 0;
+}
+
 static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 		       u32 opcode)
 {
@@ -782,18 +799,11 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 	if (ret)
 		return ret;
 	given = s.op.op;
-	if (given && given != opcode)
+	if ((given && given != opcode) || s.op.result)
 		return -EINVAL;
-	/*
-	 * The new id must reach the caller: fail before doing anything.
-	 * fault_in_writeable() would store zeroes into the struct we just
-	 * read; the safe variant faults the pages in without writing.
-	 */
-	if (opcode != HWTIMER_OP_CANCEL &&
-	    fault_in_safe_writeable((char __user *)uarg, sizeof(s.op)))
+	/* the new id and generation must reach the caller */
+	if (opcode != HWTIMER_OP_CANCEL && hwt_probe_op(uarg))
 		return -EFAULT;
-	if (s.op.result)
-		return -EINVAL;
 	s.op.op = opcode;
 	hwt_run_ops(hf, &s, 1, false);
 	ret = s.op.result;
@@ -833,11 +843,9 @@ static long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg,
 		return -E2BIG;
 	osize = hb.op_size;
 	uops = u64_to_user_ptr(hb.ops);
-	/* results must reach the caller: fail before doing anything */
-	if (hb.count && fault_in_safe_writeable(uops, (size_t)hb.count * osize))
-		return -EFAULT;
 
-	slots = kmalloc_array(HWT_CHUNK, sizeof(*slots), GFP_KERNEL);
+	slots = kmalloc_array(min_t(u32, hb.count, HWT_CHUNK) ?: 1,
+			      sizeof(*slots), GFP_KERNEL);
 	if (!slots)
 		return -ENOMEM;
 	while (done < hb.count) {
@@ -845,11 +853,13 @@ static long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg,
 		unsigned int ran;
 
 		for (i = 0; i < n; i++) {
+			void __user *uop = uops + (done + i) * osize;
 			struct hwtimer_op *op = &slots[i].op;
 
-			ret = copy_struct_from_user(op, sizeof(*op),
-						    uops + (done + i) * osize,
-						    osize);
+			ret = copy_struct_from_user(op, sizeof(*op), uop, osize);
+			/* its result must reach the caller */
+			if (!ret && hwt_probe_op(uop))
+				ret = -EFAULT;
 			if (ret == -E2BIG) {
 				/* a newer entry than we know: fail it alone */
 				memset(op, 0, sizeof(*op));

@@ -8,6 +8,8 @@
 #   smoke  load, run the smoke tests, unload (Debian's stock kernels)
 #   demo   load and show the module at work
 #   shell  load and offer a shell on the console
+#   bench  load, run the benchmarks of /hwt/bench and hwtimer_bench.ko
+#          (make bench, on Debian's stock kernels)
 #
 # Results go to the second serial port in sections that the host feeds to
 # kunit.py parse:  === hwt-begin NAME / (K)TAP / === hwt-end NAME rc=N
@@ -150,6 +152,26 @@ smoke)
 	done
 	check "unload leaves no hwtimer module" unload_all
 	finish
+	;;
+bench)
+	insmod $HWT || say "cannot load hwtimer.ko"
+	for b in /hwt/bench/*; do
+		[ -x "$b" ] || continue
+		say "running $(basename "$b")"
+		begin "bench:$(basename "$b")"
+		(cd /tmp && "$b") > $R 2>&1
+		end "bench:$(basename "$b")" $?
+	done
+	say "running hwtimer_bench.ko"
+	begin bench:kernel
+	insmod /hwt/modules/hwtimer_bench.ko > $R 2>&1
+	rc=$?
+	dmesg | sed -n 's/.*hwtimer_bench: \({.*}\)$/\1/p' > $R
+	end bench:kernel $rc
+	rmmod hwtimer_bench hwtimer
+	echo "=== hwt-done" > $R
+	sync
+	reboot -f
 	;;
 demo | shell)
 	insmod $HWT && say "hwtimer loaded"

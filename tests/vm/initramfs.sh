@@ -5,7 +5,8 @@
 #
 # usage: initramfs.sh OUT.cpio.gz MODULES_DIR [KIND=DIR]...
 #   KIND is kunit (KUnit modules), tests (userspace tests run by "check"),
-#   smoke (tests run by "smoke") or bin (programs put on PATH)
+#   smoke (tests run by "smoke"), bench (run by "bench") or bin (programs
+#   put on PATH)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -14,7 +15,7 @@ shift 2
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
-mkdir -p "$stage"/{bin,hwt/modules,hwt/kunit,hwt/tests,hwt/smoke,hwt/bin,etc,root}
+mkdir -p "$stage"/{bin,hwt/modules,hwt/kunit,hwt/tests,hwt/smoke,hwt/bench,hwt/bin,etc,root}
 cp /bin/busybox "$stage/bin/busybox"
 install -m 0755 "$HWT_TOP/tests/vm/init.sh" "$stage/init"
 [ -f "$HWT_TOP/tests/vm/demo.sh" ] && install -m 0755 "$HWT_TOP/tests/vm/demo.sh" "$stage/hwt/demo.sh"

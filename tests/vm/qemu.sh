@@ -17,7 +17,7 @@ else
 	serial=(-monitor none -serial "file:$console")
 fi
 exec timeout --foreground -k 10 "$limit" \
-	qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2G \
+	qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m "${HWT_QEMU_MEM:-2G}" \
 	-display none -no-reboot \
 	"${serial[@]}" -serial "file:$results" \
 	-kernel "$kernel" -initrd "$initrd" -append "$append"

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layer 1 of make bench: the wheel core, built for userspace, against the
+ * structures timer facilities use instead: a binary heap (libuv), a 4-ary
+ * heap (Go) and a red-black tree (hrtimer; the BSD <sys/tree.h> from
+ * libbsd). All four sit behind the same five operations and run the same
+ * workloads with the same random numbers, at N = 10^3 .. 10^7 pending.
+ *
+ * Time is a fake clock in ns, as the wheel's users tell it; each workload
+ * is timed with CLOCK_MONOTONIC around its loop and reported as the median
+ * ns per operation of several repeats, one JSON object per line:
+ *   {"layer":"native","impl":"wheel","workload":"arm_cancel","n":1000,
+ *    "ns_per_op":12.3,"bytes_per_timer":24}
+ *
+ * usage: core_bench [-m MIN_N] [-n MAX_N] [-r REPEATS] [-i IMPL] [-w WORKLOAD]
+ *                   [-o OPS]
+ * (-i/-w/-o pick one measurement, for valgrind --tool=callgrind with
+ *  --toggle-collect=measure_*)
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* libbsd leaves __unused undefined (Debian #522773); its RB_GENERATE_STATIC needs it */
+#define __unused __attribute__((__unused__))
+#include <bsd/sys/tree.h>
+#include <linux/prandom.h>
+
+#include "wheel.c"
+
+#define MS	1000000ULL
+#define SEC	1000000000ULL
+#define SHIFT	20		/* the module's default tick, 2^20 ns */
+
+/* One timer, with room for each structure's links. */
+struct btimer {
+	u64 expires;
+	union {
+		struct hwt_node node;			/* wheel */
+		struct { u32 idx; } heap;		/* heaps: index in the array */
+		struct {
+			RB_ENTRY(btimer) rb;
+			u64 seq;			/* ties broken by insertion */
+		} rb;
+	};
+	u32 pending;
+};
+
+struct impl {
+	const char *name;
+	size_t bytes;				/* per timer, links included */
+	void (*init)(u64 now, size_t max);
+	void (*fini)(void);
+	void (*add)(struct btimer *t, u64 expires);
+	void (*del)(struct btimer *t);
+	void (*mod)(struct btimer *t, u64 expires);
+	struct btimer *(*pop)(u64 now);		/* one due timer or NULL */
+	bool (*next)(u64 *when);		/* earliest time one is due */
+};
+
+/* The wheel */
+
+static struct hwt_wheel *wheel;
+
+static void wheel_init(u64 now, size_t max)
+{
+	wheel = calloc(1, hwt_wheel_size(hwt_wheel_max_levels(SHIFT)));
+	hwt_wheel_init(wheel, SHIFT, 0, now);
+}
+
+static void wheel_fini(void)
+{
+	free(wheel);
+}
+
+static void wheel_add(struct btimer *t, u64 expires)
+{
+	t->node.expires = expires;
+	hwt_wheel_add(wheel, &t->node);
+}
+
+static void wheel_del(struct btimer *t)
+{
+	hwt_wheel_del(wheel, &t->node);
+}
+
+static void wheel_mod(struct btimer *t, u64 expires)
+{
+	hwt_wheel_mod(wheel, &t->node, expires);
+}
+
+static struct btimer *wheel_pop(u64 now)
+{
+	struct hwt_node *n = hwt_wheel_pop(wheel, now);
+
+	return n ? container_of(n, struct btimer, node) : NULL;
+}
+
+static bool wheel_next(u64 *when)
+{
+	return hwt_wheel_next(wheel, when);
+}
+
+/* d-ary min-heaps of pointers, each timer knowing its index (libuv, Go) */
+
+static struct btimer **heap;
+static size_t heap_n;
+
+static inline void heap_set(size_t i, struct btimer *t)
+{
+	heap[i] = t;
+	t->heap.idx = (u32)i;
+}
+
+#define HEAP_FUNCS(D)							\
+static void heap##D##_up(size_t i)					\
+{									\
+	struct btimer *t = heap[i];						\
+									\
+	while (i) {							\
+		size_t p = (i - 1) / D;					\
+									\
+		if (heap[p]->expires <= t->expires)			\
+			break;						\
+		heap_set(i, heap[p]);					\
+		i = p;							\
+	}								\
+	heap_set(i, t);							\
+}									\
+									\
+static void heap##D##_down(size_t i)					\
+{									\
+	struct btimer *t = heap[i];						\
+									\
+	for (;;) {							\
+		size_t c = i * D + 1, best = c, k;			\
+									\
+		if (c >= heap_n)					\
+			break;						\
+		for (k = 1; k < D && c + k < heap_n; k++)		\
+			if (heap[c + k]->expires < heap[best]->expires)	\
+				best = c + k;				\
+		if (heap[best]->expires >= t->expires)			\
+			break;						\
+		heap_set(i, heap[best]);				\
+		i = best;						\
+	}								\
+	heap_set(i, t);							\
+}									\
+									\
+static void heap##D##_add(struct btimer *t, u64 expires)			\
+{									\
+	t->expires = expires;						\
+	heap_set(heap_n++, t);						\
+	heap##D##_up(heap_n - 1);					\
+}									\
+									\
+static void heap##D##_del(struct btimer *t)					\
+{									\
+	size_t i = t->heap.idx;						\
+									\
+	if (i == --heap_n)						\
+		return;							\
+	heap_set(i, heap[heap_n]);					\
+	heap##D##_down(i);						\
+	heap##D##_up(heap[i]->heap.idx);				\
+}									\
+									\
+static void heap##D##_mod(struct btimer *t, u64 expires)			\
+{									\
+	t->expires = expires;						\
+	heap##D##_down(t->heap.idx);					\
+	heap##D##_up(t->heap.idx);					\
+}									\
+									\
+static struct btimer *heap##D##_pop(u64 now)				\
+{									\
+	struct btimer *t;							\
+									\
+	if (!heap_n || heap[0]->expires > now)				\
+		return NULL;						\
+	t = heap[0];							\
+	heap##D##_del(t);						\
+	return t;							\
+}
+
+HEAP_FUNCS(2)
+HEAP_FUNCS(4)
+
+static void heap_init(u64 now, size_t max)
+{
+	heap = malloc(max * sizeof(*heap));
+	heap_n = 0;
+}
+
+static void heap_fini(void)
+{
+	free(heap);
+}
+
+static bool heap_next(u64 *when)
+{
+	if (!heap_n)
+		return false;
+	*when = heap[0]->expires;
+	return true;
+}
+
+/* A red-black tree keyed by (expires, seq), as hrtimer's timerqueue */
+
+static inline int tm_cmp(const struct btimer *a, const struct btimer *b)
+{
+	if (a->expires != b->expires)
+		return a->expires < b->expires ? -1 : 1;
+	return a->rb.seq < b->rb.seq ? -1 : a->rb.seq > b->rb.seq;
+}
+
+RB_HEAD(tmtree, btimer);
+RB_GENERATE_STATIC(tmtree, btimer, rb.rb, tm_cmp)
+
+static struct tmtree tree;
+static struct btimer *tree_first;	/* cached leftmost, as timerqueue does */
+static u64 tree_seq;
+
+static void rb_init(u64 now, size_t max)
+{
+	RB_INIT(&tree);
+	tree_first = NULL;
+}
+
+static void rb_fini(void)
+{
+}
+
+static void rb_add(struct btimer *t, u64 expires)
+{
+	t->expires = expires;
+	t->rb.seq = tree_seq++;
+	RB_INSERT(tmtree, &tree, t);
+	if (!tree_first || tm_cmp(t, tree_first) < 0)
+		tree_first = t;
+}
+
+static void rb_del(struct btimer *t)
+{
+	if (t == tree_first)
+		tree_first = RB_NEXT(tmtree, &tree, t);
+	RB_REMOVE(tmtree, &tree, t);
+}
+
+static void rb_mod(struct btimer *t, u64 expires)
+{
+	rb_del(t);
+	rb_add(t, expires);
+}
+
+static bool rb_next(u64 *when)
+{
+	if (!tree_first)
+		return false;
+	*when = tree_first->expires;
+	return true;
+}
+
+static struct btimer *rb_pop(u64 now)
+{
+	struct btimer *t = tree_first;
+
+	if (!t || t->expires > now)
+		return NULL;
+	rb_del(t);
+	return t;
+}
+
+static const struct impl impls[] = {
+	{ "wheel", sizeof(struct hwt_node), wheel_init, wheel_fini,
+	  wheel_add, wheel_del, wheel_mod, wheel_pop, wheel_next },
+	{ "heap2", sizeof(u64) + sizeof(u32) + sizeof(void *), heap_init,
+	  heap_fini, heap2_add, heap2_del, heap2_mod, heap2_pop, heap_next },
+	{ "heap4", sizeof(u64) + sizeof(u32) + sizeof(void *), heap_init,
+	  heap_fini, heap4_add, heap4_del, heap4_mod, heap4_pop, heap_next },
+	{ "rbtree", sizeof(u64) + sizeof(((struct btimer *)0)->rb), rb_init,
+	  rb_fini, rb_add, rb_del, rb_mod, rb_pop, rb_next },
+};
+
+/* Workloads */
+
+static struct rnd_state rnd;
+static struct btimer *timers;
+static u64 now;
+
+static u64 rnd64(void)
+{
+	return (u64)prandom_u32_state(&rnd) << 32 | prandom_u32_state(&rnd);
+}
+
+/* uniform 1 ms .. 60 s, the spread of real timeouts */
+static u64 delay_uniform(void)
+{
+	return MS + rnd64() % (60 * SEC - MS);
+}
+
+static double ns_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e9 +
+	       (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+static void fill(const struct impl *im, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		im->add(&timers[i], now + delay_uniform());
+		timers[i].pending = 1;
+	}
+}
+
+static void drain_all(const struct impl *im, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (timers[i].pending)
+			im->del(&timers[i]);
+}
+
+/*
+ * Each measure_* function is the timed loop alone, noinline, so that
+ * callgrind can count its instructions with --toggle-collect=measure_*.
+ */
+
+/*
+ * N pending; OPS times cancel a random pending timer and arm it again
+ * with a new deadline: one arm and one cancel per op, N stays constant,
+ * and what is cancelled was armed long before (not the one just armed,
+ * which a heap could cancel from its last slot for free).
+ */
+static __attribute__((noinline)) void
+measure_arm_cancel(const struct impl *im, size_t n, size_t ops)
+{
+	size_t i;
+
+	for (i = 0; i < ops; i++) {
+		struct btimer *t = &timers[prandom_u32_state(&rnd) % n];
+
+		im->del(t);
+		im->add(t, now + delay_uniform());
+	}
+}
+
+/* N pending; OPS times move a random pending timer to a new deadline */
+static __attribute__((noinline)) void
+measure_modify(const struct impl *im, size_t n, size_t ops)
+{
+	size_t i;
+
+	for (i = 0; i < ops; i++)
+		im->mod(&timers[prandom_u32_state(&rnd) % n], now + delay_uniform());
+}
+
+/* insert N timers into an empty structure */
+static __attribute__((noinline)) void
+measure_insert(const struct impl *im, size_t n)
+{
+	fill(im, n);
+}
+
+/* cancel all N pending timers, in random order */
+static __attribute__((noinline)) void
+measure_cancel(const struct impl *im, const u32 *order, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		im->del(&timers[order[i]]);
+		timers[order[i]].pending = 0;
+	}
+}
+
+/*
+ * Let time run until every pending timer expired, the way a tickless timer
+ * facility does: sleep until the next due time, expire what is due.
+ */
+static __attribute__((noinline)) size_t
+measure_expire(const struct impl *im, size_t n)
+{
+	size_t fired = 0;
+	struct btimer *t;
+	u64 when;
+
+	while (fired < n && im->next(&when)) {
+		if ((s64)(when - now) > 0)
+			now = when;
+		while ((t = im->pop(now))) {
+			t->pending = 0;
+			fired++;
+		}
+	}
+	return fired;
+}
+
+/*
+ * TCP-like: N connections, each with a retransmit timer of 200 ms .. 1 s
+ * that is re-armed on every ack; 99% of timers never fire. Time advances
+ * so that each connection sees ~100 acks per timeout.
+ */
+static __attribute__((noinline)) size_t
+measure_tcp(const struct impl *im, size_t n, size_t ops)
+{
+	u64 step = 2 * MS * 1000 / (n < 1000 ? 1000 : n);
+	size_t i, fired = 0;
+	struct btimer *t;
+
+	if (!step)
+		step = 1;
+	for (i = 0; i < ops; i++) {
+		struct btimer *c = &timers[prandom_u32_state(&rnd) % n];
+		u64 rto = 200 * MS + prandom_u32_state(&rnd) % (800 * MS);
+
+		if (c->pending) {
+			im->mod(c, now + rto);
+		} else {
+			im->add(c, now + rto);
+			c->pending = 1;
+		}
+		now += step;
+		while ((t = im->pop(now))) {
+			t->pending = 0;
+			fired++;
+		}
+	}
+	return fired;
+}
+
+/* N timers due in the same tick: insert them and expire them */
+static __attribute__((noinline)) size_t
+measure_burst(const struct impl *im, size_t n)
+{
+	u64 at = now + 10 * MS;
+	size_t i, fired = 0;
+
+	for (i = 0; i < n; i++) {
+		im->add(&timers[i], at + prandom_u32_state(&rnd) % 1000);
+		timers[i].pending = 1;
+	}
+	now = at + (1ULL << SHIFT);
+	while (im->pop(now))
+		fired++;
+	for (i = 0; i < n; i++)
+		timers[i].pending = 0;
+	return fired;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report(const struct impl *im, const char *wl, size_t n,
+		   double *samples, int reps)
+{
+	qsort(samples, (size_t)reps, sizeof(*samples), cmp_double);
+	printf("{\"layer\":\"native\",\"impl\":\"%s\",\"workload\":\"%s\","
+	       "\"n\":%zu,\"ns_per_op\":%.2f,\"min_ns_per_op\":%.2f,"
+	       "\"bytes_per_timer\":%zu}\n", im->name, wl, n,
+	       samples[reps / 2], samples[0], im->bytes);
+	fflush(stdout);
+}
+
+static int want(const char *sel, const char *name)
+{
+	return !sel || !strcmp(sel, name);
+}
+
+static void run(const struct impl *im, size_t n, int reps, const char *wsel,
+		size_t ops)
+{
+	double s[16];
+	struct timespec t0;
+	u32 *order;
+	size_t i;
+	int r;
+
+	order = malloc(n * sizeof(*order));
+	for (i = 0; i < n; i++)
+		order[i] = (u32)i;
+	for (i = n; i > 1; i--) {
+		size_t j = prandom_u32_state(&rnd) % i;
+		u32 tmp = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = tmp;
+	}
+
+#define REPEAT(name, per, body) do {					\
+	if (want(wsel, name)) {						\
+		for (r = 0; r < reps; r++) {				\
+			memset(timers, 0, n * sizeof(*timers));		\
+			now = 1000 * SEC;				\
+			im->init(now, n + 1);				\
+			body;						\
+			im->fini();					\
+		}							\
+		report(im, name, n, s, reps);				\
+	}								\
+} while (0)
+
+	REPEAT("insert", n, {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		measure_insert(im, n);
+		s[r] = ns_since(&t0) / (double)n;
+		drain_all(im, n);
+	});
+	REPEAT("cancel", n, {
+		fill(im, n);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		measure_cancel(im, order, n);
+		s[r] = ns_since(&t0) / (double)n;
+	});
+	REPEAT("arm_cancel", ops, {
+		fill(im, n);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		measure_arm_cancel(im, n, ops);
+		s[r] = ns_since(&t0) / (double)ops;
+		drain_all(im, n);
+	});
+	REPEAT("modify", ops, {
+		fill(im, n);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		measure_modify(im, n, ops);
+		s[r] = ns_since(&t0) / (double)ops;
+		drain_all(im, n);
+	});
+	REPEAT("expire", n, {
+		fill(im, n);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		i = measure_expire(im, n);
+		s[r] = ns_since(&t0) / (double)(i ? i : 1);
+		drain_all(im, n);
+	});
+	REPEAT("tcp", ops, {
+		fill(im, n);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		measure_tcp(im, n, ops);
+		s[r] = ns_since(&t0) / (double)ops;
+		drain_all(im, n);
+	});
+	REPEAT("burst", n, {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		i = measure_burst(im, n);
+		s[r] = ns_since(&t0) / (double)(i ? i : 1);
+	});
+#undef REPEAT
+	free(order);
+}
+
+int main(int argc, char **argv)
+{
+	size_t min_n = 1000, max_n = 10000000, ops = 200000, n;
+	const char *isel = NULL, *wsel = NULL;
+	int reps = 5, c;
+	unsigned int i;
+
+	while ((c = getopt(argc, argv, "m:n:r:i:w:o:")) != -1) {
+		switch (c) {
+		case 'm': min_n = strtoull(optarg, NULL, 10); break;
+		case 'n': max_n = strtoull(optarg, NULL, 10); break;
+		case 'r': reps = atoi(optarg); break;
+		case 'i': isel = optarg; break;
+		case 'w': wsel = optarg; break;
+		case 'o': ops = strtoull(optarg, NULL, 10); break;
+		default:
+			fprintf(stderr, "usage: %s [-m MIN_N] [-n MAX_N] [-r REPEATS] [-i IMPL] [-w WORKLOAD] [-o OPS]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (reps < 1 || reps > 16)
+		reps = 5;
+	timers = calloc(max_n + 1, sizeof(*timers));
+	if (!timers) {
+		perror("calloc");
+		return 1;
+	}
+	prandom_seed_state(&rnd, 0x5eed);
+	for (n = min_n ? min_n : 1; n <= max_n; n *= 10)
+		for (i = 0; i < sizeof(impls) / sizeof(impls[0]); i++)
+			if (want(isel, impls[i].name))
+				/* fewer repeats where one takes seconds */
+				run(&impls[i], n, n >= 1000000 ? (reps + 1) / 2 : reps,
+				    wsel, ops);
+	free(timers);
+	return 0;
+}

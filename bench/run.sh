@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: the three layers of benchmarks, then BENCHMARKS.md and the
+# plots. It reuses the VM harness (tests/vm), needs no debug kernel, and
+# reports figures only: nothing here fails on speed.
+#
+#  1. native: the wheel core against heaps and a red-black tree, N = 10^3
+#     .. 10^7 (bench/core_bench.c), plus instruction counts from callgrind;
+#  2. in a guest on Debian's stock 6.12 and 6.1: the userspace API against
+#     timerfd, POSIX timers and io_uring (bench/api_bench.c);
+#  3. in the same guests: the in-kernel API against hrtimer and timer_list
+#     (kmod/bench/hwtimer_bench.c).
+#
+# Environment: BENCH_MAX_N (default 10000000) bounds layer 1.
+set -uo pipefail
+. "$(dirname "$0")/../tests/vm/common.sh"
+
+out=$HWT_OUT/bench
+mkdir -p "$out"
+raw=$out/raw
+rm -rf "$raw"
+mkdir -p "$raw"
+max_n=${BENCH_MAX_N:-10000000}
+
+"$HWT_TOP/tests/vm/deps.sh" || die "cannot install the harness packages"
+bench_pkgs=(libbsd-dev liburing-dev valgrind)
+missing=()
+for p in "${bench_pkgs[@]}"; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	log "installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		"${missing[@]}" >"$out/apt.log" 2>&1 || die "apt-get install failed (see $out/apt.log)"
+fi
+src=$(hwt_src_dir)
+
+# 1. native
+log "layer 1: the wheel core against heaps and an rbtree, natively (N up to $max_n)"
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-I"$HWT_TOP/tests/native/include" -I"$HWT_TOP/kmod" -I"$HWT_TOP/kmod/include" \
+	"$HWT_TOP/bench/core_bench.c" -o "$out/core_bench" || die "cannot build core_bench"
+"$out/core_bench" -n "$max_n" > "$raw/native.jsonl" || die "core_bench failed"
+log "layer 1: instruction counts (valgrind --tool=callgrind)"
+: > "$raw/callgrind.jsonl"
+for impl in wheel heap2 heap4 rbtree; do
+	for w in arm_cancel modify expire; do
+		n=100000 ops=100000
+		valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
+			--toggle-collect='measure_*' "$out/core_bench" -m $n -n $n -r 1 \
+			-i $impl -w $w -o $ops > "$out/cg.stdout" 2>/dev/null ||
+			die "callgrind on $impl/$w failed"
+		ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$out/cg.out")
+		[ "$w" = expire ] && per=$n || per=$ops
+		printf '{"layer":"callgrind","impl":"%s","workload":"%s","n":%s,"instr_per_op":%s}\n' \
+			"$impl" "$w" "$n" "$(awk -v a="$ir" -v b="$per" 'BEGIN { printf "%.1f", a / b }')" \
+			>> "$raw/callgrind.jsonl"
+	done
+done
+
+# 2 + 3. guests
+log "building the library and api_bench"
+make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftests" ||
+	die "cannot build libhwtimer"
+mkdir -p "$out/guest"
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
+	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/api_bench.c" \
+	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/api_bench" || die "cannot build api_bench"
+
+for entry in "${HWT_STOCK_KERNELS[@]}"; do
+	read -r label img hdr <<<"$entry"
+	rel=$(hwt_stock_release "$hdr")
+	log "layers 2 and 3 on stock $label ($rel)"
+	"$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$out/stock-$label" ||
+		die "module build against $rel failed"
+	"$HWT_TOP/tests/vm/initramfs.sh" "$out/stock-$label/initrd.gz" \
+		"$out/stock-$label/modules" bench="$out/guest"
+	HWT_QEMU_MEM=4G "$HWT_TOP/tests/vm/qemu.sh" "/boot/vmlinuz-$rel" \
+		"$out/stock-$label/initrd.gz" bench "$out/stock-$label.console" \
+		"$raw/stock-$label.results" 1800 ||
+		log "the $label guest did not finish cleanly (see $out/stock-$label.console)"
+done
+
+log "writing BENCHMARKS.md and the plots"
+python3 "$HWT_TOP/bench/report.py" "$raw" "$HWT_TOP" || die "report failed"
+log "done: BENCHMARKS.md, bench/*.svg"
