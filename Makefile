@@ -41,7 +41,8 @@ LIB_CFLAGS := $(UCFLAGS) -fPIC -fvisibility=default -I$(UT)/lib
 CLI_SRCS := $(UT)/hwtimerctl.c $(UT)/parse.c $(UT)/hist.c
 CLI_HDRS := $(UT)/parse.h $(UT)/hist.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
 
-.PHONY: all module user lib cli user-tests native-check host-check check vm bench style clean \
+.PHONY: all module user lib cli user-tests native-check host-check check check-long vm bench \
+	style clean \
 	install install-module install-user uninstall uninstall-module uninstall-user
 
 all: module user
@@ -172,6 +173,11 @@ uninstall-user:
 
 check:
 	tests/vm/check.sh
+
+# what check does, with 5 min of stress, 10^7 fuzzed ioctls, and a KCSAN
+# kernel besides the KASAN one
+check-long:
+	HWT_LONG=1 tests/vm/check.sh
 
 vm:
 	tests/vm/vm.sh

@@ -596,7 +596,8 @@ int main(int argc, char **argv)
 		for (i = 0; i < sizeof(impls) / sizeof(impls[0]); i++)
 			if (want(isel, impls[i].name))
 				/* fewer repeats where one takes seconds */
-				run(&impls[i], n, n >= 1000000 ? (reps + 1) / 2 : reps,
+				run(&impls[i], n, n >= 10000000 ? 1 :
+					n >= 1000000 ? (reps + 1) / 2 : reps,
 				    wsel, ops);
 	free(timers);
 	return 0;

@@ -6,7 +6,8 @@
 #  2. run the wheel core's KUnit suite natively (ASan + UBSan)
 #  3. build (or reuse) the debug kernel, build the module, its KUnit modules
 #     and the userspace tests, and run them all in a TCG guest
-#  4. build against Debian's stock 6.1 and 6.12 and smoke-test each in a guest
+#  4. build against Debian's stock 6.1 and 6.12 and smoke-test each in a
+#     guest; run every userspace test on the stock PREEMPT_RT 6.12
 #  5. parse everything with kunit.py, scan the consoles for splats, and end
 #     with "N passed, N failed, N skipped"
 set -uo pipefail
@@ -48,13 +49,16 @@ ksft=$src/tools/testing/selftests
 	echo "=== hwt-begin host:cli-parsers"
 	timed "hwtimerctl parser tests (ASan+UBSan)" make -s -C "$HWT_TOP" host-check BUILD="$HWT_OUT/native" KSFT_DIR="$ksft"
 	echo "=== hwt-end host:cli-parsers rc=$?"
+	echo "=== hwt-begin host:fuzz"
+	timed "libFuzzer on the wheel core (60 s)" "$HWT_TOP/tests/host/fuzz_check.sh" "$HWT_OUT/fuzz" 60
+	echo "=== hwt-end host:fuzz rc=$?"
 	echo "=== hwt-begin host:uapi"
 	timed "uapi header hygiene" "$HWT_TOP/tests/host/uapi_check.sh" "$src"
 	echo "=== hwt-end host:uapi rc=$?"
 	echo "=== hwt-begin host:install"
 	stock_rels=()
 	for entry in "${HWT_STOCK_KERNELS[@]}"; do
-		read -r _ _ hdr <<<"$entry"
+		read -r _ _ hdr _ <<<"$entry"
 		stock_rels+=("$(hwt_stock_release "$hdr")")
 	done
 	timed "make install/uninstall, DKMS builds" "$HWT_TOP/tests/host/install_check.sh" "$ksft" "${stock_rels[@]}"
@@ -66,33 +70,44 @@ timed "library, CLI and userspace tests (static)" make -s -C "$HWT_TOP" user BUI
 rc=$?; built "build userspace tests" $rc
 [ $rc -eq 0 ] || cat "$res/user-build.log" >&2
 
-kdir=$(timed "debug kernel (cached after the first run)" "$HWT_TOP/tests/vm/kernel.sh")
-rc=$?; built "build debug kernel" $rc
-if [ $rc -eq 0 ]; then
-	timed "module against the debug kernel" "$HWT_TOP/tests/vm/build.sh" "$kdir" "$HWT_OUT/debug"
-	rc=$?; built "build module against debug 6.12" $rc
-	if [ $rc -eq 0 ]; then
-		"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/debug/initrd.gz" "$HWT_OUT/debug/modules" \
-			smoke="$HWT_OUT/user/smoke" tests="$HWT_OUT/user/tests" bin="$HWT_OUT/user/bin"
-		timed "debug guest: KUnit + userspace tests" "$HWT_TOP/tests/vm/qemu.sh" \
-			"$kdir/arch/x86/boot/bzImage" "$HWT_OUT/debug/initrd.gz" check \
-			"$res/debug.console" "$res/debug.results" 2400
-		runs+=("debug:$res/debug.results:$res/debug.console:$?")
-	fi
-fi
+# debug_guest NAME FRAGMENT: build (or reuse) a debug kernel from FRAGMENT,
+# build everything against it and run the check mode in it.
+debug_guest() {
+	local name=$1 frag=$2 kdir rc
+	kdir=$(timed "$name kernel (cached after the first run)" "$HWT_TOP/tests/vm/kernel.sh" "$frag")
+	rc=$?; built "build $name kernel" $rc
+	[ $rc -eq 0 ] || return
+	timed "module against the $name kernel" "$HWT_TOP/tests/vm/build.sh" "$kdir" "$HWT_OUT/$name"
+	rc=$?; built "build module against $name 6.12" $rc
+	[ $rc -eq 0 ] || return
+	"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/$name/initrd.gz" "$HWT_OUT/$name/modules" \
+		smoke="$HWT_OUT/user/smoke" tests="$HWT_OUT/user/tests" bin="$HWT_OUT/user/bin"
+	timed "$name guest: KUnit + userspace tests" "$HWT_TOP/tests/vm/qemu.sh" \
+		"$kdir/arch/x86/boot/bzImage" "$HWT_OUT/$name/initrd.gz" check \
+		"$res/$name.console" "$res/$name.results" $limit $long
+	runs+=("$name:$res/$name.results:$res/$name.console:$?")
+}
+
+# make check-long (HWT_LONG=1): longer stress and fuzzing, and a KCSAN
+# kernel besides the KASAN one
+limit=2400 long=
+[ -n "${HWT_LONG:-}" ] && limit=7200 long=hwt.long=1
+debug_guest debug "$HWT_TOP/tests/vm/debug.config"
+[ -n "${HWT_LONG:-}" ] && debug_guest kcsan "$HWT_TOP/tests/vm/kcsan.config"
 
 # 4. the compatibility matrix
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
-	read -r label img hdr <<<"$entry"
+	read -r label img hdr mode <<<"$entry"
 	rel=$(hwt_stock_release "$hdr")
 	timed "module against stock $label ($rel)" "$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$HWT_OUT/stock-$label"
 	rc=$?; built "build module against stock $label ($rel)" $rc
 	[ $rc -eq 0 ] || continue
 	"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/stock-$label/initrd.gz" "$HWT_OUT/stock-$label/modules" \
-		smoke="$HWT_OUT/user/smoke" bin="$HWT_OUT/user/bin"
-	timed "stock $label guest: smoke test" "$HWT_TOP/tests/vm/qemu.sh" \
-		"/boot/vmlinuz-$rel" "$HWT_OUT/stock-$label/initrd.gz" smoke \
-		"$res/stock-$label.console" "$res/stock-$label.results" 600
+		smoke="$HWT_OUT/user/smoke" bin="$HWT_OUT/user/bin" \
+		$([ "$mode" = user ] && echo tests="$HWT_OUT/user/tests")
+	timed "stock $label guest: $mode tests" "$HWT_TOP/tests/vm/qemu.sh" \
+		"/boot/vmlinuz-$rel" "$HWT_OUT/stock-$label/initrd.gz" "$mode" \
+		"$res/stock-$label.console" "$res/stock-$label.results" 1800
 	runs+=("stock-$label:$res/stock-$label.results:$res/stock-$label.console:$?")
 done
 

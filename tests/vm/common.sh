@@ -5,10 +5,13 @@ HWT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HWT_CACHE=${HWT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hwtimer}
 HWT_OUT=${HWT_OUT:-$HWT_TOP/.vm}
 
-# Debian's stock kernels for the compatibility matrix: "label image-package headers-package"
+# Debian's stock kernels for the compatibility matrix:
+# "label image-package headers-package guest-mode" (tests/vm/init.sh modes:
+# smoke runs the smoke tests, user every userspace test)
 HWT_STOCK_KERNELS=(
-	"6.1 linux-image-amd64 linux-headers-amd64"
-	"6.12 linux-image-6.12-amd64 linux-headers-6.12-amd64"
+	"6.1 linux-image-amd64 linux-headers-amd64 smoke"
+	"6.12 linux-image-6.12-amd64 linux-headers-6.12-amd64 smoke"
+	"6.12-rt linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64 user"
 )
 
 log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }

@@ -15,6 +15,9 @@ pkgs=(
 	# the compatibility matrix: stock kernels with their headers
 	linux-image-amd64 linux-headers-amd64
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
+	linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
+	# host-side fuzzing of the wheel core
+	clang libclang-rt-dev
 )
 
 missing=()

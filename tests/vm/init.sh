@@ -6,6 +6,8 @@
 #   check  load the module, run every KUnit suite and userspace test, unload,
 #          check kmemleak (the debug kernel)
 #   smoke  load, run the smoke tests, unload (Debian's stock kernels)
+#   user   load, run the smoke and userspace tests, unload (the stock
+#          PREEMPT_RT kernel)
 #   demo   load and show the module at work
 #   shell  load and offer a shell on the console
 #   bench  load, run the benchmarks of /hwt/bench and hwtimer_bench.ko
@@ -27,6 +29,10 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 export PATH=/hwt/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
 
 mode=$(sed -n 's/.*hwt\.mode=\([a-z]*\).*/\1/p' /proc/cmdline)
+# make check-long: the stress and the fuzzer run far longer
+if grep -q 'hwt\.long=1' /proc/cmdline; then
+	export HWT_STRESS_SECONDS=300 HWT_FUZZ_CALLS=10000000 HWT_FUZZ_SECONDS=3000
+fi
 R=/dev/ttyS1
 [ -c $R ] || R=/dev/null
 KMEMLEAK=/sys/kernel/debug/kmemleak
@@ -103,12 +109,69 @@ run_kunit_module() {
 
 run_user_test() {
 	t=$1
-	name=$(basename "$t")
+	name=${2:-user:$(basename "$t")}
 	say "running $name"
-	begin "user:$name"
-	(cd /tmp && timeout -s KILL 600 "$t") > $R 2>&1
+	begin "$name"
+	(cd /tmp && timeout -s KILL 900 "$t") > $R 2>&1
 	rc=$?
-	end "user:$name" $rc
+	end "$name" $rc
+}
+
+# Make hwtimer.ko's own allocations fail at random (failslab, filtered to
+# callers in the module's text) while a test runs: each failure must come
+# back as ENOMEM, and kmemleak must stay clean at the end.
+FAILSLAB=/sys/kernel/debug/failslab
+fault_injection() {
+	[ -d $FAILSLAB ] || return 1
+	if [ "$1" = off ]; then
+		echo 0 > $FAILSLAB/probability
+		return 0
+	fi
+	lo= hi=
+	for a in $(grep '\[hwtimer\]$' /proc/kallsyms | awk '$2 ~ /^[tT]$/ { print $1 }'); do
+		v=$((0x$a))
+		{ [ -z "$lo" ] || [ $v -lt $lo ]; } && lo=$v
+		{ [ -z "$hi" ] || [ $v -gt $hi ]; } && hi=$v
+	done
+	[ -n "$lo" ] || return 1
+	echo $lo > $FAILSLAB/require-start
+	echo $((hi + 65536)) > $FAILSLAB/require-end
+	echo 32 > $FAILSLAB/stacktrace-depth
+	echo N > $FAILSLAB/task-filter
+	echo N > $FAILSLAB/ignore-gfp-wait
+	echo 0 > $FAILSLAB/verbose
+	echo 0 > $FAILSLAB/space
+	echo -1 > $FAILSLAB/times
+	echo 1 > $FAILSLAB/interval
+	echo 5 > $FAILSLAB/probability
+}
+
+# Unload races: rmmod is refused while a file is open or a client module
+# holds hwtimer, and succeeds once everything is released; files opening
+# and closing all the while.
+unload_races() {
+	for i in 1 2 3 4 5; do
+		insmod $HWT 2>/dev/null
+		( for j in 1 2 3 4 5 6 7 8; do hwtimerctl after 5ms >/dev/null 2>&1; done ) &
+		churn=$!
+		hwtimerctl after 2s >/dev/null 2>&1 &
+		holder=$!
+		sleep 0.3
+		if rmmod hwtimer 2>/dev/null; then
+			echo "round $i: rmmod succeeded with a file open"
+			return 1
+		fi
+		kill $holder
+		wait $holder $churn 2>/dev/null
+		insmod /hwt/modules/hwtimer_example.ko || return 1
+		if rmmod hwtimer 2>/dev/null; then
+			echo "round $i: rmmod succeeded under a client module"
+			return 1
+		fi
+		rmmod hwtimer_example || return 1
+		rmmod hwtimer || { echo "round $i: rmmod refused once all was released"; return 1; }
+	done
+	! grep -q '^hwtimer' /proc/modules
 }
 
 cli_without_module() {
@@ -139,9 +202,24 @@ check)
 	for t in /hwt/smoke/* /hwt/tests/*; do
 		[ -x "$t" ] && run_user_test "$t"
 	done
+	check "failslab aimed at hwtimer.ko" fault_injection on
+	HWT_EXPECT_NOMEM=1 HWT_FUZZ_CALLS=50000 \
+		run_user_test /hwt/tests/fuzz_test faultinject:fuzz_test
+	HWT_EXPECT_NOMEM=1 HWT_STRESS_SECONDS=8 \
+		run_user_test /hwt/tests/stress_test faultinject:stress_test
+	fault_injection off
 	check "unload leaves no hwtimer module" unload_all
 	check "hwtimerctl says the module is not loaded, and how to load it" cli_without_module
+	check "rmmod refused while in use, clean once released" unload_races
 	check "kmemleak clean after unload" kmemleak_clean
+	finish
+	;;
+user)
+	check "load hwtimer.ko" insmod $HWT
+	for t in /hwt/smoke/* /hwt/tests/*; do
+		[ -x "$t" ] && run_user_test "$t"
+	done
+	check "unload leaves no hwtimer module" unload_all
 	finish
 	;;
 smoke)

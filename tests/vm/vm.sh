@@ -8,7 +8,7 @@ set -euo pipefail
 
 "$HWT_TOP/tests/vm/deps.sh"
 src=$(hwt_src_dir)
-read -r label img hdr <<<"${HWT_STOCK_KERNELS[1]}"
+read -r label img hdr _ <<<"${HWT_STOCK_KERNELS[1]}"
 rel=$(hwt_stock_release "$hdr")
 out=$HWT_OUT/vm
 log "building hwtimer against Debian's $label kernel ($rel)"

@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stress with a conservation ledger. Threads in two processes share one
+ * /dev/hwtimer file (through fork), and the child also hammers a file of
+ * its own. They add, modify, cancel, get, batch, read, poll and drain, dup
+ * and close the fd, and hand eventfds to timers only to close them at once.
+ * Every outcome the kernel reports goes into a ledger in shared memory.
+ * When the run ends, every timer must be accounted for:
+ *
+ *  - no one-shot arming is reported twice (no (id, gen) record twice);
+ *  - a one-shot timer never yields more records than it had armings;
+ *  - after a final drain and read, each file holds exactly the timers the
+ *    ledger says are alive, none pending, no record queued;
+ *  - each file's fdinfo counters equal the ledger's: added, cancelled,
+ *    drained, records; and fired = armings - cancelled - drained;
+ *  - the global sysfs counters moved by the sum of the files';
+ *  - periodic timers fired (records plus overruns) once per elapsed period.
+ *
+ * HWT_STRESS_SECONDS (default 20) and HWT_STRESS_SEED set the run; the seed
+ * is printed so a failure reproduces. The splat scan of the harness runs
+ * after it, as after every test. Under fault injection (the VM harness
+ * makes hwtimer's allocations fail at random) an operation may fail with
+ * ENOMEM and must then have changed nothing: the ledger stays exact. The
+ * failures seen are counted and printed.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "hwt_test.h"
+
+#define MAX_IDS		(1U << 20)
+#define MAX_GENS	6
+#define NPERIODIC	8
+#define PERIOD		(20 * MS)
+
+/* What the ledger knows of one timer id. */
+struct tl {
+	uint8_t alive;		/* added and not yet removed */
+	uint8_t periodic;
+	uint8_t untracked;	/* too many armings to keep gens for */
+	uint8_t ngens;
+	uint8_t dropped;	/* periodic: the last cancel dropped a record */
+	uint32_t armings;	/* ADD, and MODs that re-armed an idle timer */
+	uint32_t ended;		/* armings cancelled or drained while pending */
+	uint32_t reads;
+	uint32_t gens[MAX_GENS];
+	uint64_t fires;		/* periodic: records plus overruns */
+	uint64_t first_deadline;
+};
+
+/* The ledger of one file, in memory shared by both processes. */
+struct ledger {
+	pthread_mutex_t lock;
+	uint64_t adds, cancels1, cancels0, drained, records, mods0, mods1;
+	uint64_t removed;	/* ids gone: cancel, drain-unlisted, autoremove */
+	uint64_t violations;
+	char why[256];
+	struct tl t[MAX_IDS];
+};
+
+struct shared {
+	atomic_int stop;
+	atomic_ulong ops;
+	atomic_ulong nomem;
+	struct ledger l[2];	/* [0] the shared file, [1] the child's own */
+};
+
+static struct shared *sh;
+static uint64_t seed;
+
+static void violation(struct ledger *l, const char *fmt, uint32_t id, uint64_t v)
+{
+	if (!l->violations++)
+		snprintf(l->why, sizeof(l->why), fmt, id, (unsigned long long)v);
+}
+
+static struct tl *tl_of(struct ledger *l, uint32_t id)
+{
+	return id && id < MAX_IDS ? &l->t[id] : NULL;
+}
+
+/* Ledger updates, each under the ledger's lock. */
+
+static void on_add(struct ledger *l, const struct hwtimer_op *op)
+{
+	struct tl *t = tl_of(l, op->id);
+
+	l->adds++;
+	if (!t)
+		return;
+	if (t->alive)
+		violation(l, "id %u handed out twice (%llu)", op->id, 0);
+	memset(t, 0, sizeof(*t));
+	t->alive = 1;
+	t->periodic = op->period != 0;
+	t->armings = 1;
+	t->first_deadline = op->expires;
+}
+
+static void on_mod(struct ledger *l, uint32_t id, long ret)
+{
+	struct tl *t = tl_of(l, id);
+
+	if (ret == -ENOMEM)
+		atomic_fetch_add(&sh->nomem, 1);
+	if (ret == 1)
+		l->mods1++;
+	else if (ret == 0)
+		l->mods0++;
+	if (t && ret == 0)
+		t->armings++;
+}
+
+static void on_cancel(struct ledger *l, uint32_t id, long ret)
+{
+	struct tl *t = tl_of(l, id);
+
+	if (ret == -ENOMEM)
+		atomic_fetch_add(&sh->nomem, 1);
+	if (ret < 0)
+		return;
+	if (ret)
+		l->cancels1++;
+	else
+		l->cancels0++;
+	l->removed++;
+	if (t) {
+		if (!t->alive)
+			violation(l, "cancel of dead id %u succeeded (%llu)", id, ret);
+		t->alive = 0;
+		t->ended += ret == 1;
+		/* a periodic timer that is not pending has a record queued */
+		t->dropped = t->periodic && ret == 0;
+	}
+}
+
+static void on_record(struct ledger *l, const struct hwtimer_record *r)
+{
+	struct tl *t = tl_of(l, r->id);
+	int i;
+
+	l->records++;
+	if (r->fired < r->deadline)
+		violation(l, "id %u fired early by %llu ns", r->id, r->deadline - r->fired);
+	if (r->flags & HWTIMER_REC_REMOVED)
+		l->removed++;
+	if (!t)
+		return;
+	t->reads++;
+	if (r->flags & HWTIMER_REC_PERIODIC) {
+		t->fires += 1 + r->overruns;
+		return;
+	}
+	if (t->reads > t->armings)
+		violation(l, "id %u: more records than armings (%llu)", r->id, t->reads);
+	for (i = 0; i < t->ngens; i++)
+		if (t->gens[i] == r->gen)
+			violation(l, "id %u: generation %llu delivered twice", r->id, r->gen);
+	if (t->ngens < MAX_GENS)
+		t->gens[t->ngens++] = r->gen;
+	else
+		t->untracked = 1;
+	if (r->flags & HWTIMER_REC_REMOVED)
+		t->alive = 0;
+}
+
+static void on_drain(struct ledger *l, const uint32_t *ids, uint32_t n)
+{
+	uint32_t i, id;
+
+	l->drained += n;
+	for (i = 0; i < n; i++) {
+		struct tl *t = tl_of(l, ids[i]);
+
+		if (t && !t->alive)
+			violation(l, "drain listed dead id %u (%llu)", ids[i], 0);
+		if (t)
+			t->ended++;
+	}
+	/* every id of the file is gone, listed or not */
+	for (id = 1; id < MAX_IDS; id++) {
+		if (l->t[id].alive) {
+			l->t[id].alive = 0;
+			l->removed++;
+		}
+	}
+}
+
+/* Workers */
+
+struct worker {
+	int fd;
+	struct ledger *l;
+	unsigned int rnd;
+	int periodic_owner;
+	uint32_t recent[64];	/* ids this worker added lately */
+	unsigned int nrecent;
+};
+
+static uint32_t rnd32(struct worker *w)
+{
+	return (uint32_t)rand_r(&w->rnd) << 16 ^ (uint32_t)rand_r(&w->rnd);
+}
+
+/* An id this worker added lately, or any; never a periodic timer's. */
+static uint32_t some_id(struct worker *w)
+{
+	uint32_t id;
+
+	do {
+		id = w->nrecent ? w->recent[rnd32(w) % (w->nrecent < 64 ? w->nrecent : 64)] :
+				  1 + rnd32(w) % 1000;
+	} while (id < MAX_IDS && w->l->t[id].periodic);
+	return id;
+}
+
+static void remember(struct worker *w, uint32_t id)
+{
+	w->recent[w->nrecent++ % 64] = id;
+}
+
+static void drain_records(struct worker *w)
+{
+	struct hwtimer_record r[64];
+	long n, i;
+
+	do {
+		n = read(w->fd, r, sizeof(r));
+		if (n <= 0)
+			break;
+		n /= (long)sizeof(r[0]);
+		pthread_mutex_lock(&w->l->lock);
+		for (i = 0; i < n; i++)
+			on_record(w->l, &r[i]);
+		pthread_mutex_unlock(&w->l->lock);
+	} while (n == 64);
+}
+
+static void do_add(struct worker *w, int with_efd)
+{
+	struct hwtimer_op op = {
+		.clockid = rnd32(w) % 4 ? CLOCK_MONOTONIC : CLOCK_BOOTTIME,
+		.expires = rnd32(w) % (20 * MS), .cookie = rnd32(w),
+	};
+	int efd = -1;
+	long ret;
+
+	if (rnd32(w) % 8 == 0)
+		op.flags |= HWTIMER_F_AUTOREMOVE;
+	if (with_efd) {
+		efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		op.flags |= HWTIMER_F_EVENTFD;
+		op.eventfd = efd;
+	}
+	pthread_mutex_lock(&w->l->lock);
+	ret = hwt_ioctl(w->fd, HWTIMER_IOC_ADD, &op);
+	if (!ret)
+		on_add(w->l, &op);
+	else if (ret == -ENOMEM)
+		atomic_fetch_add(&sh->nomem, 1);
+	pthread_mutex_unlock(&w->l->lock);
+	if (!ret)
+		remember(w, op.id);
+	/* the timer keeps its own reference: pull the eventfd from under it */
+	if (efd >= 0)
+		close(efd);
+}
+
+static void do_batch(struct worker *w)
+{
+	struct hwtimer_op ops[16];
+	struct hwtimer_batch b = {
+		.ops = (uintptr_t)ops, .count = 16, .op_size = sizeof(ops[0]),
+	};
+	long ret;
+	int i;
+
+	memset(ops, 0, sizeof(ops));
+	for (i = 0; i < 16; i++) {
+		switch (rnd32(w) % 3) {
+		case 0:
+			ops[i].op = HWTIMER_OP_CANCEL;
+			ops[i].id = some_id(w);
+			break;
+		case 1:
+			ops[i].op = HWTIMER_OP_MOD;
+			ops[i].id = some_id(w);
+			ops[i].expires = rnd32(w) % (30 * MS);
+			break;
+		default:
+			ops[i].op = HWTIMER_OP_ADD;
+			ops[i].clockid = CLOCK_MONOTONIC;
+			ops[i].expires = rnd32(w) % (20 * MS);
+		}
+	}
+	/* the ledger sees the batch as one step: hold its lock across it */
+	pthread_mutex_lock(&w->l->lock);
+	ret = hwt_ioctl(w->fd, HWTIMER_IOC_BATCH, &b);
+	if (ret == -ENOMEM)
+		atomic_fetch_add(&sh->nomem, 1);
+	for (i = 0; ret > 0 && i < ret; i++) {
+		if (ops[i].result == -ENOMEM)
+			atomic_fetch_add(&sh->nomem, 1);
+		if (ops[i].op == HWTIMER_OP_ADD && !ops[i].result)
+			on_add(w->l, &ops[i]);
+		else if (ops[i].op == HWTIMER_OP_MOD)
+			on_mod(w->l, ops[i].id, ops[i].result);
+		else if (ops[i].op == HWTIMER_OP_CANCEL)
+			on_cancel(w->l, ops[i].id, ops[i].result);
+	}
+	pthread_mutex_unlock(&w->l->lock);
+	for (i = 0; ret > 0 && i < ret; i++)
+		if (ops[i].op == HWTIMER_OP_ADD && !ops[i].result)
+			remember(w, ops[i].id);
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct pollfd p = { .fd = w->fd, .events = POLLIN };
+	struct hwtimer_get g;
+	uint32_t id;
+	long ret;
+
+	while (!atomic_load(&sh->stop)) {
+		uint32_t r = rnd32(w) % 100;
+
+		atomic_fetch_add(&sh->ops, 1);
+		if (r < 25) {
+			do_add(w, r < 3);
+		} else if (r < 40) {
+			id = some_id(w);
+			pthread_mutex_lock(&w->l->lock);
+			ret = hwt_mod(w->fd, id, 0, rnd32(w) % (30 * MS), 0, NULL);
+			on_mod(w->l, id, ret);
+			pthread_mutex_unlock(&w->l->lock);
+		} else if (r < 55) {
+			id = some_id(w);
+			pthread_mutex_lock(&w->l->lock);
+			ret = hwt_cancel(w->fd, id);
+			on_cancel(w->l, id, ret);
+			pthread_mutex_unlock(&w->l->lock);
+		} else if (r < 60) {
+			hwt_get(w->fd, some_id(w), &g);
+		} else if (r < 70) {
+			do_batch(w);
+		} else if (r < 90) {
+			drain_records(w);
+		} else if (r < 95) {
+			poll(&p, 1, 1);
+			drain_records(w);
+		} else if (r < 99) {
+			/* a second descriptor of the same file, gone again */
+			int d = dup(w->fd);
+
+			if (d >= 0)
+				close(d);
+		} else {
+			struct hwtimer_eventfd e = { .fd = eventfd(0, EFD_CLOEXEC) };
+
+			hwt_ioctl(w->fd, HWTIMER_IOC_SET_EVENTFD, &e);
+			close(e.fd);
+		}
+	}
+	return NULL;
+}
+
+static void add_periodic(int fd, struct ledger *l, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct hwtimer_op op = {
+			.flags = HWTIMER_F_ABS, .clockid = CLOCK_MONOTONIC,
+			.expires = now_ns(CLOCK_MONOTONIC) + PERIOD, .period = PERIOD,
+		};
+
+		pthread_mutex_lock(&l->lock);
+		if (!hwt_ioctl(fd, HWTIMER_IOC_ADD, &op))
+			on_add(l, &op);
+		pthread_mutex_unlock(&l->lock);
+	}
+}
+
+static void run_workers(int fd, struct ledger *l, int nthreads, unsigned int salt)
+{
+	pthread_t th[4];
+	struct worker w[4];
+	int i;
+
+	for (i = 0; i < nthreads; i++) {
+		memset(&w[i], 0, sizeof(w[i]));
+		w[i].fd = fd;
+		w[i].l = l;
+		w[i].rnd = (unsigned int)seed * 31 + salt * 7 + (unsigned int)i;
+		pthread_create(&th[i], NULL, work, &w[i]);
+	}
+	for (i = 0; i < nthreads; i++)
+		pthread_join(th[i], NULL);
+}
+
+static unsigned long long fdinfo_u64(int fd, const char *key)
+{
+	char path[64], line[512];
+	size_t klen = strlen(key);
+	unsigned long long v = ~0ULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':')
+			v = strtoull(line + klen + 1, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+static unsigned long long sysfs_u64(const char *name)
+{
+	char path[128], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/misc/hwtimer/stats/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return ~0ULL;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return strtoull(buf, NULL, 10);
+}
+
+/* Read every queued record; allocation failures are tried again. */
+static void read_all(int fd, struct ledger *l)
+{
+	struct hwtimer_record r;
+	long n;
+
+	while ((n = hwt_read(fd, &r, 1)) == 1 || n == -ENOMEM)
+		if (n == 1)
+			on_record(l, &r);
+}
+
+/*
+ * End of the run for one file: stop the periodic timers, drain, read what
+ * is left, and compare the file with the ledger. Returns 0 or a message.
+ */
+static const char *settle(int fd, struct ledger *l, uint64_t t_end, char *msg,
+			  size_t len)
+{
+	uint32_t *ids = calloc(MAX_IDS, sizeof(*ids));
+	struct hwtimer_drain d;
+	unsigned long long alive = 0, armings = 0, fired, v;
+	uint32_t id;
+
+	hwt_set_nonblock(fd);
+	pthread_mutex_lock(&l->lock);
+	/* records first, then the periodic timers: their count must add up */
+	read_all(fd, l);
+	for (id = 1; id < MAX_IDS; id++) {
+		struct tl *t = &l->t[id];
+		long ret;
+
+		if (!t->alive || !t->periodic)
+			continue;
+		do
+			ret = hwt_cancel(fd, id);
+		while (ret == -ENOMEM);
+		on_cancel(l, id, ret);
+	}
+	/* a drain that met an allocation failure is simply tried again */
+	for (;;) {
+		long ret;
+
+		memset(&d, 0, sizeof(d));
+		d.ids = (uintptr_t)ids;
+		d.max = MAX_IDS;
+		ret = hwt_ioctl(fd, HWTIMER_IOC_DRAIN, &d);
+		if (ret == -ENOMEM)
+			continue;
+		if (!ret)
+			on_drain(l, ids, d.count);
+		break;
+	}
+	read_all(fd, l);
+	pthread_mutex_unlock(&l->lock);
+	free(ids);
+
+	for (id = 1; id < MAX_IDS; id++) {
+		struct tl *t = &l->t[id];
+
+		armings += t->armings;
+		alive += t->alive;
+		if (t->periodic && t->armings) {
+			/* deadlines first_deadline + k * PERIOD up to t_end */
+			long long due = t_end > t->first_deadline ?
+				(long long)((t_end - t->first_deadline) / PERIOD) + 1 : 0;
+			long long diff = (long long)t->fires - due;
+
+			/*
+			 * The last period may not have fired by the cancel, and
+			 * a record the cancel dropped took its expiries along.
+			 */
+			if (diff < -3 || diff > 1)
+				violation(l, "periodic id %u: %llu fires", id, t->fires);
+		}
+	}
+	if (l->violations) {
+		snprintf(msg, len, "%llu violations, first: %s",
+			 (unsigned long long)l->violations, l->why);
+		return msg;
+	}
+#define EXPECT_FDINFO(key, want) do {					\
+	v = fdinfo_u64(fd, key);					\
+	if (v != (unsigned long long)(want)) {				\
+		snprintf(msg, len, "fdinfo %s = %llu, ledger says %llu",	\
+			 key, v, (unsigned long long)(want));		\
+		return msg;						\
+	}								\
+} while (0)
+	EXPECT_FDINFO("timers", 0);	/* drained: nothing left */
+	EXPECT_FDINFO("pending", 0);
+	EXPECT_FDINFO("ready", 0);
+	EXPECT_FDINFO("added", l->adds);
+	EXPECT_FDINFO("cancelled", l->cancels1);
+	EXPECT_FDINFO("drained", l->drained);
+	EXPECT_FDINFO("records", l->records);
+	/*
+	 * Every arming of a one-shot ends exactly once: it expires, or is
+	 * cancelled or drained while pending. A periodic timer expires once
+	 * per record it queued: those read, and one a cancel dropped.
+	 */
+	fired = 0;
+	for (id = 1; id < MAX_IDS; id++) {
+		struct tl *t = &l->t[id];
+
+		if (t->periodic)
+			fired += t->reads + t->dropped;
+		else
+			fired += t->armings - t->ended;
+	}
+	EXPECT_FDINFO("fired", fired);
+#undef EXPECT_FDINFO
+	ksft_print_msg("file: %llu added, %llu armings, %llu records, %llu cancelled, %llu drained, %llu fired\n",
+		       (unsigned long long)l->adds, armings, (unsigned long long)l->records,
+		       (unsigned long long)l->cancels1, (unsigned long long)l->drained, fired);
+	return NULL;
+}
+
+static void *stop_after(void *arg)
+{
+	sleep(*(unsigned int *)arg);
+	atomic_store(&sh->stop, 1);
+	return NULL;
+}
+
+static void ledger_init(struct ledger *l)
+{
+	pthread_mutexattr_t a;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&l->lock, &a);
+}
+
+FIXTURE(stress) {
+	int dummy;
+};
+
+FIXTURE_SETUP(stress)
+{
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+}
+
+TEST_F_TIMEOUT(stress, ledger_balances, 600)
+{
+	const char *env = getenv("HWT_STRESS_SECONDS");
+	unsigned int secs = env ? (unsigned int)atoi(env) : 20;
+	unsigned long long g_added, g_cancelled, g_drained, g_records;
+	char msg[512];
+	const char *bad;
+	uint64_t t_end;
+	int fd, own, status;
+	pid_t child;
+
+	env = getenv("HWT_STRESS_SEED");
+	seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
+	ksft_print_msg("stress: seed %llu, %u s (HWT_STRESS_SEED, HWT_STRESS_SECONDS)\n",
+		       (unsigned long long)seed, secs);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
+	ledger_init(&sh->l[0]);
+	ledger_init(&sh->l[1]);
+	g_added = sysfs_u64("added");
+	g_cancelled = sysfs_u64("cancelled");
+	g_drained = sysfs_u64("drained");
+	g_records = sysfs_u64("records");
+
+	while ((fd = hwt_open()) < 0 && errno == ENOMEM)
+		;
+	ASSERT_LE(0, fd);
+	/* workers poll and read without blocking, so they see the stop flag */
+	ASSERT_EQ(0, hwt_set_nonblock(fd));
+	add_periodic(fd, &sh->l[0], NPERIODIC);
+
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		/* the shared file from two threads here, and a file of our own */
+		pid_t sub;
+
+		while ((own = hwt_open()) < 0 && errno == ENOMEM)
+			;
+		if (own < 0 || hwt_set_nonblock(own))
+			_exit(1);
+		add_periodic(own, &sh->l[1], NPERIODIC);
+		sub = fork();
+		if (!sub) {
+			run_workers(own, &sh->l[1], 2, 3);
+			_exit(0);
+		}
+		run_workers(fd, &sh->l[0], 2, 2);
+		waitpid(sub, NULL, 0);
+		t_end = now_ns(CLOCK_MONOTONIC);
+		bad = settle(own, &sh->l[1], t_end, msg, sizeof(msg));
+		if (bad) {
+			fprintf(stderr, "# own file: %s\n", bad);
+			_exit(2);
+		}
+		close(own);
+		_exit(0);
+	}
+	{
+		pthread_t stopper;
+
+		pthread_create(&stopper, NULL, stop_after, &secs);
+		run_workers(fd, &sh->l[0], 2, 1);
+		pthread_join(stopper, NULL);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	t_end = now_ns(CLOCK_MONOTONIC);
+	bad = settle(fd, &sh->l[0], t_end, msg, sizeof(msg));
+	EXPECT_EQ(NULL, bad) TH_LOG("shared file: %s", bad);
+	close(fd);
+
+	ksft_print_msg("stress: %lu operations in %u s, %lu failed with ENOMEM\n",
+		       atomic_load(&sh->ops), secs, atomic_load(&sh->nomem));
+	if (getenv("HWT_EXPECT_NOMEM"))
+		EXPECT_LT(0UL, atomic_load(&sh->nomem));
+	/* the global counters moved by what the two files did, no more */
+	EXPECT_EQ(g_added + sh->l[0].adds + sh->l[1].adds, sysfs_u64("added"));
+	EXPECT_EQ(g_cancelled + sh->l[0].cancels1 + sh->l[1].cancels1,
+		  sysfs_u64("cancelled"));
+	EXPECT_EQ(g_drained + sh->l[0].drained + sh->l[1].drained,
+		  sysfs_u64("drained"));
+	EXPECT_EQ(g_records + sh->l[0].records + sh->l[1].records,
+		  sysfs_u64("records"));
+	munmap(sh, sizeof(*sh));
+}
+
+TEST_HARNESS_MAIN
