@@ -3,6 +3,7 @@
  * hwtimerctl: log2 lateness histograms. See hist.h.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,23 +71,36 @@ static void range_label(char *buf, size_t len, unsigned int b)
 		snprintf(buf, len, ">= %s", lo);
 }
 
-void hist_print(FILE *f, const struct hist *h, const char *title)
+/* The first and last non-empty buckets and the largest; false if none. */
+static bool hist_span(const struct hist *h, unsigned int *first,
+		      unsigned int *last, uint64_t *peak)
 {
-	uint64_t peak = 0;
-	unsigned int b, first = HIST_BUCKETS, last = 0;
+	unsigned int b;
 
+	*first = HIST_BUCKETS;
+	*last = 0;
+	*peak = 0;
 	for (b = 0; b < HIST_BUCKETS; b++) {
 		if (!h->bucket[b])
 			continue;
-		if (first == HIST_BUCKETS)
-			first = b;
-		last = b;
-		if (h->bucket[b] > peak)
-			peak = h->bucket[b];
+		if (*first == HIST_BUCKETS)
+			*first = b;
+		*last = b;
+		if (h->bucket[b] > *peak)
+			*peak = h->bucket[b];
 	}
+	return *first < HIST_BUCKETS;
+}
+
+void hist_print(FILE *f, const struct hist *h, const char *title)
+{
+	unsigned int b, first, last;
+	uint64_t peak;
+	bool any = hist_span(h, &first, &last, &peak);
+
 	fprintf(f, "%s (%llu samples, %llu early)\n", title,
 		(unsigned long long)h->count, (unsigned long long)h->early);
-	if (first == HIST_BUCKETS)
+	if (!any)
 		return;
 	for (b = first; b <= last; b++) {
 		char label[64];
@@ -118,22 +132,13 @@ static void svg_escape(FILE *f, const char *s)
 int hist_svg(const char *path, const struct hist *h, const char *title)
 {
 	const int W = 800, H = 420, left = 70, right = 20, top = 50, bottom = 110;
-	unsigned int b, first = HIST_BUCKETS, last = 0, nb;
-	uint64_t peak = 0;
+	unsigned int b, first, last, nb;
+	uint64_t peak;
 	char p50[32], p99[32], mx[32];
 	FILE *f;
 	int ret = 0;
 
-	for (b = 0; b < HIST_BUCKETS; b++) {
-		if (!h->bucket[b])
-			continue;
-		if (first == HIST_BUCKETS)
-			first = b;
-		last = b;
-		if (h->bucket[b] > peak)
-			peak = h->bucket[b];
-	}
-	if (first == HIST_BUCKETS) {
+	if (!hist_span(h, &first, &last, &peak)) {
 		first = 0;
 		last = 0;
 		peak = 1;

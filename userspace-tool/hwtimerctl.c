@@ -44,15 +44,21 @@ static void close_stdout(void)
 	}
 }
 
+/* "hwtimerctl: MESSAGE" on stderr */
+static void __attribute__((format(printf, 1, 0))) vwarnx(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void __attribute__((format(printf, 1, 2), noreturn)) die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarnx(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(EXIT_FAILURE);
 }
 
@@ -66,11 +72,9 @@ static void __attribute__((format(printf, 1, 2), noreturn)) usage_error(const ch
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarnx(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	errtryhelp();
 }
 

@@ -12,20 +12,7 @@ shift
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-
-t() {	# t DESCRIPTION CMD...
-	local desc=$1
-	shift
-	n=$((n + 1))
-	if "$@" >"$tmp/out" 2>&1; then
-		echo "ok $n $desc"
-	else
-		echo "not ok $n $desc"
-		tail -n 30 "$tmp/out" | sed 's/^/# /'
-		fail=1
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 
 # a private copy: builds must not leave objects in the work tree
 src=$tmp/src

@@ -12,20 +12,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 hdr=$top/uapi/linux/hwtimer.h
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-
-t() {	# t DESCRIPTION CMD...: one TAP line, with the output on failure
-	local desc=$1
-	shift
-	n=$((n + 1))
-	if "$@" >"$tmp/out" 2>&1; then
-		echo "ok $n $desc"
-	else
-		echo "not ok $n $desc"
-		sed 's/^/# /' "$tmp/out"
-		fail=1
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 
 printf '#include <linux/hwtimer.h>\nint main(void) { return HWTIMER_IOC_ADD != 0; }\n' > "$tmp/c.c"
 cp "$tmp/c.c" "$tmp/cxx.cc"

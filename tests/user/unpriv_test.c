@@ -124,6 +124,9 @@ TEST_F(unpriv, one_users_limit_is_not_anothers)
 
 		_exit(become(UID_A) ? 100 : hold_five(p));
 	}
+	/* our ends only: a child that dies early gives EOF, not a hang */
+	close(up[1]);
+	close(down[0]);
 	ASSERT_EQ(1, read(up[0], &c, 1));
 	/* A is at its limit; B still has all of its own */
 	EXPECT_EQ(0, as_user(UID_B, five_more, NULL));

@@ -127,23 +127,30 @@ fault_injection() {
 		echo 0 > $FAILSLAB/probability
 		return 0
 	fi
-	lo= hi=
-	for a in $(grep '\[hwtimer\]$' /proc/kallsyms | awk '$2 ~ /^[tT]$/ { print $1 }'); do
-		v=$((0x$a))
-		{ [ -z "$lo" ] || [ $v -lt $lo ]; } && lo=$v
-		{ [ -z "$hi" ] || [ $v -gt $hi ]; } && hi=$v
-	done
-	[ -n "$lo" ] || return 1
-	echo $lo > $FAILSLAB/require-start
-	echo $((hi + 65536)) > $FAILSLAB/require-end
+	# the module's text: from its lowest function to past its highest
+	# (same-width hex sorts as numbers)
+	syms=$(grep '\[hwtimer\]$' /proc/kallsyms | awk '$2 ~ /^[tT]$/ { print $1 }' | sort)
+	lo=$(echo "$syms" | head -n 1) hi=$(echo "$syms" | tail -n 1)
+	[ -n "$lo" ] && [ "$lo" != 0000000000000000 ] || return 1
+	echo "0x$lo" > $FAILSLAB/require-start || return 1
+	printf '0x%x\n' $((0x$hi + 65536)) > $FAILSLAB/require-end || return 1
 	echo 32 > $FAILSLAB/stacktrace-depth
-	echo N > $FAILSLAB/task-filter
+	# only tasks that asked for it (run_faulty), never init
+	echo Y > $FAILSLAB/task-filter
 	echo N > $FAILSLAB/ignore-gfp-wait
 	echo 0 > $FAILSLAB/verbose
 	echo 0 > $FAILSLAB/space
 	echo -1 > $FAILSLAB/times
 	echo 1 > $FAILSLAB/interval
 	echo 5 > $FAILSLAB/probability
+}
+
+# run_faulty TEST NAME: run_user_test, in a task that failslab may fail
+run_faulty() {
+	echo "#!/bin/sh
+echo 1 > /proc/self/make-it-fail && exec $1" > /tmp/faulty
+	chmod +x /tmp/faulty
+	run_user_test /tmp/faulty "$2"
 }
 
 # Unload races: rmmod is refused while a file is open or a client module
@@ -204,9 +211,9 @@ check)
 	done
 	check "failslab aimed at hwtimer.ko" fault_injection on
 	HWT_EXPECT_NOMEM=1 HWT_FUZZ_CALLS=50000 \
-		run_user_test /hwt/tests/fuzz_test faultinject:fuzz_test
+		run_faulty /hwt/tests/fuzz_test faultinject:fuzz_test
 	HWT_EXPECT_NOMEM=1 HWT_STRESS_SECONDS=8 \
-		run_user_test /hwt/tests/stress_test faultinject:stress_test
+		run_faulty /hwt/tests/stress_test faultinject:stress_test
 	fault_injection off
 	check "unload leaves no hwtimer module" unload_all
 	check "hwtimerctl says the module is not loaded, and how to load it" cli_without_module

@@ -14,6 +14,8 @@ out=$1 mods=$2
 shift 2
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
+# mktemp made it 0700: unprivileged users in the guest need to get in
+chmod 755 "$stage"
 
 mkdir -p "$stage"/{bin,hwt/modules,hwt/kunit,hwt/tests,hwt/smoke,hwt/bench,hwt/bin,etc,root}
 cp /bin/busybox "$stage/bin/busybox"
