@@ -240,6 +240,77 @@ def main():
             md.append(f'| {wl} | ' + ' | '.join(row) + ' |')
         md.append('')
 
+    # Targets: where we stand, computed from the same data
+    targets = []
+
+    def verdict(ok):
+        return 'met' if ok else '**not met**'
+
+    if native:
+        lo, hi = ns[0], ns[-1]
+        ic = {n: (nat('wheel', 'insert', n) or 0) + (nat('wheel', 'cancel', n) or 0) for n in ns}
+        targets.append(('native: insert + cancel <= 40 ns', f'{fmt_ns(ic[lo])} at N = {lo:,}, '
+                        f'{fmt_ns(ic[hi])} at N = {hi:,}', verdict(max(ic.values()) <= 40)))
+        targets.append(('native: flat from 10^3 to 10^7 (ratio <= 1.5)',
+                        f'insert + cancel {ratio(ic[hi], ic[lo])}; insert alone '
+                        f'{ratio(nat("wheel", "insert", hi), nat("wheel", "insert", lo))}',
+                        verdict(ic[hi] / ic[lo] <= 1.5)))
+        m = 1000000 if 1000000 in ns else hi
+        r = (nat('rbtree', 'arm_cancel', m) or 0) / (nat('wheel', 'arm_cancel', m) or 1)
+        targets.append((f'native: >= 3x faster than the rbtree at N = {m:,} (arm + cancel)',
+                        f'{r:.1f}x', verdict(r >= 3)))
+    for label, (secs, _) in guests.items():
+        api = secs.get('bench:api_bench', [])
+        kern = secs.get('bench:kernel', [])
+
+        def gv(group, name):
+            for r in api:
+                if r['group'] == group and r['name'] == name:
+                    return r['value']
+            return None
+        tfd = gv('arm_cancel', 'timerfd create+settime+close')
+        b256 = gv('arm_cancel', 'hwtimer, batch of 256')
+        one = gv('arm_cancel', 'hwtimer, one ioctl each')
+        null = gv('floor', 'hwtimer null ioctl')
+        ex_h = gv('expiry', 'hwtimer read()')
+        ex_t = gv('expiry', 'timerfd + epoll')
+        mem = gv('memory', 'hwtimer')
+        if tfd and b256:
+            targets.append((f'{label}: batched (256) arm + cancel >= 8x cheaper than timerfd',
+                            f'{tfd / b256:.1f}x', verdict(tfd / b256 >= 8)))
+        if tfd and one:
+            targets.append((f'{label}: one ioctl each >= 2x cheaper than timerfd',
+                            f'{tfd / one:.1f}x', verdict(tfd / one >= 2)))
+        if one and null:
+            targets.append((f'{label}: one ioctl each within 1.2x of two null ioctls + wheel work',
+                            f'{one / (2 * null):.1f}x two null ioctls', verdict(one / (2 * null) <= 1.2)))
+        if ex_h and ex_t:
+            targets.append((f'{label}: CPU per expired timer <= 1/10 of timerfd\'s',
+                            f'1/{ex_t / ex_h:.1f}', verdict(ex_t / ex_h >= 10)))
+        if mem:
+            targets.append((f'{label}: <= 64 bytes per pending timer', f'{mem:.0f} B',
+                            verdict(mem <= 64)))
+        big = [r for r in kern if r['n'] == max((x['n'] for x in kern), default=0)]
+        hw = [r['cancel_arm_ns'] for r in big if r['impl'] == 'hwtimer']
+        hr = [r['cancel_arm_ns'] for r in big if r['impl'] == 'hrtimer']
+        if hw and hr:
+            targets.append((f'{label}: in-kernel add/cancel at {big[0]["n"]:,} pending beats hrtimer',
+                            f'{hr[0] / hw[0]:.1f}x', verdict(hr[0] > hw[0])))
+    if targets:
+        md += ['## Targets: where we stand', '',
+               'From the issue that asked for these benchmarks; a shortfall is a finding, '
+               'not a failure.', '', '| target | measured | |', '|---|---|---|']
+        md += [f'| {t} | {m} | {v} |' for t, m, v in targets]
+        md += ['', 'Where a target is missed: natively, cancelling a random one of 10^7 '
+               'pending timers misses the cache on the timer and its list neighbours, as '
+               'it does for every structure (insert alone stays flat). In the guests the '
+               'per-operation work in the module (a slab object and an xarray slot per '
+               'timer, a clock read, the lock) costs about as much under emulation as a '
+               'whole timerfd_settime(), so batching approaches io_uring\'s batched '
+               'timeouts rather than beating them eightfold. The CPU cost of delivery '
+               'stays several times below timerfd\'s; the lateness columns show which '
+               'deliveries kept up with 10^5 expiries a second in each guest.', '']
+
     # Layers 2 and 3
     kseries = []
     for label, (secs, rcs) in guests.items():
