@@ -34,6 +34,9 @@ static uint ops = 100000;
 module_param(ops, uint, 0444);
 MODULE_PARM_DESC(ops, "Cancel + arm pairs timed per point (default 100000)");
 
+/* one JSON object per line, which make bench collects from the console */
+#define HWTB_FMT "{\"layer\":\"kernel\",\"kernel\":\"%s\",\"impl\":\"%s\",\"n\":%u,\"cancel_arm_ns\":%llu,\"arm_ns\":%llu,\"cancel_ns\":%llu,\"bytes_per_timer\":%zu}\n"
+
 #define HWTB_MIN_NS	(100ULL * NSEC_PER_SEC)
 #define HWTB_SPAN_NS	(60ULL * NSEC_PER_SEC)
 
@@ -182,10 +185,8 @@ static int hwtb_run(const struct hwtb_impl *im, u32 n)
 	}
 	cancel_ns = ktime_get_ns() - t0;
 
-	pr_info("{\"layer\":\"kernel\",\"kernel\":\"%s\",\"impl\":\"%s\",\"n\":%u,"
-		"\"cancel_arm_ns\":%llu,\"arm_ns\":%llu,\"cancel_ns\":%llu,"
-		"\"bytes_per_timer\":%zu}\n", init_utsname()->release, im->name,
-		n, div_u64(pair_ns, ops), div64_u64(arm_ns, n),
+	pr_info(HWTB_FMT, init_utsname()->release, im->name, n,
+		div_u64(pair_ns, ops), div64_u64(arm_ns, n),
 		div64_u64(cancel_ns, n), im->size);
 	if (im->init == hw_init)
 		for (i = 0; i < n; i++)

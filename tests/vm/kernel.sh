@@ -11,6 +11,7 @@ set -euo pipefail
 
 frag=${1:-$HWT_TOP/tests/vm/debug.config}
 [ -f "$frag" ] || die "no config fragment $frag"
+frag=$(realpath "$frag")
 src=$(hwt_src_dir)
 key="$(hwt_src_version)-$(sha256sum <"$frag" | cut -c1-16)"
 out=$HWT_CACHE/kernel/$(basename "$frag" .config)-$key
