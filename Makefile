@@ -41,7 +41,7 @@ LIB_CFLAGS := $(UCFLAGS) -fPIC -fvisibility=default -I$(UT)/lib
 CLI_SRCS := $(UT)/hwtimerctl.c $(UT)/parse.c $(UT)/hist.c
 CLI_HDRS := $(UT)/parse.h $(UT)/hist.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
 
-.PHONY: all module user lib cli user-tests native-check host-check check check-long vm bench \
+.PHONY: all module user lib cli user-tests ksft-check native-check host-check check check-long vm bench \
 	style clean \
 	install install-module install-user uninstall uninstall-module uninstall-user
 
@@ -87,7 +87,8 @@ ksft-check:
 		"set KSFT_DIR to a kernel source tree's tools/testing/selftests" \
 		"(apt-get install linux-source-6.12 and unpack it)." >&2; exit 1; }
 
-$(BUILD)/tests/%: tests/user/%.c $(wildcard tests/user/*.h uapi/linux/*.h) $(BUILD)/lib/libhwtimer.a | ksft-check
+$(BUILD)/tests/%: tests/user/%.c $(wildcard tests/user/*.h uapi/linux/*.h) $(UT)/lib/libhwtimer.h \
+		$(BUILD)/lib/libhwtimer.a | ksft-check
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(TEST_WARN) -static -I"$(KSFT_DIR)" -Itests/user -I$(UT)/lib $< \
 		$(BUILD)/lib/libhwtimer.a -o $@ -lpthread
@@ -163,6 +164,7 @@ install-user: lib cli
 uninstall: uninstall-module uninstall-user
 
 uninstall-module:
+	$(if $(KRELEASE),,$(error no kernel release in $(KDIR): set KDIR to the tree the module was installed for))
 	rm -f "$(DESTDIR)/lib/modules/$(KRELEASE)/extra/"hwtimer*.ko*
 	-rmdir "$(DESTDIR)/lib/modules/$(KRELEASE)/extra" 2>/dev/null
 	depmod $(if $(DESTDIR),-b "$(DESTDIR)") -a $(KRELEASE)

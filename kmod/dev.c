@@ -57,12 +57,12 @@
 #define HWT_DRAIN_CHUNK	256
 #define HWT_FREE_CHUNK	1024	/* timers freed per lock hold on release */
 
-unsigned int hwt_max_timers_per_fd = 1U << 21;
+static unsigned int hwt_max_timers_per_fd = 1U << 21;
 module_param_named(max_timers_per_fd, hwt_max_timers_per_fd, uint, 0644);
 MODULE_PARM_DESC(max_timers_per_fd,
 		 "Timers one open /dev/hwtimer may hold; ENOSPC past it (default 2097152)");
 
-unsigned int hwt_max_timers_per_user = 1U << 23;
+static unsigned int hwt_max_timers_per_user = 1U << 23;
 module_param_named(max_timers_per_user, hwt_max_timers_per_user, uint, 0644);
 MODULE_PARM_DESC(max_timers_per_user,
 		 "Timers one user may hold over all its files; EDQUOT past it (default 8388608)");
@@ -182,6 +182,22 @@ static DEFINE_MUTEX(hwt_users_lock);
 
 #define hwt_lock(hf, flags)	xa_lock_irqsave(&(hf)->timers, flags)
 #define hwt_unlock(hf, flags)	xa_unlock_irqrestore(&(hf)->timers, flags)
+
+/* The HWT_U_* flags a timer keeps, from HWTIMER_F_* flags of an ADD... */
+static inline u32 hwt_uflags(u32 f)
+{
+	return (f & HWTIMER_F_FIXED_DELAY ? HWT_U_FIXED_DELAY : 0) |
+	       (f & HWTIMER_F_NO_RECORD ? HWT_U_NO_RECORD : 0) |
+	       (f & HWTIMER_F_AUTOREMOVE ? HWT_U_AUTOREMOVE : 0);
+}
+
+/* ...and back, for GET */
+static inline u32 hwt_uapi_flags(u32 f)
+{
+	return (f & HWT_U_FIXED_DELAY ? HWTIMER_F_FIXED_DELAY : 0) |
+	       (f & HWT_U_NO_RECORD ? HWTIMER_F_NO_RECORD : 0) |
+	       (f & HWT_U_AUTOREMOVE ? HWTIMER_F_AUTOREMOVE : 0);
+}
 
 static inline struct hwt_utimer_ext *hwt_ext(struct hwt_utimer *t)
 {
@@ -459,6 +475,13 @@ static struct hwt_utimer *hwt_alloc(bool ext)
 	return t;
 }
 
+/* A periodic re-arm lies up to period + slack ahead: both within range. */
+static bool hwt_period_in_range(const struct hwtimer_op *op)
+{
+	return op->period <= hwt_geo.max_delay && op->slack <= hwt_geo.max_delay &&
+	       op->period + op->slack <= hwt_geo.max_delay;
+}
+
 /* Validate an operation and allocate what it needs; no lock held. */
 static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 {
@@ -468,10 +491,6 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 
 	if (op->padding || op->gen)
 		return -EINVAL;
-	/* a periodic re-arm lies up to period + slack ahead */
-	if (op->period > hwt_geo.max_delay || op->slack > hwt_geo.max_delay ||
-	    op->period + op->slack > hwt_geo.max_delay)
-		return -ERANGE;
 
 	switch (op->op) {
 	case HWTIMER_OP_ADD:
@@ -485,6 +504,8 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			return -EINVAL;
 		if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
 			return -EINVAL;
+		if (!hwt_period_in_range(op))
+			return -ERANGE;
 		clk = hwt_clock_index(op->clockid);
 		if (clk < 0)
 			return clk;
@@ -513,6 +534,8 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			return -EINVAL;
 		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
 			return -EINVAL;
+		if (!hwt_period_in_range(op))
+			return -ERANGE;
 		if (op->period) {
 			/* in case the timer must move to a larger object */
 			s->fresh = hwt_alloc(true);
@@ -567,9 +590,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 	t->cookie = op->cookie;
 	t->clk = clk;
 	t->state = HWT_U_IDLE;
-	t->flags |= (op->flags & HWTIMER_F_FIXED_DELAY ? HWT_U_FIXED_DELAY : 0) |
-		    (op->flags & HWTIMER_F_NO_RECORD ? HWT_U_NO_RECORD : 0) |
-		    (op->flags & HWTIMER_F_AUTOREMOVE ? HWT_U_AUTOREMOVE : 0);
+	t->flags |= hwt_uflags(op->flags);
 	if (t->flags & HWT_U_EXT) {
 		hwt_ext(t)->period = op->period;
 		hwt_ext(t)->slack = op->slack;
@@ -812,8 +833,11 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 	if (opcode != HWTIMER_OP_CANCEL) {
 		s.op.op = given;
 		s.op.result = 0;
-		/* a longer struct's tail was checked to be zero: leave it */
-		if (copy_to_user(uarg, &s.op, sizeof(s.op)))
+		/*
+		 * A longer struct's tail was checked to be zero: leave it;
+		 * an older, shorter one gets what it has room for.
+		 */
+		if (copy_to_user(uarg, &s.op, min(usize, sizeof(s.op))))
 			return -EFAULT;
 	}
 	return ret;
@@ -880,7 +904,8 @@ static long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg,
 				ret = put_user(op->result, (s32 __user *)(uop +
 					offsetof(struct hwtimer_op, result)));
 			else
-				ret = copy_to_user(uop, op, sizeof(*op)) ? -EFAULT : 0;
+				ret = copy_to_user(uop, op, min(osize, sizeof(*op))) ?
+				      -EFAULT : 0;
 			if (ret) {
 				done += i;
 				goto out;
@@ -927,10 +952,8 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 	g.state = t->state == HWT_U_PENDING ? HWTIMER_STATE_PENDING :
 		  t->state == HWT_U_FIRED ? HWTIMER_STATE_FIRED :
 		  HWTIMER_STATE_IDLE;
-	g.timer_flags = (t->flags & HWT_U_FIXED_DELAY ? HWTIMER_F_FIXED_DELAY : 0) |
-			(hwt_efd(t) ? HWTIMER_F_EVENTFD : 0) |
-			(t->flags & HWT_U_NO_RECORD ? HWTIMER_F_NO_RECORD : 0) |
-			(t->flags & HWT_U_AUTOREMOVE ? HWTIMER_F_AUTOREMOVE : 0);
+	g.timer_flags = hwt_uapi_flags(t->flags) |
+			(hwt_efd(t) ? HWTIMER_F_EVENTFD : 0);
 	g.clockid = hwt_clockids[t->clk];
 	g.gen = t->gen;
 	g.expires = t->node.expires;
@@ -942,7 +965,7 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 		hwt_period_next(hwt_ext(t)->due, t->fired, now, period,
 				t->flags & HWT_U_FIXED_DELAY, &g.overruns);
 	hwt_unlock(hf, flags);
-	return copy_to_user(uarg, &g, sizeof(g)) ? -EFAULT : 0;
+	return copy_to_user(uarg, &g, min(usize, sizeof(g))) ? -EFAULT : 0;
 }
 
 static long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg,
@@ -1015,7 +1038,7 @@ static long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg,
 		cond_resched();
 	}
 	kfree(ids);
-	if (!ret && copy_to_user(uarg, &d, sizeof(d)))
+	if (!ret && copy_to_user(uarg, &d, min(usize, sizeof(d))))
 		ret = -EFAULT;
 	return ret;
 }
@@ -1101,9 +1124,7 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 		r->overruns = 0;
 		r->flags = 0;
 		r->clockid = hwt_clockids[t->clk];
-		list_del_init(&t->node.entry);
-		WRITE_ONCE(hf->nready, hf->nready - 1);
-		t->state = HWT_U_IDLE;
+		hwt_disarm(hf, t);	/* off the queue */
 		if (hwt_period(t)) {
 			u64 now = hwt_base_now(&hf->base[t->clk]);
 
@@ -1192,7 +1213,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		const struct hwt_stats *b = &hf->base[clk].stats;
 
-		if (!test_bit(clk, &hf->clocks))
+		if (!test_bit_acquire(clk, &hf->clocks))
 			continue;
 		pending += hf->base[clk].wheel->pending;
 		hwt_stats_fold(&st, b);
@@ -1283,8 +1304,13 @@ static int hwt_release(struct inode *inode, struct file *file)
 
 		if (!test_bit(clk, &hf->clocks))
 			continue;
-		/* the timers are gone; empty the wheel before freeing it */
+		/*
+		 * The timers are gone: empty the wheel before freeing it,
+		 * under the lock, as sysfs may be reading it
+		 */
+		hwt_lock(hf, flags);
 		hwt_wheel_init(b->wheel, hwt_geo.shift, hwt_geo.levels, 0);
+		hwt_unlock(hf, flags);
 		hwt_base_destroy(b);
 	}
 	if (hf->efd)

@@ -226,7 +226,4 @@ extern const struct attribute_group *hwt_sysfs_groups[];
 int hwt_sysfs_init(void);
 void hwt_sysfs_exit(void);
 
-extern unsigned int hwt_max_timers_per_fd;
-extern unsigned int hwt_max_timers_per_user;
-
 #endif /* _HWT_H */

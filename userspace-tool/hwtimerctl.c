@@ -106,9 +106,9 @@ static uint64_t now_ns(clockid_t clk)
 }
 
 /* Open the device, or explain what to do about it. */
-static int open_dev(unsigned int flags)
+static int open_dev(void)
 {
-	int fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC | flags);
+	int fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
 
 	if (fd >= 0)
 		return fd;
@@ -238,7 +238,7 @@ static void cmd_info(int json)
 	};
 	FILE *f;
 	unsigned int l, i;
-	int fd = open_dev(0);
+	int fd = open_dev();
 
 	check(hwtimer_info(fd, &in), "HWTIMER_IOC_INFO");
 	close(fd);
@@ -364,7 +364,7 @@ static int run_timer(const struct after_opts *o)
 		.period = o->period, .slack = o->slack,
 	};
 	uint64_t fires = 0, limit = o->count ? o->count : (o->period ? 0 : 1);
-	int fd = open_dev(0), id;
+	int fd = open_dev(), id;
 	char a[32], b[32];
 
 	catch_signals();
@@ -512,6 +512,7 @@ static int cmd_latency(int argc, char **argv)
 	const char *plot = NULL;
 	struct hist fire = { 0 }, wake = { 0 };
 	struct hwtimer_record recs[256];
+	struct hwtimer_info in;
 	struct hwtimer_vec v;
 	int c, json = 0, fd;
 	char a[32], b[32], m[32];
@@ -540,7 +541,11 @@ static int cmd_latency(int argc, char **argv)
 	if (optind != argc)
 		usage_error("'latency' takes no arguments");
 
-	fd = open_dev(0);
+	fd = open_dev();
+	check(hwtimer_info(fd, &in), "HWTIMER_IOC_INFO");
+	if (n > in.max_timers_per_fd)
+		usage_error("--count %llu is more than a file may hold (%u, the module's "
+			    "max_timers_per_fd)", (unsigned long long)n, in.max_timers_per_fd);
 	catch_signals();
 	check(hwtimer_vec_init(&v, 4096), "allocating a batch");
 	start = now_ns(CLOCK_MONOTONIC);
@@ -548,14 +553,18 @@ static int cmd_latency(int argc, char **argv)
 		int ret;
 
 		hwtimer_vec_reset(&v);
+		/* deadlines spread evenly, in a scrambled order */
 		for (; i < n && v.count < v.capacity; i++)
 			hwtimer_vec_add(&v, CLOCK_MONOTONIC,
-					start + delay + (spread ? (i * 7919 % n) * spread / n : 0),
+					start + delay + (i * 7919 % n) * (spread / n),
 					0, HWTIMER_F_ABS | HWTIMER_F_AUTOREMOVE, i);
 		ret = hwtimer_vec_submit(fd, &v, HWTIMER_BATCH_STOP_ON_ERROR);
 		check(ret, "HWTIMER_IOC_BATCH");
-		if ((uint32_t)ret < v.count || v.ops[ret - 1].result < 0)
-			check(v.ops[ret - 1].result, "adding timers");
+		/* every timer must be in, or the wait below never ends */
+		if (ret < 1 || v.ops[ret - 1].result < 0)
+			check(ret < 1 ? -EIO : v.ops[ret - 1].result, "adding timers");
+		if ((uint32_t)ret < v.count)
+			die("adding timers: the batch stopped after %d of %u", ret, v.count);
 	}
 	hwtimer_vec_free(&v);
 	while (got < n && !stop) {
@@ -712,7 +721,7 @@ static int cmd_bench(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage_error("'bench' takes no arguments");
-	fd = open_dev(0);
+	fd = open_dev();
 	r[0].name = "timerfd create+settime+close";
 	r[0].ns = bench_timerfd(n);
 	r[1].name = "timerfd settime arm+disarm";
@@ -977,6 +986,7 @@ static int cmd_top(int argc, char **argv)
 	catch_signals();
 	for (it = 0; !stop && (!iters || it < iters); it++) {
 		uint64_t levels = 0, parked = 0, total = 0, busiest, l;
+		uint64_t slots[16], timers[16];
 
 		n = read_dir(SYSFS_DIR "/stats", cur, 64);
 		need_sysfs(n);
@@ -989,25 +999,25 @@ static int cmd_top(int argc, char **argv)
 		printf("%llu timers pending on every wheel, %llu parked beyond the horizon\n\n",
 		       (unsigned long long)total, (unsigned long long)parked);
 		printf("level  granularity   slots used  timers\n");
+		if (levels > 16)
+			levels = 16;
 		for (l = 0, busiest = 1; l < levels; l++) {
-			uint64_t slots = 0, timers = 0;
-
-			if (level_occupancy((unsigned int)l, &slots, &timers) &&
-			    timers > busiest)
-				busiest = timers;
+			if (!level_occupancy((unsigned int)l, &slots[l], &timers[l]))
+				slots[l] = timers[l] = 0;
+			if (timers[l] > busiest)
+				busiest = timers[l];
 		}
 		for (l = 0; l < levels; l++) {
-			uint64_t slots = 0, timers = 0, g = 0;
+			uint64_t g = 0;
 			char name[64], a[32];
 
-			level_occupancy((unsigned int)l, &slots, &timers);
 			snprintf(name, sizeof(name), "level%llu/granularity_ns",
 				 (unsigned long long)l);
 			sysfs_u64(name, &g);
 			printf("%5llu  %-12s  %10llu  %6llu  |%.*s\n",
 			       (unsigned long long)l, dur(a, g),
-			       (unsigned long long)slots, (unsigned long long)timers,
-			       (int)(timers * 40 / busiest),
+			       (unsigned long long)slots[l], (unsigned long long)timers[l],
+			       (int)(timers[l] * 40 / busiest),
 			       "########################################");
 		}
 		printf("\n");

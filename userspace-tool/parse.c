@@ -29,8 +29,9 @@ static const struct {
 
 /*
  * Digits, optionally with a fraction, times @scale ns: *ns is the whole
- * part times @scale plus as many fraction digits as @scale can hold. Returns
- * the end of the number, or NULL on no digits or overflow.
+ * part times @scale plus the fraction times @scale, rounded down to a ns
+ * (exactly, in 128 bits: @scale need not be a power of ten, as for "m").
+ * Returns the end of the number, or NULL on no digits or overflow.
  */
 static const char *parse_scaled(const char *p, uint64_t scale, uint64_t *ns)
 {
@@ -48,8 +49,8 @@ static const char *parse_scaled(const char *p, uint64_t scale, uint64_t *ns)
 	if (*p == '.') {
 		p++;
 		while (isdigit((unsigned char)*p)) {
-			/* digits finer than 1 ns are dropped */
-			if (div < scale) {
+			/* 18 digits are finer than a ns of any unit: drop the rest */
+			if (div < 1000000000000000000ULL) {
 				frac = frac * 10 + (uint64_t)(*p - '0');
 				div *= 10;
 			}
@@ -61,7 +62,7 @@ static const char *parse_scaled(const char *p, uint64_t scale, uint64_t *ns)
 		return NULL;
 	*ns = whole * scale;
 	if (frac) {
-		uint64_t f = frac * (scale / div);
+		uint64_t f = (uint64_t)((unsigned __int128)frac * scale / div);
 
 		if (*ns > UINT64_MAX - f)
 			return NULL;

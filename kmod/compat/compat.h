@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Differences between the kernels hwtimer supports (6.1 .. 6.12 and later).
- * kmod/compat/probe.sh defines HWT_COMPAT_* from the target tree's headers;
- * only what cannot be probed falls back to LINUX_VERSION_CODE.
+ * kmod/compat/probe.sh defines HWT_COMPAT_* from the target tree's headers
+ * (WireGuard's compat style); what could not be probed would fall back to
+ * LINUX_VERSION_CODE, and so far nothing needs to.
  */
 #ifndef _HWT_COMPAT_H
 #define _HWT_COMPAT_H

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Print -D flags for the interfaces the target kernel tree has, by looking
-# at its headers (WireGuard's compat style). Version checks are the fallback
-# for what cannot be probed. Usage: probe.sh <srctree>
+# at its headers (WireGuard's compat style); compat.h would fall back to
+# version checks for what cannot be probed. Usage: probe.sh <srctree>
 tree=$1
 inc=$tree/include/linux
 

@@ -40,6 +40,13 @@ TEST(duration_fractions_are_exact)
 	EXPECT_EQ(1ULL, dur("1.9ns"));
 	EXPECT_EQ(500ULL, dur(".5us"));
 	EXPECT_EQ(2000ULL, dur("2.us"));
+	/* units that are not powers of ten of a ns */
+	EXPECT_EQ(90 * NSEC_PER_SEC, dur("1.5m"));
+	/* exact, rounded down: 333333333333 * 3600e9 / 1e12 */
+	EXPECT_EQ(1199999999998ULL, dur("0.333333333333h"));
+	EXPECT_EQ(7407407340ULL, dur("0.12345678901m"));
+	EXPECT_EQ(10666666666661ULL, dur("0.1234567901234d"));
+	EXPECT_EQ(1800 * NSEC_PER_SEC, dur("0.5h"));
 }
 
 TEST(duration_rejects_malformed)

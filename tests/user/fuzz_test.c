@@ -226,6 +226,16 @@ static void fuzz_one(struct arena *a, long *bad_errno)
 		a->ids[rnd() % 256] = ((struct hwtimer_op *)arg)->id;
 }
 
+/* Under fault injection open() itself may fail: try again. */
+static int open_retry(void)
+{
+	int fd;
+
+	while ((fd = hwt_open()) < 0 && errno == ENOMEM)
+		;
+	return fd;
+}
+
 FIXTURE(fuzz) {
 	struct arena a;
 };
@@ -235,10 +245,11 @@ FIXTURE_SETUP(fuzz)
 	struct hwtimer_info info;
 	char *m;
 
-	self->a.fd = hwt_open();
+	self->a.fd = open_retry();
 	ASSERT_LE(0, self->a.fd);
 	ASSERT_EQ(0, hwt_set_nonblock(self->a.fd));
-	ASSERT_EQ(0, hwt_ioctl(self->a.fd, HWTIMER_IOC_INFO, &info));
+	while (hwt_ioctl(self->a.fd, HWTIMER_IOC_INFO, &info) == -ENOMEM)
+		;
 	self->a.max_delay = info.max_delay_ns;
 	self->a.efd = eventfd(0, EFD_NONBLOCK);
 	self->a.buflen = 16 * 4096;
@@ -312,7 +323,7 @@ TEST_F_TIMEOUT(fuzz, million_random_calls, 900)
 			/* keep the file small: a new one, the old one closed */
 			if (rnd() % 2) {
 				close(self->a.fd);
-				self->a.fd = hwt_open();
+				self->a.fd = open_retry();
 				ASSERT_LE(0, self->a.fd);
 				ASSERT_EQ(0, hwt_set_nonblock(self->a.fd));
 			} else {

@@ -30,8 +30,10 @@ export PATH=/hwt/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
 
 mode=$(sed -n 's/.*hwt\.mode=\([a-z]*\).*/\1/p' /proc/cmdline)
 # make check-long: the stress and the fuzzer run far longer
+TEST_TIMEOUT=900
 if grep -q 'hwt\.long=1' /proc/cmdline; then
 	export HWT_STRESS_SECONDS=300 HWT_FUZZ_CALLS=10000000 HWT_FUZZ_SECONDS=3000
+	TEST_TIMEOUT=3600
 fi
 R=/dev/ttyS1
 [ -c $R ] || R=/dev/null
@@ -112,7 +114,7 @@ run_user_test() {
 	name=${2:-user:$(basename "$t")}
 	say "running $name"
 	begin "$name"
-	(cd /tmp && timeout -s KILL 900 "$t") > $R 2>&1
+	(cd /tmp && timeout -s KILL $TEST_TIMEOUT "$t") > $R 2>&1
 	rc=$?
 	end "$name" $rc
 }

@@ -4,7 +4,8 @@
 # artefacts under /hwt.
 #
 # usage: initramfs.sh OUT.cpio.gz MODULES_DIR [KIND=DIR]...
-#   KIND is kunit (KUnit modules), tests (userspace tests run by "check"),
+#   KIND is kunit (KUnit modules), tests (userspace tests run by "check"
+#   and "user"),
 #   smoke (tests run by "smoke"), bench (run by "bench") or bin (programs
 #   put on PATH)
 set -euo pipefail

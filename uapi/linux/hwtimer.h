@@ -17,13 +17,13 @@
  *
  * Delivery. When a timer fires it queues one struct hwtimer_record, which
  * read() returns; many records come back in one read(), and poll() reports
- * EPOLLIN while any is queued. A timer has at most one record queued: if it
- * fires again before its record is read, the expirations are added to that
- * record's overruns instead (periodic timers are re-armed when their record
- * is read, so nothing is lost and the queue is bounded by the number of
- * timers). Each expiry also signals the timer's own eventfd, if it has one,
- * and every expiry that queues a record signals the file's eventfd, if one
- * is set with HWTIMER_IOC_SET_EVENTFD (once per batch of expiries).
+ * EPOLLIN while any is queued. A timer has at most one record queued, so
+ * the queue is bounded by the number of timers: a periodic timer is re-armed
+ * when its record is read, and the periods that ended while the record
+ * waited are counted in its overruns, not lost and not replayed. Each
+ * expiry also signals the timer's own eventfd, if it has one, and every
+ * expiry that queues a record signals the file's eventfd, if one is set
+ * with HWTIMER_IOC_SET_EVENTFD (once per batch of expiries).
  * HWTIMER_F_NO_RECORD timers queue nothing: they only signal eventfds, and a
  * periodic one is re-armed at once.
  *
@@ -232,8 +232,11 @@ struct hwtimer_batch {
  * @max: capacity of @ids; 0 cancels everything and reports only @count
  * @count: set to the number of armed timers cancelled (and ids written)
  * @flags: reserved, zero
- * @remaining: set to the number of timers left on the file: non-zero only
- *	when @ids filled up, in which case call again
+ * @remaining: set to the number of timers left on the file; call again
+ *	while it is non-zero. DRAIN stops early when @ids is full, when a
+ *	signal is pending, and once it has gone through the timers there were
+ *	when it started (so that other threads adding timers cannot keep it
+ *	going)
  *
  * Like a timer wheel's stop() returning the tasks it never ran. Timers that
  * fired are deleted too, with any records they had queued.

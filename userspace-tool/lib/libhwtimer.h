@@ -4,8 +4,9 @@
  * hand-code its ioctls. See libhwtimer(7) for an overview and one man page
  * per function in section 3.
  *
- * Every function returns a negative errno value on failure, as liburing's
- * do, and leaves errno as the caller had it. Records, ops and the info struct are the uapi
+ * Every function that can fail returns a negative errno value on failure,
+ * as liburing's do, and leaves errno as the caller had it (the batch
+ * builders return NULL when the vector is full). Records, ops and the info struct are the uapi
  * structs of <linux/hwtimer.h>.
  */
 #ifndef LIBHWTIMER_H
