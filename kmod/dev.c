@@ -142,6 +142,7 @@ struct hwt_user {
  * @base: one timer base per clock, set up on first use
  * @clocks: bit c set once @base[c] is set up
  * @setup: serialises setting up a base
+ * @read_lock: one reader at a time copies records off @ready
  * @ready: FIRED timers, oldest first
  * @wq: readers and pollers wait here for records
  * @efd: the file's eventfd, or NULL
@@ -158,6 +159,7 @@ struct hwt_file {
 	struct hwt_base base[HWT_NR_CLOCKS];
 	unsigned long clocks;
 	struct mutex setup;		/* see @setup above */
+	struct mutex read_lock;		/* see @read_lock above */
 	struct list_head ready;
 	wait_queue_head_t wq;
 	struct eventfd_ctx *efd;
@@ -553,6 +555,28 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 	}
 }
 
+/*
+ * The next id after the last one handed out, wrapping at HWT_ID_MAX, so
+ * that an id is not reused soon after its timer is gone. Unlike
+ * __xa_alloc_cyclic(), which falls back to the lowest free id on any error,
+ * an allocation failure here is ENOMEM and nothing else. May drop the lock
+ * to allocate.
+ */
+static int hwt_alloc_id(struct hwt_file *hf, u32 *id, struct hwt_utimer *t)
+{
+	u32 from = clamp_t(u32, hf->next_id, 1, HWT_ID_MAX);
+	int ret;
+
+	ret = __xa_alloc(&hf->timers, id, t, XA_LIMIT(from, HWT_ID_MAX),
+			 GFP_KERNEL_ACCOUNT);
+	if (ret == -EBUSY && from > 1)
+		ret = __xa_alloc(&hf->timers, id, t, XA_LIMIT(1, HWT_ID_MAX),
+				 GFP_KERNEL_ACCOUNT);
+	if (!ret)
+		hf->next_id = *id + 1;
+	return ret;
+}
+
 static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 {
 	struct hwtimer_op *op = &s->op;
@@ -570,8 +594,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 	 * Take the id first: it is stored only once allocated, and nothing
 	 * else of @t is visible until the lock is held again for good.
 	 */
-	ret = __xa_alloc_cyclic(&hf->timers, &id, t, XA_LIMIT(1, HWT_ID_MAX),
-				&hf->next_id, GFP_KERNEL_ACCOUNT);
+	ret = hwt_alloc_id(hf, &id, t);
 	if (ret < 0) {
 		atomic_long_dec(&hf->user->timers);
 		return ret == -EBUSY ? -ENOSPC : ret;
@@ -1101,21 +1124,36 @@ static long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 /* Records */
 
-/* Build up to @max records from the queue; re-arm periodic timers. */
-static unsigned int hwt_take_records(struct hwt_file *hf,
+/**
+ * struct hwt_peek - a record copied off the queue, not yet taken
+ * @t: the timer it came from
+ * @id: its id, with @gen to recognise the same arming again
+ * @gen: its generation
+ * @now: when a periodic timer's overruns were counted, and is re-armed
+ */
+struct hwt_peek {
+	struct hwt_utimer *t;
+	u32 id;
+	u32 gen;
+	u64 now;
+};
+
+/* Build records for the first @max timers of the queue; take none. */
+static unsigned int hwt_peek_records(struct hwt_file *hf,
 				     struct hwtimer_record *recs,
-				     unsigned int max, struct list_head *dead)
+				     struct hwt_peek *peek, unsigned int max)
 {
+	struct hwt_utimer *t;
 	unsigned long flags;
 	unsigned int n = 0;
 
 	hwt_lock(hf, flags);
-	while (n < max && !list_empty(&hf->ready)) {
-		struct hwt_utimer *t = list_first_entry(&hf->ready,
-							struct hwt_utimer,
-							node.entry);
-		struct hwtimer_record *r = &recs[n++];
+	list_for_each_entry(t, &hf->ready, node.entry) {
+		struct hwtimer_record *r = &recs[n];
+		struct hwt_peek *p = &peek[n];
 
+		if (n == max)
+			break;
 		r->id = t->id;
 		r->gen = t->gen;
 		r->cookie = t->cookie;
@@ -1124,22 +1162,63 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 		r->overruns = 0;
 		r->flags = 0;
 		r->clockid = hwt_clockids[t->clk];
-		hwt_disarm(hf, t);	/* off the queue */
+		p->t = t;
+		p->id = t->id;
+		p->gen = t->gen;
 		if (hwt_period(t)) {
-			u64 now = hwt_base_now(&hf->base[t->clk]);
-
-			r->overruns = hwt_rearm_period(hf, t, now);
+			/* the overruns the re-arm in hwt_take_records() counts */
+			p->now = hwt_base_now(&hf->base[t->clk]);
+			hwt_period_next(hwt_ext(t)->due, t->fired, p->now,
+					hwt_period(t), t->flags & HWT_U_FIXED_DELAY,
+					&r->overruns);
 			r->flags |= HWTIMER_REC_PERIODIC;
 		} else if (t->flags & HWT_U_AUTOREMOVE) {
-			hwt_remove(hf, t, dead);
 			r->flags |= HWTIMER_REC_REMOVED;
 		}
+		n++;
 	}
-	hwt_stat_add(&hf->stats, HWT_C_RECORDS, n);
 	hwt_unlock(hf, flags);
 	return n;
 }
 
+/*
+ * Take the records hwt_peek_records() built, once they reached the caller:
+ * as many as are still at the head of the queue, from the same arming. A
+ * MOD or CANCEL in between took the rest away, and they do not count as
+ * read. Periodic timers are re-armed, AUTOREMOVE ones deleted.
+ */
+static unsigned int hwt_take_records(struct hwt_file *hf,
+				     const struct hwt_peek *peek,
+				     unsigned int n, struct list_head *dead)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	hwt_lock(hf, flags);
+	for (i = 0; i < n && !list_empty(&hf->ready); i++) {
+		struct hwt_utimer *t = list_first_entry(&hf->ready,
+							struct hwt_utimer,
+							node.entry);
+
+		if (t != peek[i].t || t->id != peek[i].id ||
+		    t->gen != peek[i].gen)
+			break;
+		hwt_disarm(hf, t);	/* off the queue */
+		if (hwt_period(t))
+			hwt_rearm_period(hf, t, peek[i].now);
+		else if (t->flags & HWT_U_AUTOREMOVE)
+			hwt_remove(hf, t, dead);
+	}
+	hwt_stat_add(&hf->stats, HWT_C_RECORDS, i);
+	hwt_unlock(hf, flags);
+	return i;
+}
+
+/*
+ * Records are copied to the caller before they are taken off the queue, so
+ * that a fault (a bad buffer, or a page fault that fails) loses none. One
+ * reader at a time, so that two never copy the same records.
+ */
 static ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 			loff_t *ppos)
 {
@@ -1147,30 +1226,33 @@ static ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 	struct hwt_file *hf = file->private_data;
 	size_t max = count / rsize, done = 0;
 	struct hwtimer_record *recs;
+	struct hwt_peek *peek;
 	ssize_t ret = 0;
 
 	if (!max)
 		return -EINVAL;
 	recs = kmalloc_array(HWT_READ_CHUNK, rsize, GFP_KERNEL);
-	if (!recs)
-		return -ENOMEM;
-
+	peek = kmalloc_array(HWT_READ_CHUNK, sizeof(*peek), GFP_KERNEL);
+	if (!recs || !peek) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (mutex_lock_interruptible(&hf->read_lock)) {
+		ret = -ERESTARTSYS;
+		goto out;
+	}
 	while (done < max) {
 		unsigned int n = min_t(size_t, HWT_READ_CHUNK, max - done);
 		LIST_HEAD(dead);
 
-		/* records taken off the queue must reach the caller */
-		if (fault_in_writeable(buf + done * rsize, n * rsize)) {
-			ret = -EFAULT;
-			break;
-		}
-		n = hwt_take_records(hf, recs, n, &dead);
-		hwt_free_list(hf, &dead);
+		n = hwt_peek_records(hf, recs, peek, n);
 		if (n) {
 			if (copy_to_user(buf + done * rsize, recs, n * rsize)) {
 				ret = -EFAULT;
 				break;
 			}
+			n = hwt_take_records(hf, peek, n, &dead);
+			hwt_free_list(hf, &dead);
 			done += n;
 			continue;
 		}
@@ -1180,10 +1262,19 @@ static ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 			ret = -EAGAIN;
 			break;
 		}
+		/* wait without the reader lock: another reader may take them */
+		mutex_unlock(&hf->read_lock);
 		ret = wait_event_interruptible(hf->wq, READ_ONCE(hf->nready));
 		if (ret)
-			break;
+			goto out;
+		if (mutex_lock_interruptible(&hf->read_lock)) {
+			ret = -ERESTARTSYS;
+			goto out;
+		}
 	}
+	mutex_unlock(&hf->read_lock);
+out:
+	kfree(peek);
 	kfree(recs);
 	return done ? done * rsize : ret;
 }
@@ -1250,6 +1341,7 @@ static int hwt_open(struct inode *inode, struct file *file)
 	xa_init_flags(&hf->timers, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ |
 		      XA_FLAGS_ACCOUNT);
 	mutex_init(&hf->setup);
+	mutex_init(&hf->read_lock);
 	INIT_LIST_HEAD(&hf->ready);
 	init_waitqueue_head(&hf->wq);
 	file->private_data = hf;
@@ -1316,6 +1408,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	if (hf->efd)
 		eventfd_ctx_put(hf->efd);
 	hwt_user_put(hf->user);
+	mutex_destroy(&hf->read_lock);
 	mutex_destroy(&hf->setup);
 	kfree(hf);
 	return 0;

@@ -7,7 +7,8 @@
  * Every outcome the kernel reports goes into a ledger in shared memory.
  * When the run ends, every timer must be accounted for:
  *
- *  - no one-shot arming is reported twice (no (id, gen) record twice);
+ *  - no id is handed out twice (ids are cyclic), and no one-shot arming
+ *    is reported twice (no (id, gen) record twice);
  *  - a one-shot timer never yields more records than it had armings;
  *  - after a final drain and read, each file holds exactly the timers the
  *    ledger says are alive, none pending, no record queued;
@@ -53,6 +54,7 @@ struct tl {
 	uint32_t gens[MAX_GENS];
 	uint64_t fires;		/* periodic: records plus overruns */
 	uint64_t first_deadline;
+	uint64_t stopped;	/* periodic: when the final cancel ran */
 };
 
 /* The ledger of one file, in memory shared by both processes. */
@@ -95,8 +97,10 @@ static void on_add(struct ledger *l, const struct hwtimer_op *op)
 	l->adds++;
 	if (!t)
 		return;
-	if (t->alive)
-		violation(l, "id %u handed out twice (%llu)", op->id, 0);
+	/* ids are cyclic: none comes back within a run (2^28 of them) */
+	if (t->armings)
+		violation(l, "id %u handed out again (%llu armings before)", op->id,
+			  t->armings);
 	memset(t, 0, sizeof(*t));
 	t->alive = 1;
 	t->periodic = op->period != 0;
@@ -454,12 +458,13 @@ static void read_all(int fd, struct ledger *l)
  * End of the run for one file: stop the periodic timers, drain, read what
  * is left, and compare the file with the ledger. Returns 0 or a message.
  */
-static const char *settle(int fd, struct ledger *l, uint64_t t_end, char *msg,
+static const char *settle(int fd, struct ledger *l, char *msg,
 			  size_t len)
 {
 	uint32_t *ids = calloc(MAX_IDS, sizeof(*ids));
 	struct hwtimer_drain d;
-	unsigned long long alive = 0, armings = 0, fired, v;
+	unsigned long long alive = 0, armings = 0, fired, pfired = 0, v;
+	uint32_t max_id = 0;
 	uint32_t id;
 
 	hwt_set_nonblock(fd);
@@ -472,6 +477,7 @@ static const char *settle(int fd, struct ledger *l, uint64_t t_end, char *msg,
 
 		if (!t->alive || !t->periodic)
 			continue;
+		t->stopped = now_ns(CLOCK_MONOTONIC);
 		do
 			ret = hwt_cancel(fd, id);
 		while (ret == -ENOMEM);
@@ -500,10 +506,12 @@ static const char *settle(int fd, struct ledger *l, uint64_t t_end, char *msg,
 
 		armings += t->armings;
 		alive += t->alive;
+		if (t->armings)
+			max_id = id;
 		if (t->periodic && t->armings) {
-			/* deadlines first_deadline + k * PERIOD up to t_end */
-			long long due = t_end > t->first_deadline ?
-				(long long)((t_end - t->first_deadline) / PERIOD) + 1 : 0;
+			/* deadlines first_deadline + k * PERIOD up to the cancel */
+			long long due = t->stopped > t->first_deadline ?
+				(long long)((t->stopped - t->first_deadline) / PERIOD) + 1 : 0;
 			long long diff = (long long)t->fires - due;
 
 			/*
@@ -543,11 +551,20 @@ static const char *settle(int fd, struct ledger *l, uint64_t t_end, char *msg,
 	for (id = 1; id < MAX_IDS; id++) {
 		struct tl *t = &l->t[id];
 
-		if (t->periodic)
+		if (t->periodic) {
 			fired += t->reads + t->dropped;
-		else
+			pfired += t->reads + t->dropped;
+		} else {
 			fired += t->armings - t->ended;
+		}
 	}
+	if (fdinfo_u64(fd, "fired") != fired)
+		fprintf(stderr, "# fired: %llu one-shot, %llu periodic; mods %llu/%llu (kernel %llu), cancels %llu/%llu, armings %llu, adds %llu, max id %u\n",
+			fired - pfired, pfired, (unsigned long long)l->mods0,
+			(unsigned long long)l->mods1, fdinfo_u64(fd, "modified"),
+			(unsigned long long)l->cancels0,
+			(unsigned long long)l->cancels1, armings,
+			(unsigned long long)l->adds, max_id);
 	EXPECT_FDINFO("fired", fired);
 #undef EXPECT_FDINFO
 	ksft_print_msg("file: %llu added, %llu armings, %llu records, %llu cancelled, %llu drained, %llu fired\n",
@@ -591,7 +608,6 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 	unsigned long long g_added, g_cancelled, g_drained, g_records;
 	char msg[512];
 	const char *bad;
-	uint64_t t_end;
 	int fd, own, status;
 	pid_t child;
 
@@ -634,8 +650,7 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 		}
 		run_workers(fd, &sh->l[0], 2, 2);
 		waitpid(sub, NULL, 0);
-		t_end = now_ns(CLOCK_MONOTONIC);
-		bad = settle(own, &sh->l[1], t_end, msg, sizeof(msg));
+		bad = settle(own, &sh->l[1], msg, sizeof(msg));
 		if (bad) {
 			fprintf(stderr, "# own file: %s\n", bad);
 			_exit(2);
@@ -652,8 +667,7 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 	}
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	t_end = now_ns(CLOCK_MONOTONIC);
-	bad = settle(fd, &sh->l[0], t_end, msg, sizeof(msg));
+	bad = settle(fd, &sh->l[0], msg, sizeof(msg));
 	EXPECT_EQ(NULL, bad) TH_LOG("shared file: %s", bad);
 	close(fd);
 
