@@ -227,6 +227,8 @@ int parse_time(const char *s, uint64_t *realtime_ns)
 
 /**
  * format_duration() - ns to text with a unit and 4 significant digits
+ * (years of 365 days past a year: output only, not a unit parse_duration()
+ * takes)
  * @buf: the buffer
  * @len: its size
  * @ns: the duration
@@ -236,7 +238,8 @@ int parse_time(const char *s, uint64_t *realtime_ns)
 char *format_duration(char *buf, size_t len, uint64_t ns)
 {
 	static const struct { const char *u; double div; } f[] = {
-		{ "d", 86400e9 }, { "h", 3600e9 }, { "min", 60e9 },
+		{ "y", 365 * 86400e9 }, { "d", 86400e9 }, { "h", 3600e9 },
+		{ "min", 60e9 },
 		{ "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
 	};
 	size_t i;
