@@ -29,6 +29,9 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 export PATH=/hwt/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root
 
 mode=$(sed -n 's/.*hwt\.mode=\([a-z]*\).*/\1/p' /proc/cmdline)
+# qemu.sh looks for this line: a guest that dies before printing it died in
+# the kernel's own boot, before anything of hwtimer ran
+echo "hwt-init: started, mode $mode" > /dev/console
 # make check-long: the stress and the fuzzer run far longer
 TEST_TIMEOUT=900
 if grep -q 'hwt\.long=1' /proc/cmdline; then
