@@ -1377,8 +1377,11 @@ static int hwt_release(struct inode *inode, struct file *file)
 			if (xa_is_zero(t))
 				continue;
 			/* closing the file cancels what was pending */
-			if (t->state == HWT_U_PENDING)
+			if (t->state == HWT_U_PENDING) {
 				hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
+				trace_hwt_cancel(hwt_clockids[t->clk], &t->node,
+						 t->id, t->node.expires);
+			}
 			xas_store(&xas, NULL);
 			hwt_timer_free(t);
 			if (++n == HWT_FREE_CHUNK) {

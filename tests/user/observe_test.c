@@ -288,6 +288,44 @@ TEST_F(obs, one_far_timer_wakes_up_once)
 	EXPECT_LE(1ULL, w1 - w0);
 }
 
+/* Closing a file cancels its pending timers, and each shows in the trace. */
+TEST_F(obs, close_traces_each_cancel)
+{
+	char *trace = malloc(1 << 20), *p, want[64];
+	uint32_t id[3], fired;
+	int fd, i, n;
+
+	ASSERT_NE(NULL, trace);
+	if (access(TRACEFS "/events/hwtimer/hwt_cancel/enable", W_OK))
+		SKIP(free(trace); return, "no tracefs with hwtimer events");
+	fd = open("/dev/hwtimer", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, hwt_add(fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0,
+				     &id[i]));
+	/* a timer that already fired is not cancelled by the close */
+	ASSERT_EQ(0, hwt_add(fd, 0, CLOCK_MONOTONIC, 1 * MS, 0, 0, &fired));
+	usleep(50000);
+	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/hwt_cancel/enable", "1"));
+	ASSERT_EQ(0, close(fd));
+	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/hwt_cancel/enable", "0"));
+	ASSERT_LT(0, read_file(TRACEFS "/trace", trace, 1 << 20));
+
+	for (n = 0, p = trace; (p = strstr(p, "hwt_cancel: ")); p++)
+		n++;
+	EXPECT_EQ(3, n);
+	for (i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), " id=%u expires=", id[i]);
+		EXPECT_NE(NULL, strstr(trace, want));
+	}
+	snprintf(want, sizeof(want), " id=%u expires=", fired);
+	EXPECT_EQ(NULL, strstr(trace, want));
+	if (_metadata->exit_code == KSFT_FAIL)
+		TH_LOG("trace:\n%.4000s", trace);
+	free(trace);
+}
+
 TEST_F(obs, tracepoints_carry_their_fields)
 {
 	char *trace = malloc(1 << 20), want[128];
