@@ -49,7 +49,7 @@ DEFINE_EVENT(hwt_arm_class, hwt_modify,
 	     TP_ARGS(clockid, timer, id, expires, now, level)
 );
 
-/* a pending timer was taken off the wheel before it fired */
+/* a pending timer was cancelled, drained or closed before it fired */
 TRACE_EVENT(hwt_cancel,
 	    TP_PROTO(clockid_t clockid, const void *timer, u32 id,
 		     u64 expires),
