@@ -86,7 +86,8 @@ finish() {
 #    expiry woke a poll(). Annotated upstream in 2025: "fs: annotate
 #    suspected data race between poll_schedule_timeout() and pollwake()"
 #    (Dmitry Antipov, Reviewed-by: Jan Kara); 6.12.y does not have it.
-# A symbol that cannot be found fails the check rather than hiding nothing.
+# If either function cannot be found, the check fails instead of silently
+# filtering nothing.
 KCSAN=/sys/kernel/debug/kcsan
 kcsan_known_races() {
 	racy=$(sed -nE 's/^[0-9a-f]+ [tT] (poll_schedule_timeout[.a-z0-9]*|pollwake)$/\1/p' \
