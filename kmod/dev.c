@@ -353,11 +353,11 @@ static int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 
 /*
  * Re-arm a periodic timer that fired, at @now: the next period that ends
- * after @now, on the fixed-rate grid or @period after the fire time.
- * Returns the periods missed.
+ * after @now, on the fixed-rate grid or @period after the fire time. The
+ * periods missed are counted as overruns.
  */
-static u64 hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
-			    u64 now)
+static void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
+			     u64 now)
 {
 	struct hwt_utimer_ext *e = hwt_ext(t);
 	u64 over;
@@ -368,7 +368,6 @@ static u64 hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
 	t->lvl = hwt_base_add(&hf->base[t->clk], &t->node, now, t->id);
 	t->state = HWT_U_PENDING;
 	hwt_stat_add(&hf->stats, HWT_C_OVERRUNS, over);
-	return over;
 }
 
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
@@ -1149,11 +1148,13 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 
 	hwt_lock(hf, flags);
 	list_for_each_entry(t, &hf->ready, node.entry) {
-		struct hwtimer_record *r = &recs[n];
-		struct hwt_peek *p = &peek[n];
+		struct hwtimer_record *r;
+		struct hwt_peek *p;
 
 		if (n == max)
 			break;
+		r = &recs[n];
+		p = &peek[n];
 		r->id = t->id;
 		r->gen = t->gen;
 		r->cookie = t->cookie;
