@@ -227,11 +227,12 @@ int parse_time(const char *s, uint64_t *realtime_ns)
 
 /**
  * format_duration() - ns to text with a unit and 4 significant digits
- * (years of 365 days past a year: output only, not a unit parse_duration()
- * takes)
  * @buf: the buffer
  * @len: its size
  * @ns: the duration
+ *
+ * Past a year the unit is "y", years of 365 days: output only, not a unit
+ * that parse_duration() takes.
  *
  * Return: @buf.
  */
