@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -131,6 +132,81 @@ static inline long long hwt_param_set(const char *name, long long v)
 		fclose(f);
 	}
 	return old;
+}
+
+/* Files of sysfs, tracefs and procfs */
+
+#define SYSFS	"/sys/class/misc/hwtimer"
+#define TRACEFS	"/sys/kernel/tracing"
+
+/* Read a file into @buf, NUL-terminated; its length, or -errno. */
+static inline int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return (int)n;
+}
+
+static inline int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(s, f) < 0)
+		ret = -EIO;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
+static inline unsigned long long sysfs_u64(const char *name)
+{
+	char path[256], buf[64];
+
+	snprintf(path, sizeof(path), SYSFS "/%s", name);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return ~0ULL;
+	return strtoull(buf, NULL, 10);
+}
+
+
+/* A "key:\tvalue" line of this process's fdinfo for @fd. */
+static inline int fdinfo(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[1024];
+	size_t klen = strlen(key);
+	FILE *f;
+	int ret = -ENOENT;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		snprintf(val, len, "%s", line + klen + 1 + strspn(line + klen + 1, " \t"));
+		val[strcspn(val, "\n")] = 0;
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+static inline unsigned long long fdinfo_u64(int fd, const char *key)
+{
+	char v[512];
+
+	return fdinfo(fd, key, v, sizeof(v)) ? ~0ULL : strtoull(v, NULL, 10);
 }
 
 #endif /* _HWT_TEST_H */

@@ -11,45 +11,6 @@
 #include "kselftest_harness.h"
 #include "hwt_test.h"
 
-#define SYSFS	"/sys/class/misc/hwtimer"
-#define TRACEFS	"/sys/kernel/tracing"
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return (int)n;
-}
-
-static int write_file(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(s, f) < 0)
-		ret = -EIO;
-	if (fclose(f))
-		ret = -errno;
-	return ret;
-}
-
-static unsigned long long sysfs_u64(const char *name)
-{
-	char path[256], buf[64];
-
-	snprintf(path, sizeof(path), SYSFS "/%s", name);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return ~0ULL;
-	return strtoull(buf, NULL, 10);
-}
 
 /* Sum of the space-separated numbers in @s. */
 static unsigned long long sum_of(const char *s)
@@ -67,36 +28,6 @@ static unsigned long long sum_of(const char *s)
 	}
 }
 
-/* A "key:\tvalue" line of this process's fdinfo for @fd. */
-static int fdinfo(int fd, const char *key, char *val, size_t len)
-{
-	char path[64], line[1024];
-	size_t klen = strlen(key);
-	FILE *f;
-	int ret = -ENOENT;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) || line[klen] != ':')
-			continue;
-		snprintf(val, len, "%s", line + klen + 1 + strspn(line + klen + 1, " \t"));
-		val[strcspn(val, "\n")] = 0;
-		ret = 0;
-		break;
-	}
-	fclose(f);
-	return ret;
-}
-
-static unsigned long long fdinfo_u64(int fd, const char *key)
-{
-	char v[512];
-
-	return fdinfo(fd, key, v, sizeof(v)) ? ~0ULL : strtoull(v, NULL, 10);
-}
 
 FIXTURE(obs) {
 	int fd;

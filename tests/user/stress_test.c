@@ -410,39 +410,6 @@ static void run_workers(int fd, struct ledger *l, int nthreads, unsigned int sal
 		pthread_join(th[i], NULL);
 }
 
-static unsigned long long fdinfo_u64(int fd, const char *key)
-{
-	char path[64], line[512];
-	size_t klen = strlen(key);
-	unsigned long long v = ~0ULL;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return v;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, klen) && line[klen] == ':')
-			v = strtoull(line + klen + 1, NULL, 10);
-	fclose(f);
-	return v;
-}
-
-static unsigned long long sysfs_u64(const char *name)
-{
-	char path[128], buf[64] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/misc/hwtimer/stats/%s", name);
-	f = fopen(path, "r");
-	if (!f)
-		return ~0ULL;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
-	return strtoull(buf, NULL, 10);
-}
-
 /* Read every queued record; allocation failures are tried again. */
 static void read_all(int fd, struct ledger *l)
 {
@@ -608,10 +575,10 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 	ASSERT_NE(MAP_FAILED, sh);
 	ledger_init(&sh->l[0]);
 	ledger_init(&sh->l[1]);
-	g_added = sysfs_u64("added");
-	g_cancelled = sysfs_u64("cancelled");
-	g_drained = sysfs_u64("drained");
-	g_records = sysfs_u64("records");
+	g_added = sysfs_u64("stats/added");
+	g_cancelled = sysfs_u64("stats/cancelled");
+	g_drained = sysfs_u64("stats/drained");
+	g_records = sysfs_u64("stats/records");
 
 	while ((fd = hwt_open()) < 0 && errno == ENOMEM)
 		;
@@ -664,13 +631,13 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 	if (getenv("HWT_EXPECT_NOMEM"))
 		EXPECT_LT(0UL, atomic_load(&sh->nomem));
 	/* the global counters moved by what the two files did, no more */
-	EXPECT_EQ(g_added + sh->l[0].adds + sh->l[1].adds, sysfs_u64("added"));
+	EXPECT_EQ(g_added + sh->l[0].adds + sh->l[1].adds, sysfs_u64("stats/added"));
 	EXPECT_EQ(g_cancelled + sh->l[0].cancels1 + sh->l[1].cancels1,
-		  sysfs_u64("cancelled"));
+		  sysfs_u64("stats/cancelled"));
 	EXPECT_EQ(g_drained + sh->l[0].drained + sh->l[1].drained,
-		  sysfs_u64("drained"));
+		  sysfs_u64("stats/drained"));
 	EXPECT_EQ(g_records + sh->l[0].records + sh->l[1].records,
-		  sysfs_u64("records"));
+		  sysfs_u64("stats/records"));
 	munmap(sh, sizeof(*sh));
 }
 
