@@ -102,13 +102,15 @@ NATIVE_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	-Wno-sign-compare -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-Itests/native/include -Ikmod -Ikmod/include
 
-$(BUILD)/wheel_kunit: tests/kunit/wheel_kunit.c kmod/wheel.c kmod/wheel.h kmod/include/linux/hwt_node.h \
-		$(wildcard tests/native/include/*/*.h)
+WHEEL_SUITES := $(BUILD)/wheel_kunit $(BUILD)/wheel_bound_kunit
+
+$(WHEEL_SUITES): $(BUILD)/%: tests/kunit/%.c tests/kunit/wheel_test.h kmod/wheel.c kmod/wheel.h \
+		kmod/include/linux/hwt_node.h $(wildcard tests/native/include/*/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(NATIVE_CFLAGS) $< -o $@
 
-native-check: $(BUILD)/wheel_kunit
-	$(BUILD)/wheel_kunit
+native-check: $(WHEEL_SUITES)
+	set -e; for t in $(WHEEL_SUITES); do $$t; done
 
 # hwtimerctl's parsers and histogram, on the host, under ASan and UBSan
 $(BUILD)/host/parse_test: tests/host/parse_test.c $(UT)/parse.c $(UT)/hist.c $(UT)/parse.h $(UT)/hist.h | ksft-check

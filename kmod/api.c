@@ -50,7 +50,7 @@ static void hwt_run_callback(struct hwtimer *t, unsigned long *flags)
 						  t->flags & HWTIMER_FIXED_DELAY,
 						  &t->overruns);
 		hwt_gstat_add(HWT_C_OVERRUNS, t->overruns);
-		t->level = hwt_base_add(b, &t->node, now, 0);
+		hwt_base_add(b, &t->node, now, 0);
 		t->state |= HWT_PENDING;
 	}
 	wake = t->state & HWT_SYNC_WAIT;
@@ -74,7 +74,7 @@ static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
 	while ((n = hwt_base_expire_next(b, &x))) {
 		struct hwtimer *t = container_of(n, struct hwtimer, node);
 
-		trace_hwt_expire(b->clockid, t, 0, n->expires, x.now, t->level);
+		trace_hwt_expire(b->clockid, t, 0, n->expires, x.now);
 		t->state &= ~HWT_PENDING;
 		t->fired = x.now;
 		if (t->flags & HWTIMER_SLEEPABLE) {
@@ -165,11 +165,11 @@ static int hwt_arm(struct hwtimer *t, u64 expires, u64 period,
 		t->period = period;
 	t->seq++;
 	if (ret) {
-		t->level = hwt_base_mod(b, &t->node, deadline, now, 0);
+		hwt_base_mod(b, &t->node, deadline, now, 0);
 		hwt_gstat_add(HWT_C_MODIFIED, 1);
 	} else {
 		t->node.expires = deadline;
-		t->level = hwt_base_add(b, &t->node, now, 0);
+		hwt_base_add(b, &t->node, now, 0);
 		t->state |= HWT_PENDING;
 		hwt_gstat_add(HWT_C_ADDED, 1);
 	}

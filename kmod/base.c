@@ -5,13 +5,13 @@
  */
 #include <linux/bitops.h>
 #include <linux/hrtimer.h>
-#include <linux/mutex.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include "compat/compat.h"
 #include "hwt.h"
+#include "wheel_hooks.h"
 
 #define CREATE_TRACE_POINTS
 #include "hwt_trace.h"
@@ -41,9 +41,9 @@ const char * const hwt_maximum_names[HWT_NR_MAXIMA] = {
 	[HWT_M_READY] = "max_ready",
 };
 
-/* Every live base, for the occupancy shown in sysfs. */
-static LIST_HEAD(hwt_bases);
-static DEFINE_MUTEX(hwt_bases_lock);
+/* What every wheel holds, for sysfs: see wheel_hooks.h */
+DEFINE_PER_CPU(struct hwt_occ, hwt_occ);
+static atomic_t hwt_nbases = ATOMIC_INIT(0);
 
 const clockid_t hwt_clockids[HWT_NR_CLOCKS] = {
 	CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_REALTIME,
@@ -90,9 +90,7 @@ int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
 	b->armed = U64_MAX;
 	memset(&b->stats, 0, sizeof(b->stats));
 	hwt_hrtimer_setup(&b->hrt, fn, clockid, HRTIMER_MODE_ABS_SOFT);
-	mutex_lock(&hwt_bases_lock);
-	list_add_tail(&b->node, &hwt_bases);
-	mutex_unlock(&hwt_bases_lock);
+	atomic_inc(&hwt_nbases);
 	return 0;
 }
 
@@ -105,9 +103,7 @@ int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
  */
 void hwt_base_destroy(struct hwt_base *b)
 {
-	mutex_lock(&hwt_bases_lock);
-	list_del(&b->node);
-	mutex_unlock(&hwt_bases_lock);
+	atomic_dec(&hwt_nbases);
 	hrtimer_cancel(&b->hrt);
 	WARN_ON_ONCE(!hwt_wheel_empty(b->wheel));
 	kvfree(b->wheel);
@@ -132,14 +128,22 @@ u64 hwt_base_now(const struct hwt_base *b)
 	}
 }
 
-/* A clock that was set back (CLOCK_REALTIME) leaves the wheel ahead of it. */
+/*
+ * Bring the wheel's clock to @now, a clock read made under the base's lock.
+ * Only CLOCK_REALTIME can be set back and leave the wheel ahead of a fresh
+ * read: then the wheel follows it back (an O(1) rebase). The other clocks
+ * never go back, and a wheel ahead of them is ahead of a read made before
+ * the lock was taken, which is not a reason to move anything.
+ */
 static void hwt_base_sync(struct hwt_base *b, u64 now)
 {
 	struct hwt_wheel *w = b->wheel;
 
 	if (unlikely((s64)(now - w->clk) < 0)) {
-		hwt_wheel_rebase(w, now);
-		hwt_stat_add(&b->stats, HWT_C_REBASES, 1);
+		if (b->clockid == CLOCK_REALTIME) {
+			hwt_wheel_rebase(w, now);
+			hwt_stat_add(&b->stats, HWT_C_REBASES, 1);
+		}
 	} else if (now - w->clk >= hwt_wheel_tick(w) << HWT_LVL_BITS) {
 		/* place new timers against a fresh clock, on low levels */
 		hwt_wheel_forward(w, now);
@@ -195,7 +199,7 @@ static void hwt_base_arm(struct hwt_base *b, u64 when)
  * hwt_base_add() - queue a node and arm the hrtimer if it is now the earliest
  * @b: the base, locked
  * @n: a node with its deadline set by hwt_base_deadline()
- * @now: the current time
+ * @now: the current time, read under the lock
  * @id: the timer's id on its file, for tracing; 0 for in-kernel timers
  *
  * Return: the wheel level the node went to.
@@ -262,11 +266,12 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
 {
 	x->start = trace_hwt_tick_enabled() ? local_clock() : 0;
 	x->now = hwt_base_now(b);
-	x->left = HWT_EXPIRE_BATCH;
+	x->left = HWT_PASS_BUDGET;
 	x->fired = 0;
 	b->armed = U64_MAX;
 	hwt_stat_add(&b->stats, HWT_C_WAKEUPS, 1);
 	hwt_base_sync(b, x->now);
+	x->rebases = b->stats.count[HWT_C_REBASES];
 	x->clk = b->wheel->clk;
 	x->cascaded = b->wheel->cascaded;
 }
@@ -276,10 +281,12 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
  * @b: the base, locked
  * @x: the run's state
  *
- * The lock may be dropped between calls; the run's time stays @x->now.
+ * The lock may be dropped between calls. If the clock was set back
+ * meanwhile (the wheel was rebased), the run goes on at a fresh time
+ * instead of @x->now, which the wheel is no longer on.
  *
  * Return: a due node, no longer queued, or NULL when nothing more is due or
- * the run has expired HWT_EXPIRE_BATCH nodes.
+ * the run has spent its budget (@x->left is then 0).
  */
 struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 				      struct hwt_expiry *x)
@@ -288,12 +295,13 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 	unsigned int bucket;
 	u64 late;
 
-	if (!x->left)
-		return NULL;
-	n = hwt_wheel_pop(b->wheel, x->now);
+	if (unlikely(x->rebases != b->stats.count[HWT_C_REBASES])) {
+		x->now = hwt_base_now(b);
+		x->rebases = b->stats.count[HWT_C_REBASES];
+	}
+	n = hwt_wheel_pop(b->wheel, x->now, &x->left);
 	if (!n)
 		return NULL;
-	x->left--;
 	x->fired++;
 	late = x->now - n->expires;
 	hwt_stat_add(&b->stats, HWT_C_FIRED, 1);
@@ -307,12 +315,20 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 /**
  * hwt_base_expiry_end() - finish a run: arm the hrtimer for what is left
  * @b: the base, locked
- * @x: the run's state
+ * @x: the run's state; its owner sets @x->left to 0 if it stopped the run
+ *     early with work left
+ *
+ * A run that spent its budget may have left work due: the hrtimer is then
+ * armed for a fresh time, after the one the hrtimer softirq runs timers up
+ * to, so that the rest is done in another softirq run and whatever else is
+ * waiting for the CPU (other softirqs, a task woken meanwhile, ksoftirqd's
+ * budget) gets it in between.
  */
 void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 {
 	struct hwt_wheel *w = b->wheel;
-	u64 next, ticks = (w->clk - x->clk) >> w->shift;
+	s64 moved = w->clk - x->clk;	/* back, if the clock was set back */
+	u64 next, ticks = moved > 0 ? (u64)moved >> w->shift : 0;
 	u64 cascaded = w->cascaded - x->cascaded;
 
 	if (!x->fired)
@@ -325,10 +341,9 @@ void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		trace_hwt_tick(b->clockid, b, x->fired, cascaded, ticks,
 			       local_clock() - x->start);
 	if (!x->left) {
-		/* more may be due: let other softirq work run, then go on */
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
-		hwt_base_arm(b, x->now);
-	} else if (hwt_wheel_next(b->wheel, &next)) {
+		hwt_base_arm(b, hwt_base_now(b) + 1);
+	} else if (hwt_wheel_next(w, &next)) {
 		hwt_base_arm(b, next);
 	}
 }
@@ -337,29 +352,31 @@ void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
  * hwt_occupancy() - add up what the wheels of every base hold
  * @o: the result
  *
- * Context: process context; takes each base's lock in turn.
+ * Sums the per-CPU rows the wheels keep (wheel_hooks.h): no wheel is
+ * looked at and no lock taken, so any number of readers cost the timers
+ * nothing. A snapshot, as per-CPU statistics are.
  */
 void hwt_occupancy(struct hwt_occupancy *o)
 {
-	struct hwt_base *b;
-	unsigned long flags;
-	unsigned int l;
+	unsigned int cpu, l;
 
 	memset(o, 0, sizeof(*o));
-	mutex_lock(&hwt_bases_lock);
-	list_for_each_entry(b, &hwt_bases, node) {
-		struct hwt_wheel *w = b->wheel;
+	for_each_possible_cpu(cpu) {
+		const struct hwt_occ *c = per_cpu_ptr(&hwt_occ, cpu);
 
-		spin_lock_irqsave(b->lock, flags);
-		for (l = 0; l < w->levels; l++) {
-			o->timers[l] += w->lvl[l].count;
-			o->slots[l] += hweight64(w->lvl[l].occupied);
+		for (l = 0; l < hwt_geo.levels; l++) {
+			o->timers[l] += READ_ONCE(c->timers[l]);
+			o->slots[l] += READ_ONCE(c->slots[l]);
 		}
-		o->parked += w->nparked;
-		spin_unlock_irqrestore(b->lock, flags);
-		o->bases++;
+		o->parked += READ_ONCE(c->timers[hwt_geo.levels]);
 	}
-	mutex_unlock(&hwt_bases_lock);
+	/* a row read while a node moves between CPUs' rows can dip below 0 */
+	for (l = 0; l < hwt_geo.levels; l++) {
+		o->timers[l] = max(o->timers[l], 0L);
+		o->slots[l] = max(o->slots[l], 0L);
+	}
+	o->parked = max(o->parked, 0L);
+	o->bases = atomic_read(&hwt_nbases);
 }
 
 /**

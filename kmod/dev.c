@@ -55,7 +55,7 @@
 #define HWT_CHUNK	64	/* batch entries handled per lock hold */
 #define HWT_READ_CHUNK	64	/* records built per lock hold */
 #define HWT_DRAIN_CHUNK	256
-#define HWT_FREE_CHUNK	1024	/* timers freed per lock hold on release */
+#define HWT_FREE_CHUNK	256	/* timers freed per lock hold on release */
 
 static unsigned int hwt_max_timers_per_fd = 1U << 21;
 module_param_named(max_timers_per_fd, hwt_max_timers_per_fd, uint, 0644);
@@ -66,6 +66,17 @@ static unsigned int hwt_max_timers_per_user = 1U << 23;
 module_param_named(max_timers_per_user, hwt_max_timers_per_user, uint, 0644);
 MODULE_PARM_DESC(max_timers_per_user,
 		 "Timers one user may hold over all its files; EDQUOT past it (default 8388608)");
+
+/*
+ * A periodic HWTIMER_F_NO_RECORD timer is re-armed by the expiry itself, in
+ * softirq context, which no cgroup pays for and no read() paces: each user
+ * may have the kernel do at most this many such re-arms per second, over
+ * all its files (each timer counts NSEC_PER_SEC / period of them).
+ */
+static unsigned int hwt_max_rearms_per_user = 20000;
+module_param_named(max_rearms_per_user, hwt_max_rearms_per_user, uint, 0644);
+MODULE_PARM_DESC(max_rearms_per_user,
+		 "Re-arms per second one user's NO_RECORD periodic timers may cost; EDQUOT past it (default 20000)");
 
 /* struct hwt_utimer.state */
 enum {
@@ -83,29 +94,57 @@ enum {
 /**
  * struct hwt_utimer - a timer of a /dev/hwtimer file
  * @node: on the wheel (PENDING) or on the record queue (FIRED); deadline
- * @cookie: the user's cookie
- * @fired: when it last fired
+ * @__node_entry: @node.entry, as the wheel's fields are named in the
+ *		  overlay that names the owner's bits of @node
+ * @__node_expires: @node.expires
+ * @__node_lvl: @node.lvl
  * @id: its id in the file's xarray, 1..HWT_ID_MAX
- * @lvl: the wheel level it was last armed on (for tracing)
  * @gen: generation of its arming, bumped by ADD, MOD
  * @clk: index of its clock in hwt_clockids
  * @state: HWT_U_*
  * @flags: HWT_U_* flags
+ * @cookie: the user's cookie
+ * @fired: when it last fired
+ *
+ * @id, @gen, @clk, @state and @flags are the owner's bits of @node
+ * (HWT_NODE_OWNER_BITS), so that the timer stays 48 bytes.
  */
 struct hwt_utimer {
-	struct hwt_node node;
+	union {
+		struct hwt_node node;
+		struct {
+			struct list_head __node_entry;
+			u64 __node_expires;
+			u64 __node_lvl : HWT_NODE_LVL_BITS;
+			u64 id : 28;
+			u64 gen : 24;
+			u64 clk : 2;
+			u64 state : 2;
+			u64 flags : 4;
+		};
+	};
 	u64 cookie;
 	u64 fired;
-	u32 id:28;
-	u32 lvl:4;
-	u32 gen:24;
-	u32 clk:2;
-	u32 state:2;
-	u32 flags:4;
 };
 
 /* ids fit 28 bits, so that the timer stays 48 bytes */
 #define HWT_ID_MAX	((1U << 28) - 1)
+
+/**
+ * struct hwt_efd - an eventfd the file signals, shared by the timers that
+ * were added with it one after another
+ * @ctx: the eventfd
+ * @ref: its timers, the file (as its eventfd, or as the last one added),
+ *	 and expiry runs that are about to signal it after dropping the lock
+ *
+ * Expiry signals eventfds once the file's lock is dropped, so it needs a
+ * reference that outlives the lock: the eventfd core does not export one on
+ * a bare context, and this one is shared by every timer of the entry.
+ */
+struct hwt_efd {
+	struct eventfd_ctx *ctx;
+	refcount_t ref;
+};
 
 /**
  * struct hwt_utimer_ext - a timer with a period or an eventfd
@@ -121,7 +160,7 @@ struct hwt_utimer_ext {
 	u64 period;
 	u64 slack;
 	u64 due;
-	struct eventfd_ctx *efd;
+	struct hwt_efd *efd;
 };
 
 /**
@@ -129,11 +168,13 @@ struct hwt_utimer_ext {
  * @uid: the user
  * @ref: open files of the user
  * @timers: timers the user holds
+ * @rearms: re-arms per second its NO_RECORD periodic timers cost
  */
 struct hwt_user {
 	kuid_t uid;
 	refcount_t ref;
 	atomic_long_t timers;
+	atomic_long_t rearms;
 };
 
 /**
@@ -146,7 +187,9 @@ struct hwt_user {
  * @ready: FIRED timers, oldest first
  * @wq: readers and pollers wait here for records
  * @efd: the file's eventfd, or NULL
+ * @last_efd: the eventfd of the last ADD with one, for the next to share
  * @user: the user who opened the file
+ * @rearms: what the file's NO_RECORD periodic timers charge @user
  * @next_id: cursor of the cyclic id allocator
  * @ntimers: timers on the file
  * @nready: entries of @ready
@@ -162,8 +205,10 @@ struct hwt_file {
 	struct mutex read_lock;		/* see @read_lock above */
 	struct list_head ready;
 	wait_queue_head_t wq;
-	struct eventfd_ctx *efd;
+	struct hwt_efd *efd;
+	struct hwt_efd *last_efd;
 	struct hwt_user *user;
+	unsigned long rearms;
 	u32 next_id;
 	u32 ntimers;
 	u32 nready;
@@ -171,19 +216,25 @@ struct hwt_file {
 	struct hwt_stats stats;
 };
 
-/* One operation of a batch, with what it needs allocated beforehand. */
+/*
+ * One operation of a batch, with what it needs allocated beforehand: a
+ * timer object and, for an eventfd, its context and an entry for it in case
+ * it is not the file's last one.
+ */
 struct hwt_slot {
 	struct hwtimer_op op;
 	struct hwt_utimer *fresh;
-	struct eventfd_ctx *efd;
+	struct eventfd_ctx *ctx;
+	struct hwt_efd *efd;
 };
 
 static struct kmem_cache *hwt_timer_cache, *hwt_ext_cache;
 static DEFINE_XARRAY(hwt_users);
 static DEFINE_MUTEX(hwt_users_lock);
 
-#define hwt_lock(hf, flags)	xa_lock_irqsave(&(hf)->timers, flags)
-#define hwt_unlock(hf, flags)	xa_unlock_irqrestore(&(hf)->timers, flags)
+/* process context and the soft hrtimer only: see hwt.h */
+#define hwt_lock(hf)	xa_lock_bh(&(hf)->timers)
+#define hwt_unlock(hf)	xa_unlock_bh(&(hf)->timers)
 
 /* The HWT_U_* flags a timer keeps, from HWTIMER_F_* flags of an ADD... */
 static inline u32 hwt_uflags(u32 f)
@@ -211,9 +262,58 @@ static inline u64 hwt_period(struct hwt_utimer *t)
 	return t->flags & HWT_U_EXT ? hwt_ext(t)->period : 0;
 }
 
-static inline struct eventfd_ctx *hwt_efd(struct hwt_utimer *t)
+static inline struct hwt_efd *hwt_efd(struct hwt_utimer *t)
 {
 	return t->flags & HWT_U_EXT ? hwt_ext(t)->efd : NULL;
+}
+
+static struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx)
+{
+	struct hwt_efd *e = kmalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+
+	if (e) {
+		e->ctx = ctx;
+		refcount_set(&e->ref, 1);
+	}
+	return e;
+}
+
+static void hwt_efd_put(struct hwt_efd *e)
+{
+	if (e && refcount_dec_and_test(&e->ref)) {
+		eventfd_ctx_put(e->ctx);
+		kfree(e);
+	}
+}
+
+/* The re-arms per second a timer costs its user if the kernel re-arms it. */
+static unsigned long hwt_rearms(u32 uflags, u64 period)
+{
+	if (!(uflags & HWT_U_NO_RECORD) || !period)
+		return 0;
+	return DIV64_U64_ROUND_UP(NSEC_PER_SEC, period);
+}
+
+/* Charge @n re-arms per second to the file's user; false past the cap. */
+static bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n)
+{
+	struct hwt_user *u = hf->user;
+
+	if (!n)
+		return true;
+	if (atomic_long_add_return(n, &u->rearms) >
+	    READ_ONCE(hwt_max_rearms_per_user)) {
+		atomic_long_sub(n, &u->rearms);
+		return false;
+	}
+	hf->rearms += n;
+	return true;
+}
+
+static void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n)
+{
+	atomic_long_sub(n, &hf->user->rearms);
+	hf->rearms -= n;
 }
 
 /* Per-user accounting */
@@ -267,8 +367,7 @@ static bool hwt_user_charge(struct hwt_user *u)
 static void hwt_timer_free(struct hwt_utimer *t)
 {
 	if (t->flags & HWT_U_EXT) {
-		if (hwt_ext(t)->efd)
-			eventfd_ctx_put(hwt_ext(t)->efd);
+		hwt_efd_put(hwt_ext(t)->efd);
 		kmem_cache_free(hwt_ext_cache, hwt_ext(t));
 	} else {
 		kmem_cache_free(hwt_timer_cache, t);
@@ -307,6 +406,7 @@ static void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 static void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
 		       struct list_head *dead)
 {
+	hwt_rearms_uncharge(hf, hwt_rearms(t->flags, hwt_period(t)));
 	hwt_disarm(hf, t);
 	__xa_erase(&hf->timers, t->id);
 	hf->ntimers--;
@@ -320,11 +420,11 @@ static void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	struct hwt_base *b = &hf->base[t->clk];
 
 	if (t->state == HWT_U_PENDING) {
-		t->lvl = hwt_base_mod(b, &t->node, deadline, now, t->id);
+		hwt_base_mod(b, &t->node, deadline, now, t->id);
 	} else {
 		hwt_disarm(hf, t);
 		t->node.expires = deadline;
-		t->lvl = hwt_base_add(b, &t->node, now, t->id);
+		hwt_base_add(b, &t->node, now, t->id);
 	}
 	t->state = HWT_U_PENDING;
 	t->gen++;
@@ -352,20 +452,23 @@ static int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 }
 
 /*
- * Re-arm a periodic timer that fired, at @now: the next period that ends
- * after @now, on the fixed-rate grid or @period after the fire time. The
- * periods missed are counted as overruns.
+ * Re-arm a periodic timer that fired: for the next period that ends after
+ * @when, on the fixed-rate grid or @period after the fire time. The periods
+ * missed up to @when are counted as overruns; if more ended since (@when was
+ * read before a record went out), the timer is simply due at once and the
+ * next record counts them. @now is a clock read made under this hold of
+ * the lock, for the wheel.
  */
 static void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
-			     u64 now)
+			     u64 when, u64 now)
 {
 	struct hwt_utimer_ext *e = hwt_ext(t);
 	u64 over;
 
-	e->due = hwt_period_next(e->due, t->fired, now, e->period,
+	e->due = hwt_period_next(e->due, t->fired, when, e->period,
 				 t->flags & HWT_U_FIXED_DELAY, &over);
 	t->node.expires = hwt_slack_expires(e->due, e->slack);
-	t->lvl = hwt_base_add(&hf->base[t->clk], &t->node, now, t->id);
+	hwt_base_add(&hf->base[t->clk], &t->node, now, t->id);
 	t->state = HWT_U_PENDING;
 	hwt_stat_add(&hf->stats, HWT_C_OVERRUNS, over);
 }
@@ -398,29 +501,79 @@ static int hwt_file_base(struct hwt_file *hf, unsigned int clk)
 
 /* Expiry */
 
+/* distinct eventfds one expiry run signals at most; then it ends early */
+#define HWT_PASS_EFDS	8
+
+/**
+ * struct hwt_signals - what an expiry run wakes once it dropped the lock
+ * @efd: distinct eventfds of the timers it expired, each with a reference
+ * @nefd: entries of @efd
+ * @file: the file's eventfd, with a reference, if records were queued
+ * @poll: records were queued: wake readers and pollers
+ *
+ * eventfd_signal() and wake_up() walk their wait queues, as long as their
+ * users made them: they are done once per run and outside the file's lock.
+ */
+struct hwt_signals {
+	struct hwt_efd *efd[HWT_PASS_EFDS];
+	unsigned int nefd;
+	struct hwt_efd *file;
+	bool poll;
+};
+
+static void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < sig->nefd; i++)
+		if (sig->efd[i]->ctx == e->ctx)
+			return;
+	refcount_inc(&e->ref);
+	sig->efd[sig->nefd++] = e;
+}
+
+static void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig)
+{
+	unsigned int i;
+
+	for (i = 0; i < sig->nefd; i++) {
+		hwt_eventfd_signal(sig->efd[i]->ctx);
+		hwt_efd_put(sig->efd[i]);
+	}
+	if (sig->file) {
+		hwt_eventfd_signal(sig->file->ctx);
+		hwt_efd_put(sig->file);
+	}
+	if (sig->poll)
+		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
+}
+
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 {
 	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
 	struct hwt_file *hf = b->owner;
+	struct hwt_signals sig = {};
 	struct hwt_expiry x;
 	struct hwt_node *n;
 	unsigned int queued = 0;
-	unsigned long flags;
 	LIST_HEAD(dead);
 
-	hwt_lock(hf, flags);
-	if (hf->dead)
-		goto out;
+	hwt_lock(hf);
+	if (hf->dead) {
+		hwt_unlock(hf);
+		return HRTIMER_NORESTART;
+	}
 	hwt_base_expiry_begin(b, &x);
-	while ((n = hwt_base_expire_next(b, &x))) {
+	/* each timer may add an eventfd: stop while there is room for one */
+	while (sig.nefd < HWT_PASS_EFDS && (n = hwt_base_expire_next(b, &x))) {
 		struct hwt_utimer *t = container_of(n, struct hwt_utimer, node);
-		struct eventfd_ctx *efd = hwt_efd(t);
+		struct hwt_efd *efd = hwt_efd(t);
 
-		trace_hwt_expire(b->clockid, t, t->id, n->expires, x.now, t->lvl);
+		trace_hwt_expire(b->clockid, t, t->id, n->expires, x.now);
 		t->fired = x.now;
 		t->state = HWT_U_IDLE;
 		if (efd)
-			hwt_eventfd_signal(efd);
+			hwt_signal_later(&sig, efd);
 		if (!(t->flags & HWT_U_NO_RECORD)) {
 			t->state = HWT_U_FIRED;
 			list_add_tail(&n->entry, &hf->ready);
@@ -428,20 +581,25 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 			queued++;
 		} else if (hwt_period(t)) {
 			/* nothing waits to be read: re-arm at once */
-			hwt_rearm_period(hf, t, x.now);
+			hwt_rearm_period(hf, t, x.now, x.now);
 		} else if (t->flags & HWT_U_AUTOREMOVE) {
 			hwt_remove(hf, t, &dead);
 		}
 	}
+	if (sig.nefd == HWT_PASS_EFDS)
+		x.left = 0;	/* more may be due: go on in another run */
 	hwt_base_expiry_end(b, &x);
 	if (queued) {
 		hwt_stat_max(&hf->stats, HWT_M_READY, hf->nready);
-		if (hf->efd)
-			hwt_eventfd_signal(hf->efd);
-		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
+		if (hf->efd) {
+			refcount_inc(&hf->efd->ref);
+			sig.file = hf->efd;
+		}
+		sig.poll = true;
 	}
-out:
-	hwt_unlock(hf, flags);
+	hwt_unlock(hf);
+	/* release() waits for this callback before it frees @hf */
+	hwt_signal_now(hf, &sig);
 	hwt_free_list(hf, &dead);
 	return HRTIMER_NORESTART;
 }
@@ -476,9 +634,16 @@ static struct hwt_utimer *hwt_alloc(bool ext)
 	return t;
 }
 
-/* A periodic re-arm lies up to period + slack ahead: both within range. */
-static bool hwt_period_in_range(const struct hwtimer_op *op)
+/*
+ * A periodic re-arm lies up to period + slack ahead: both within range. A
+ * NO_RECORD timer's period is also at least HWTIMER_NO_RECORD_MIN_PERIOD_NS,
+ * since the kernel re-arms it on its own (see hwt_max_rearms_per_user).
+ */
+static bool hwt_period_in_range(const struct hwtimer_op *op, bool no_record)
 {
+	if (no_record && op->period &&
+	    op->period < HWTIMER_NO_RECORD_MIN_PERIOD_NS)
+		return false;
 	return op->period <= hwt_geo.max_delay && op->slack <= hwt_geo.max_delay &&
 	       op->period + op->slack <= hwt_geo.max_delay;
 }
@@ -505,7 +670,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			return -EINVAL;
 		if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
 			return -EINVAL;
-		if (!hwt_period_in_range(op))
+		if (!hwt_period_in_range(op, f & HWTIMER_F_NO_RECORD))
 			return -ERANGE;
 		clk = hwt_clock_index(op->clockid);
 		if (clk < 0)
@@ -514,14 +679,18 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 		if (ret)
 			return ret;
 		if (f & HWTIMER_F_EVENTFD) {
-			s->efd = eventfd_ctx_fdget(op->eventfd);
-			if (IS_ERR(s->efd)) {
-				ret = PTR_ERR(s->efd);
-				s->efd = NULL;
+			s->ctx = eventfd_ctx_fdget(op->eventfd);
+			if (IS_ERR(s->ctx)) {
+				ret = PTR_ERR(s->ctx);
+				s->ctx = NULL;
 				return ret;
 			}
+			/* used unless the file's last eventfd is this one */
+			s->efd = hwt_efd_new(NULL);
+			if (!s->efd)
+				return -ENOMEM;
 		}
-		s->fresh = hwt_alloc(op->period || s->efd);
+		s->fresh = hwt_alloc(op->period || s->ctx);
 		return s->fresh ? 0 : -ENOMEM;
 	case HWTIMER_OP_MOD:
 		if (f & ~HWT_MOD_FLAGS)
@@ -535,7 +704,8 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			return -EINVAL;
 		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
 			return -EINVAL;
-		if (!hwt_period_in_range(op))
+		/* the NO_RECORD floor needs the timer: hwt_do_mod() */
+		if (!hwt_period_in_range(op, false))
 			return -ERANGE;
 		if (op->period) {
 			/* in case the timer must move to a larger object */
@@ -576,11 +746,31 @@ static int hwt_alloc_id(struct hwt_file *hf, u32 *id, struct hwt_utimer *t)
 	return ret;
 }
 
+/* The file's entry for @s's eventfd: its last one, or @s's new entry. */
+static struct hwt_efd *hwt_efd_of(struct hwt_file *hf, struct hwt_slot *s)
+{
+	struct hwt_efd *e = hf->last_efd;
+
+	if (e && e->ctx == s->ctx) {
+		refcount_inc(&e->ref);
+		return e;	/* @s's reference on the context is dropped */
+	}
+	e = s->efd;
+	e->ctx = s->ctx;
+	refcount_set(&e->ref, 2);	/* the timer's, and as the last one */
+	s->efd = NULL;
+	s->ctx = NULL;
+	hwt_efd_put(hf->last_efd);
+	hf->last_efd = e;
+	return e;
+}
+
 static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 {
 	struct hwtimer_op *op = &s->op;
 	struct hwt_utimer *t = s->fresh;
 	unsigned int clk = hwt_clock_index(op->clockid);
+	unsigned long rearms = hwt_rearms(hwt_uflags(op->flags), op->period);
 	u64 now, due, deadline;
 	u32 id;
 	int ret;
@@ -602,6 +792,8 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 	ret = hwt_deadline(hf, clk, op, &now, &due, &deadline);
 	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		ret = -ENOSPC;
+	if (!ret && !hwt_rearms_charge(hf, rearms))
+		ret = -EDQUOT;
 	if (ret) {
 		__xa_erase(&hf->timers, id);
 		atomic_long_dec(&hf->user->timers);
@@ -617,10 +809,9 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 		hwt_ext(t)->period = op->period;
 		hwt_ext(t)->slack = op->slack;
 		hwt_ext(t)->due = due;
-		hwt_ext(t)->efd = s->efd;
+		hwt_ext(t)->efd = s->ctx ? hwt_efd_of(hf, s) : NULL;
 	}
 	s->fresh = NULL;
-	s->efd = NULL;
 	hwt_arm(hf, t, deadline, now);
 	hf->ntimers++;
 	hwt_stat_add(&hf->stats, HWT_C_ADDED, 1);
@@ -670,6 +861,15 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 	    (t->flags & HWT_U_AUTOREMOVE))
 		return -EINVAL;
 	if (op->flags & HWTIMER_F_PERIOD) {
+		unsigned long was = hwt_rearms(t->flags, hwt_period(t));
+		unsigned long will = hwt_rearms(t->flags, op->period);
+
+		if (!hwt_period_in_range(op, t->flags & HWT_U_NO_RECORD))
+			return -ERANGE;
+		if (will > was && !hwt_rearms_charge(hf, will - was))
+			return -EDQUOT;
+		if (will < was)
+			hwt_rearms_uncharge(hf, was - will);
 		if (op->period && !(t->flags & HWT_U_EXT)) {
 			t = hwt_upgrade(hf, t, s->fresh);
 			s->fresh = NULL;
@@ -714,20 +914,20 @@ static unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 				unsigned int n, bool stop)
 {
 	unsigned int i, ran = n;
-	unsigned long flags;
 	LIST_HEAD(dead);
 
 	for (i = 0; i < n; i++) {
 		struct hwt_slot *s = &slots[i];
 
 		s->fresh = NULL;
+		s->ctx = NULL;
 		s->efd = NULL;
 		/* a result set on input is the caller's error, or ours */
 		if (!s->op.result)
 			s->op.result = hwt_prep(hf, s);
 	}
 
-	hwt_lock(hf, flags);
+	hwt_lock(hf);
 	for (i = 0; i < n; i++) {
 		struct hwt_slot *s = &slots[i];
 
@@ -749,14 +949,15 @@ static unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			break;
 		}
 	}
-	hwt_unlock(hf, flags);
+	hwt_unlock(hf);
 
 	hwt_free_list(hf, &dead);
 	for (i = 0; i < n; i++) {
 		if (slots[i].fresh)
 			hwt_timer_free(slots[i].fresh);
-		if (slots[i].efd)
-			eventfd_ctx_put(slots[i].efd);
+		if (slots[i].ctx)
+			eventfd_ctx_put(slots[i].ctx);
+		kfree(slots[i].efd);
 	}
 	return ran;
 }
@@ -937,6 +1138,9 @@ static long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg,
 		if (ran < n || ((hb.flags & HWTIMER_BATCH_STOP_ON_ERROR) &&
 				slots[ran - 1].op.result < 0))
 			break;
+		/* @done tells the caller where to go on */
+		if (done < hb.count && signal_pending(current))
+			break;
 		cond_resched();
 	}
 	ret = 0;
@@ -952,7 +1156,6 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 {
 	struct hwtimer_get g;
 	struct hwt_utimer *t;
-	unsigned long flags;
 	u64 now, period;
 	int ret;
 
@@ -963,10 +1166,10 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 	    g.expires || g.remaining || g.period || g.cookie || g.overruns)
 		return -EINVAL;
 
-	hwt_lock(hf, flags);
+	hwt_lock(hf);
 	t = hwt_lookup(hf, g.id);
 	if (!t) {
-		hwt_unlock(hf, flags);
+		hwt_unlock(hf);
 		return -ENOENT;
 	}
 	now = hwt_base_now(&hf->base[t->clk]);
@@ -986,7 +1189,7 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 	if (t->state == HWT_U_FIRED && period)
 		hwt_period_next(hwt_ext(t)->due, t->fired, now, period,
 				t->flags & HWT_U_FIXED_DELAY, &g.overruns);
-	hwt_unlock(hf, flags);
+	hwt_unlock(hf);
 	return copy_to_user(uarg, &g, min(usize, sizeof(g))) ? -EFAULT : 0;
 }
 
@@ -994,7 +1197,7 @@ static long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg,
 			  size_t usize)
 {
 	struct hwtimer_drain d;
-	unsigned long flags, budget = ULONG_MAX;
+	unsigned long budget = ULONG_MAX;
 	u32 __user *uids;
 	u32 *ids;
 	long ret;
@@ -1030,7 +1233,7 @@ static long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg,
 				break;
 			}
 		}
-		hwt_lock(hf, flags);
+		hwt_lock(hf);
 		if (budget == ULONG_MAX)
 			budget = hf->ntimers;
 		xa_for_each(&hf->timers, index, t) {
@@ -1046,7 +1249,7 @@ static long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg,
 		}
 		budget -= min_t(unsigned long, budget, seen);
 		d.remaining = hf->ntimers;
-		hwt_unlock(hf, flags);
+		hwt_unlock(hf);
 		hwt_free_list(hf, &dead);
 
 		if (d.max && copy_to_user(uids + d.count, ids, k * sizeof(*ids))) {
@@ -1068,9 +1271,9 @@ static long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg,
 static long hwt_ioc_set_eventfd(struct hwt_file *hf, void __user *uarg,
 				size_t usize)
 {
-	struct eventfd_ctx *efd = NULL, *old;
+	struct hwt_efd *efd = NULL, *old;
+	struct eventfd_ctx *ctx;
 	struct hwtimer_eventfd e;
-	unsigned long flags;
 	int ret;
 
 	ret = hwt_copy_in(&e, sizeof(e), HWTIMER_EVENTFD_SIZE_VER0, uarg,
@@ -1080,16 +1283,20 @@ static long hwt_ioc_set_eventfd(struct hwt_file *hf, void __user *uarg,
 	if (e.flags || e.fd < -1)
 		return -EINVAL;
 	if (e.fd >= 0) {
-		efd = eventfd_ctx_fdget(e.fd);
-		if (IS_ERR(efd))
-			return PTR_ERR(efd);
+		ctx = eventfd_ctx_fdget(e.fd);
+		if (IS_ERR(ctx))
+			return PTR_ERR(ctx);
+		efd = hwt_efd_new(ctx);
+		if (!efd) {
+			eventfd_ctx_put(ctx);
+			return -ENOMEM;
+		}
 	}
-	hwt_lock(hf, flags);
+	hwt_lock(hf);
 	old = hf->efd;
 	hf->efd = efd;
-	hwt_unlock(hf, flags);
-	if (old)
-		eventfd_ctx_put(old);
+	hwt_unlock(hf);
+	hwt_efd_put(old);
 	return 0;
 }
 
@@ -1137,16 +1344,24 @@ struct hwt_peek {
 	u64 now;
 };
 
+/* The time on clock @clk, read once per hold of the lock into @now[]. */
+static u64 hwt_now_once(struct hwt_file *hf, u64 *now, unsigned int clk)
+{
+	if (!now[clk])
+		now[clk] = hwt_base_now(&hf->base[clk]);
+	return now[clk];
+}
+
 /* Build records for the first @max timers of the queue; take none. */
 static unsigned int hwt_peek_records(struct hwt_file *hf,
 				     struct hwtimer_record *recs,
 				     struct hwt_peek *peek, unsigned int max)
 {
+	u64 now[HWT_NR_CLOCKS] = {};
 	struct hwt_utimer *t;
-	unsigned long flags;
 	unsigned int n = 0;
 
-	hwt_lock(hf, flags);
+	hwt_lock(hf);
 	list_for_each_entry(t, &hf->ready, node.entry) {
 		struct hwtimer_record *r;
 		struct hwt_peek *p;
@@ -1168,7 +1383,7 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 		p->gen = t->gen;
 		if (hwt_period(t)) {
 			/* the overruns the re-arm in hwt_take_records() counts */
-			p->now = hwt_base_now(&hf->base[t->clk]);
+			p->now = hwt_now_once(hf, now, t->clk);
 			hwt_period_next(hwt_ext(t)->due, t->fired, p->now,
 					hwt_period(t), t->flags & HWT_U_FIXED_DELAY,
 					&r->overruns);
@@ -1178,7 +1393,7 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 		}
 		n++;
 	}
-	hwt_unlock(hf, flags);
+	hwt_unlock(hf);
 	return n;
 }
 
@@ -1192,10 +1407,10 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 				     const struct hwt_peek *peek,
 				     unsigned int n, struct list_head *dead)
 {
-	unsigned long flags;
+	u64 now[HWT_NR_CLOCKS] = {};
 	unsigned int i;
 
-	hwt_lock(hf, flags);
+	hwt_lock(hf);
 	for (i = 0; i < n && !list_empty(&hf->ready); i++) {
 		struct hwt_utimer *t = list_first_entry(&hf->ready,
 							struct hwt_utimer,
@@ -1206,19 +1421,22 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 			break;
 		hwt_disarm(hf, t);	/* off the queue */
 		if (hwt_period(t))
-			hwt_rearm_period(hf, t, peek[i].now);
+			/* the wheel gets a fresh clock read: see hwt_base_sync() */
+			hwt_rearm_period(hf, t, peek[i].now,
+					 hwt_now_once(hf, now, t->clk));
 		else if (t->flags & HWT_U_AUTOREMOVE)
 			hwt_remove(hf, t, dead);
 	}
 	hwt_stat_add(&hf->stats, HWT_C_RECORDS, i);
-	hwt_unlock(hf, flags);
+	hwt_unlock(hf);
 	return i;
 }
 
 /*
  * Records are copied to the caller before they are taken off the queue, so
  * that a fault (a bad buffer, or a page fault that fails) loses none. One
- * reader at a time, so that two never copy the same records.
+ * reader at a time, so that two never copy the same records. A long read()
+ * gives the CPU up between chunks, and a signal ends it with what it has.
  */
 static ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 			loff_t *ppos)
@@ -1255,6 +1473,9 @@ static ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 			n = hwt_take_records(hf, peek, n, &dead);
 			hwt_free_list(hf, &dead);
 			done += n;
+			if (done < max && signal_pending(current))
+				break;
+			cond_resched();
 			continue;
 		}
 		if (done)
@@ -1297,10 +1518,9 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 {
 	struct hwt_file *hf = file->private_data;
 	struct hwt_stats st;
-	unsigned long flags;
 	unsigned int clk, i, pending = 0;
 
-	hwt_lock(hf, flags);
+	hwt_lock(hf);
 	st = hf->stats;
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		const struct hwt_stats *b = &hf->base[clk].stats;
@@ -1316,7 +1536,8 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 	seq_printf(m, "max_timers:\t%u\n",
 		   min(READ_ONCE(hwt_max_timers_per_fd), HWT_ID_MAX));
 	seq_printf(m, "eventfd:\t%d\n", !!hf->efd);
-	hwt_unlock(hf, flags);
+	seq_printf(m, "rearms_per_s:\t%lu\n", hf->rearms);
+	hwt_unlock(hf);
 	for (i = 0; i < HWT_NR_COUNTERS; i++)
 		seq_printf(m, "%s:\t%llu\n", hwt_counter_names[i], st.count[i]);
 	for (i = 0; i < HWT_NR_MAXIMA; i++)
@@ -1339,7 +1560,7 @@ static int hwt_open(struct inode *inode, struct file *file)
 		kfree(hf);
 		return -ENOMEM;
 	}
-	xa_init_flags(&hf->timers, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ |
+	xa_init_flags(&hf->timers, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH |
 		      XA_FLAGS_ACCOUNT);
 	mutex_init(&hf->setup);
 	mutex_init(&hf->read_lock);
@@ -1354,25 +1575,23 @@ static int hwt_release(struct inode *inode, struct file *file)
 	struct hwt_file *hf = file->private_data;
 	XA_STATE(xas, &hf->timers, 0);
 	struct hwt_utimer *t;
-	unsigned long flags;
 	unsigned int clk, n;
 
 	/* 1. no expiry may re-arm a base's hrtimer any more */
-	hwt_lock(hf, flags);
+	hwt_lock(hf);
 	hf->dead = true;
-	hwt_unlock(hf, flags);
+	hwt_unlock(hf);
 	/* 2. wait for running expiries, and disarm */
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++)
 		if (test_bit(clk, &hf->clocks))
 			hrtimer_cancel(&hf->base[clk].hrt);
 	/*
 	 * 3. nothing else can touch the timers now: free them and their
-	 * xarray slots a batch at a time, so that a million timers never keep
-	 * interrupts off for long
+	 * xarray slots a chunk at a time, giving the CPU up in between
 	 */
 	do {
 		n = 0;
-		xas_lock_irq(&xas);
+		xas_lock_bh(&xas);
 		xas_for_each(&xas, t, ULONG_MAX) {
 			/* the advanced API shows the reserved id 0 */
 			if (xa_is_zero(t))
@@ -1390,27 +1609,23 @@ static int hwt_release(struct inode *inode, struct file *file)
 				break;
 			}
 		}
-		xas_unlock_irq(&xas);
+		xas_unlock_bh(&xas);
 		cond_resched();
 	} while (n == HWT_FREE_CHUNK);
 	atomic_long_sub(hf->ntimers, &hf->user->timers);
+	atomic_long_sub(hf->rearms, &hf->user->rearms);
 	xa_destroy(&hf->timers);
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		struct hwt_base *b = &hf->base[clk];
 
 		if (!test_bit(clk, &hf->clocks))
 			continue;
-		/*
-		 * The timers are gone: empty the wheel before freeing it,
-		 * under the lock, as sysfs may be reading it
-		 */
-		hwt_lock(hf, flags);
-		hwt_wheel_init(b->wheel, hwt_geo.shift, hwt_geo.levels, 0);
-		hwt_unlock(hf, flags);
+		/* the timers are gone: forget them, then free the wheel */
+		hwt_wheel_clear(b->wheel);
 		hwt_base_destroy(b);
 	}
-	if (hf->efd)
-		eventfd_ctx_put(hf->efd);
+	hwt_efd_put(hf->efd);
+	hwt_efd_put(hf->last_efd);
 	hwt_user_put(hf->user);
 	mutex_destroy(&hf->read_lock);
 	mutex_destroy(&hf->setup);

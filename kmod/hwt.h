@@ -17,20 +17,38 @@
  *
  * Expiry context: a soft hrtimer (HRTIMER_MODE_ABS_SOFT). Callbacks of the
  * in-kernel API then run in softirq context, as timer_list callbacks do,
- * which is what drivers expect, and never in hard interrupt context, where
- * an unbounded expiry would hurt every other interrupt. Each pass expires at
- * most HWT_EXPIRE_BATCH timers; if more are due, the hrtimer is re-armed for
- * "now", so a burst is spread over several softirq passes and other softirq
- * work (and, past its budget, ksoftirqd) gets to run in between. Every timer
- * of one pass records the same fire time, read once at the start, and the
- * per-timer work on the device's path is a list move; that is what keeps a
- * burst of 10^5 timers in one tick within about a tick.
+ * which is what drivers expect, and never in hard interrupt context.
  *
- * Locking: the base's spinlock, taken with interrupts disabled because the
- * in-kernel API may be called from hard interrupt context, guards the wheel,
- * the hrtimer's arming and the stats. It is never held while a callback
- * runs. Device files share one lock between their bases (the file's lock),
- * since their expiries also feed the file's record queue.
+ * Bounded work. A run of the callback (a pass) has a budget of
+ * HWT_PASS_BUDGET units: one per timer it expires and one per node the
+ * wheel moves on the way (a slot cascaded, parked nodes placed, nodes placed
+ * again after a clock set-back), so no pass does more than that however the
+ * timers are spread; the wheel leaves a cascade half done and takes it up
+ * in the next pass. A pass that spends its budget re-arms the hrtimer for a
+ * fresh "now", so the rest is done in a later softirq run, and other softirq
+ * work, a task woken meanwhile or ksoftirqd gets the CPU in between. Per
+ * unit, the device does a list move (and for a timer with an eventfd, a
+ * reference on it, the eventfds being signalled after the lock is dropped,
+ * each once per pass); a periodic timer that queues no record is re-armed,
+ * an O(1) insert. The in-kernel API runs each callback with the lock
+ * dropped. Measured natively on the wheel core (bench/core_bench.c, "pass"):
+ * the worst pass at 10^7 timers is reported in BENCHMARKS.md.
+ *
+ * Every lock hold outside a pass is O(1) (one operation: add, modify,
+ * cancel, a clock set-back included) or a fixed number of them (the
+ * device's chunks of batch entries, records and drained or freed timers),
+ * and long system calls give the CPU up between chunks. None of this
+ * depends on PREEMPT_RT: there the pass runs in the ktimers thread and the
+ * locks are sleeping ones, and the same budget bounds how long a boosted
+ * lock holder runs.
+ *
+ * Locking: the base's spinlock guards the wheel, the hrtimer's arming and the
+ * stats. It is never held while a callback runs. The in-kernel API may be
+ * called from hard interrupt context, so its bases take it with interrupts
+ * disabled. Device files share one lock between their bases (the file's
+ * lock), since their expiries also feed the file's record queue; it is only
+ * ever taken from process context and from the soft hrtimer callback, so it
+ * is a BH lock and hard interrupts stay on while it is held.
  *
  * Scaling: the in-kernel API shards by CPU. A timer binds to the base of the
  * CPU that initialised it, and operations on it take only that base's lock,
@@ -52,7 +70,7 @@
 #include "wheel.h"
 
 #define HWT_NR_CLOCKS		3	/* MONOTONIC, BOOTTIME, REALTIME */
-#define HWT_EXPIRE_BATCH	256
+#define HWT_PASS_BUDGET		256	/* timers expired + nodes moved per pass */
 #define HWT_HIST_BUCKETS	32
 
 /**
@@ -85,7 +103,7 @@ enum hwt_counter {
 	HWT_C_WAKEUPS,		/* runs of a base's hrtimer callback */
 	HWT_C_EMPTY_WAKEUPS,	/* runs that found nothing due */
 	HWT_C_TICKS_SKIPPED,	/* wheel ticks that passed with no wakeup */
-	HWT_C_DEFERRED,		/* runs cut short by HWT_EXPIRE_BATCH */
+	HWT_C_DEFERRED,		/* runs cut short by their budget */
 	HWT_C_ARMS,		/* hrtimer programmings */
 	HWT_C_REBASES,		/* rebases after the clock was set back */
 	HWT_NR_COUNTERS
@@ -149,7 +167,6 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  * @armed: the time @hrt is armed for, or U64_MAX when it is not
  * @stats: counters
  * @owner: the object the base belongs to, for its hrtimer callback
- * @node: on the list of every base, for the occupancy in sysfs
  * @own_lock: the lock of a base that does not share its owner's
  */
 struct hwt_base {
@@ -160,24 +177,26 @@ struct hwt_base {
 	u64 armed;
 	struct hwt_stats stats;
 	void *owner;
-	struct list_head node;
 	spinlock_t own_lock;		/* see @own_lock above */
 };
 
 /**
  * struct hwt_expiry - state of one run of a base's hrtimer callback
  * @now: the time the run started, which every timer of the run fired at
+ *	(unless the clock was set back during the run)
  * @clk: the wheel's clock when the run started
  * @cascaded: the wheel's cascade count when the run started
  * @start: local_clock() at the start, when the tick is traced
- * @left: how many more timers this run may expire
- * @fired: how many it expired
+ * @rebases: the base's rebase count when @now was read
+ * @left: what is left of the run's budget (HWT_PASS_BUDGET)
+ * @fired: how many timers it expired
  */
 struct hwt_expiry {
 	u64 now;
 	u64 clk;
 	u64 cascaded;
 	u64 start;
+	u64 rebases;
 	unsigned int left;
 	unsigned int fired;
 };
@@ -190,9 +209,9 @@ struct hwt_expiry {
  * @bases: bases counted
  */
 struct hwt_occupancy {
-	u64 timers[HWT_LEVELS_MAX];
-	u64 slots[HWT_LEVELS_MAX];
-	u64 parked;
+	long timers[HWT_LEVELS_MAX];
+	long slots[HWT_LEVELS_MAX];
+	long parked;
 	unsigned int bases;
 };
 

@@ -68,31 +68,33 @@ TRACE_EVENT(hwt_cancel,
 );
 
 /*
- * A timer fired. @level is the wheel level it was armed on: it cascaded
- * down from there, so lateness by level shows what cascading costs.
+ * A timer fired, @lateness ns after its deadline. hwt_add and hwt_modify
+ * gave the level it was armed on: joined on @timer, lateness by level shows
+ * what cascading costs.
  */
 TRACE_EVENT(hwt_expire,
 	    TP_PROTO(clockid_t clockid, const void *timer, u32 id,
-		     u64 expires, u64 now, unsigned int level),
-	    TP_ARGS(clockid, timer, id, expires, now, level),
+		     u64 expires, u64 now),
+	    TP_ARGS(clockid, timer, id, expires, now),
 	    TP_STRUCT__entry(__field(clockid_t, clockid)
 			     __field(const void *, timer)
 			     __field(u32, id)
-			     __field(unsigned int, level)
 			     __field(u64, expires)
 			     __field(u64, lateness)),
 	    TP_fast_assign(__entry->clockid = clockid;
 			   __entry->timer = timer;
 			   __entry->id = id;
-			   __entry->level = level;
 			   __entry->expires = expires;
 			   __entry->lateness = now - expires;),
-	    TP_printk("clock=%d timer=%p id=%u expires=%llu lateness=%llu level=%u",
+	    TP_printk("clock=%d timer=%p id=%u expires=%llu lateness=%llu",
 		      __entry->clockid, __entry->timer, __entry->id,
-		      __entry->expires, __entry->lateness, __entry->level)
+		      __entry->expires, __entry->lateness)
 );
 
-/* the wheel moved the nodes of a slot down from a coarser level */
+/*
+ * The wheel moved @nodes nodes of a slot down from a coarser level; a
+ * cascade cut short by a run's budget shows as several events for one slot.
+ */
 TRACE_EVENT(hwt_cascade,
 	    TP_PROTO(const void *wheel, u64 clk, unsigned int level,
 		     unsigned int slot, unsigned int nodes),
@@ -114,7 +116,8 @@ TRACE_EVENT(hwt_cascade,
 
 /*
  * One run of a base's hrtimer: @fired timers expired, @cascaded nodes moved
- * down, @ticks wheel ticks passed, in @ns of CPU time.
+ * down, @ticks wheel ticks passed, in @ns of CPU time. @fired + @cascaded is
+ * at most the run's budget (the module's HWT_PASS_BUDGET).
  */
 TRACE_EVENT(hwt_tick,
 	    TP_PROTO(clockid_t clockid, const void *base, unsigned int fired,

@@ -6,7 +6,8 @@
  *                         struct hwt_stats); stats/lateness_hist holds the
  *                         32 buckets of the lateness histogram
  *   wheel/                geometry: tick_ns, levels, slots_per_level,
- *                         max_delay_ns; and what every base holds: timers,
+ *                         max_delay_ns; the work bound of a run,
+ *                         pass_budget; and what every base holds: timers,
  *                         parked, bases
  *   level<L>/             per level: granularity_ns, range_from_ns,
  *                         range_to_ns, and the occupied_slots and timers of
@@ -83,10 +84,10 @@ static ssize_t hwt_attr_show(struct device *dev, struct device_attribute *da,
 		return sysfs_emit(buf, "%llu\n", to);
 	case HWT_A_SLOTS:
 		hwt_occupancy(&o);
-		return sysfs_emit(buf, "%llu\n", o.slots[a->index]);
+		return sysfs_emit(buf, "%ld\n", o.slots[a->index]);
 	case HWT_A_TIMERS:
 		hwt_occupancy(&o);
-		return sysfs_emit(buf, "%llu\n", o.timers[a->index]);
+		return sysfs_emit(buf, "%ld\n", o.timers[a->index]);
 	}
 	return -EINVAL;
 }
@@ -136,17 +137,24 @@ static ssize_t max_delay_ns_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(max_delay_ns);
 
+static ssize_t pass_budget_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", HWT_PASS_BUDGET);
+}
+static DEVICE_ATTR_RO(pass_budget);
+
 static ssize_t timers_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
 	struct hwt_occupancy o;
-	u64 n;
+	long n;
 	int l;
 
 	hwt_occupancy(&o);
 	for (n = o.parked, l = 0; l < HWT_LEVELS_MAX; l++)
 		n += o.timers[l];
-	return sysfs_emit(buf, "%llu\n", n);
+	return sysfs_emit(buf, "%ld\n", n);
 }
 static DEVICE_ATTR_RO(timers);
 
@@ -156,7 +164,7 @@ static ssize_t parked_show(struct device *dev, struct device_attribute *attr,
 	struct hwt_occupancy o;
 
 	hwt_occupancy(&o);
-	return sysfs_emit(buf, "%llu\n", o.parked);
+	return sysfs_emit(buf, "%ld\n", o.parked);
 }
 static DEVICE_ATTR_RO(parked);
 
@@ -175,6 +183,7 @@ static struct attribute *hwt_wheel_attrs[] = {
 	&dev_attr_levels.attr,
 	&dev_attr_slots_per_level.attr,
 	&dev_attr_max_delay_ns.attr,
+	&dev_attr_pass_budget.attr,
 	&dev_attr_timers.attr,
 	&dev_attr_parked.attr,
 	&dev_attr_bases.attr,

@@ -2,11 +2,12 @@
 /*
  * hwtimer wheel core. See wheel.h for the design and the geometry table.
  *
- * Every function here is O(1), except hwt_wheel_pop() when it cascades a
- * slot (each node of the slot moves down once) and hwt_wheel_rebase(), which
- * exists for a clock that went backwards and touches every node.
+ * Every function here is O(1), except that hwt_wheel_pop(), hwt_wheel_next()
+ * and hwt_wheel_forward() are O(levels) per slot they look at, and
+ * hwt_wheel_pop() moves or returns at most its budget of nodes.
  */
 #include <linux/bitops.h>
+#include <linux/build_bug.h>
 #include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -14,19 +15,25 @@
 
 #include "wheel.h"
 
-/* The module traces cascades; the userspace build and the tests do not. */
-#ifdef HWT_WHEEL_TRACE
-#include "hwt_trace.h"
+/*
+ * The module traces cascades and keeps per-CPU occupancy counts for sysfs
+ * (wheel_hooks.h); the userspace build and the tests do neither.
+ */
+#ifdef HWT_WHEEL_HOOKS
+#include "wheel_hooks.h"
+#else
+static inline void hwt_hook_cascade(const struct hwt_wheel *w,
+				    unsigned int lvl, unsigned int idx,
+				    unsigned int nodes)
+{
+}
+
+static inline void hwt_hook_occupancy(unsigned int lvl, int timers, int slots)
+{
+}
 #endif
 
-static inline void hwt_trace_cascade(const struct hwt_wheel *w,
-				     unsigned int lvl, unsigned int idx,
-				     unsigned int nodes)
-{
-#ifdef HWT_WHEEL_TRACE
-	trace_hwt_cascade(w, w->clk, lvl, idx, nodes);
-#endif
-}
+static_assert(HWT_LEVELS_MAX < HWT_LVL_NONE, "struct hwt_node.lvl is too narrow");
 
 static inline unsigned int lvl_shift(const struct hwt_wheel *w,
 				     unsigned int lvl)
@@ -62,13 +69,12 @@ static inline unsigned int hwt_level(const struct hwt_wheel *w, u64 key)
 }
 
 /*
- * The slot a key lives in, recomputed from the clock on every call: nodes
- * carry no slot index. A key at or beyond the horizon (only with fewer
- * levels than cover all of time, after the clock was set back or a periodic
- * timer was re-armed far ahead) cannot be placed: it is parked on
- * @w->parked, returned as level @w->levels. The clock never passes the
- * moment the earliest parked key comes within the horizon without placing
- * it (hwt_next_event()), so "parked" too can be recomputed from the clock.
+ * The slot a key is placed in, relative to the clock. A key at or beyond
+ * the horizon (only with fewer levels than cover all of time, after the
+ * clock was set back or a periodic timer was re-armed far ahead) cannot be
+ * placed: it is parked on @w->parked, level @w->levels. The clock never
+ * passes the moment the earliest parked key comes within the horizon
+ * without placing it (hwt_next_event()).
  */
 static inline unsigned int hwt_slot_of(const struct hwt_wheel *w, u64 key,
 				       unsigned int *idx)
@@ -91,31 +97,90 @@ static inline u64 hwt_earlier(const struct hwt_wheel *w, u64 a, u64 b)
 }
 
 /*
- * Account @n, whose key is @key (not before the clock), to its slot and
- * return that slot; the caller links the node into it.
+ * Account @n, whose key is @key (not before the clock), to the slot it
+ * belongs in now and return that slot; the caller links the node into it.
  */
-static struct list_head *hwt_place(struct hwt_wheel *w, u64 key)
+static struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n,
+				   u64 key)
 {
 	unsigned int idx, lvl = hwt_slot_of(w, key, &idx);
 	struct hwt_level *l;
+	int slots = 0;
 
 	w->pending++;
+	n->lvl = lvl;
 	if (unlikely(lvl == w->levels)) {
-		w->parked_min = w->nparked ? hwt_earlier(w, w->parked_min, key)
-					   : key;
+		w->parked_min = list_empty(&w->parked) ? key :
+				hwt_earlier(w, w->parked_min, key);
 		w->nparked++;
+		hwt_hook_occupancy(lvl, 1, 0);
 		return &w->parked;
 	}
 	l = &w->lvl[lvl];
-	if (lvl) {
-		if (!(l->occupied & BIT_ULL(idx)))
-			l->first[idx] = key;
-		else
-			l->first[idx] = hwt_earlier(w, l->first[idx], key);
+	if (!(l->occupied & BIT_ULL(idx))) {
+		l->occupied |= BIT_ULL(idx);
+		l->first[idx] = key;
+		slots = 1;
+	} else if (lvl) {
+		l->first[idx] = hwt_earlier(w, l->first[idx], key);
 	}
-	l->occupied |= BIT_ULL(idx);
 	l->count++;
+	hwt_hook_occupancy(lvl, 1, slots);
 	return &l->slot[idx];
+}
+
+/*
+ * Account for a node whose key is @key having left its slot on level @lvl
+ * (its list link is already elsewhere).
+ */
+static void hwt_account_out(struct hwt_wheel *w, unsigned int lvl, u64 key)
+{
+	unsigned int idx;
+	struct hwt_level *l;
+
+	w->pending--;
+	if (unlikely(lvl == w->levels)) {
+		/* parked_min may now be low: that costs one early rescan */
+		w->nparked--;
+		hwt_hook_occupancy(lvl, -1, 0);
+		return;
+	}
+	l = &w->lvl[lvl];
+	idx = lvl_digit(w, lvl, key);
+	l->count--;
+	if (list_empty(&l->slot[idx])) {
+		l->occupied &= ~BIT_ULL(idx);
+		hwt_hook_occupancy(lvl, -1, -1);
+	} else {
+		hwt_hook_occupancy(lvl, -1, 0);
+	}
+}
+
+/* Take a queued node out of the wheel. */
+static void hwt_unlink(struct hwt_wheel *w, struct hwt_node *n)
+{
+	list_del_init(&n->entry);
+	hwt_account_out(w, n->lvl, hwt_wheel_key(w, n->expires));
+	n->lvl = HWT_LVL_NONE;
+}
+
+/* Place a queued node again, relative to the clock as it is now. */
+static void hwt_move(struct hwt_wheel *w, struct hwt_node *n)
+{
+	unsigned int from = n->lvl;
+	u64 key = hwt_wheel_key(w, n->expires);
+
+	list_move_tail(&n->entry, hwt_place(w, n, key));
+	hwt_account_out(w, from, key);
+	w->cascaded++;
+}
+
+/* Move the clock forward by @delta ns. */
+static inline void hwt_advance(struct hwt_wheel *w, u64 delta)
+{
+	w->clk += delta;
+	if (unlikely(w->skewed) && (s64)(w->clk - w->high) >= 0)
+		w->skewed = false;
 }
 
 /* Raise a deadline that falls in a processed tick; return its key. */
@@ -180,11 +245,14 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	w->top_bits = levels == max ? 64 - shift - HWT_LVL_BITS * (levels - 1)
 				    : HWT_LVL_BITS;
 	w->clk = now & ~(hwt_wheel_tick(w) - 1);
+	w->high = w->clk;
+	w->skewed = false;
 	w->horizon = levels == max ? 1ULL << 63 :
 		     (u64)(HWT_LVL_SIZE - 1) << lvl_shift(w, levels - 1);
 	w->pending = 0;
 	w->cascaded = 0;
 	INIT_LIST_HEAD(&w->parked);
+	INIT_LIST_HEAD(&w->unparking);
 	w->nparked = 0;
 	w->parked_min = 0;
 	for (lvl = 0; lvl < levels; lvl++) {
@@ -230,36 +298,19 @@ void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 {
 	u64 key = hwt_clamp(w, &n->expires);
 
-	list_add_tail(&n->entry, hwt_place(w, key));
+	list_add_tail(&n->entry, hwt_place(w, n, key));
 }
 
 /**
  * hwt_wheel_del() - unlink a queued node
  * @w: the wheel
  * @n: a node queued in @w
- *
- * The slot is found again from the clock and the node's deadline, so the
- * node carries no slot index.
  */
 void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
 {
-	unsigned int idx, lvl = hwt_slot_of(w, hwt_wheel_key(w, n->expires), &idx);
-	struct hwt_level *l = &w->lvl[lvl];
-
-	if (unlikely(lvl == w->levels)) {
-		/* parked_min may now be low: that costs one early rescan */
-		list_del_init(&n->entry);
-		w->nparked--;
-		w->pending--;
+	if (WARN_ON_ONCE(n->lvl > w->levels))
 		return;
-	}
-	if (WARN_ON_ONCE(!(l->occupied & BIT_ULL(idx))))
-		return;
-	list_del_init(&n->entry);
-	if (list_empty(&l->slot[idx]))
-		l->occupied &= ~BIT_ULL(idx);
-	l->count--;
-	w->pending--;
+	hwt_unlink(w, n);
 }
 
 /**
@@ -275,11 +326,15 @@ void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
  */
 bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 {
-	unsigned int oidx, olvl = hwt_slot_of(w, hwt_wheel_key(w, n->expires),
-					      &oidx);
-	u64 key = hwt_clamp(w, &expires);
-	unsigned int idx, lvl = hwt_slot_of(w, key, &idx);
+	unsigned int olvl = n->lvl, oidx = 0, idx, lvl;
+	u64 key;
 
+	if (WARN_ON_ONCE(olvl > w->levels))
+		return false;
+	if (olvl < w->levels)
+		oidx = lvl_digit(w, olvl, hwt_wheel_key(w, n->expires));
+	key = hwt_clamp(w, &expires);
+	lvl = hwt_slot_of(w, key, &idx);
 	if (lvl == olvl && idx == oidx) {
 		n->expires = expires;
 		if (unlikely(lvl == w->levels))
@@ -289,16 +344,18 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 				hwt_earlier(w, w->lvl[lvl].first[idx], key);
 		return true;
 	}
-	hwt_wheel_del(w, n);
+	hwt_unlink(w, n);
 	n->expires = expires;
-	list_add_tail(&n->entry, hwt_place(w, key));
+	list_add_tail(&n->entry, hwt_place(w, n, key));
 	return false;
 }
 
 /*
  * First occupied slot of a level in clock order, and its distance in slots
- * from the clock's own slot. Levels below the top never hold a slot behind
- * the clock; the top level wraps around.
+ * from the clock's own slot. The clock's own slot on a level >= 1 holds
+ * nodes in two cases only: its cascade started when the clock reached its
+ * start and is not finished (distance 0), or the clock was set back into
+ * it and its nodes belong to its next turn (distance: a whole turn).
  */
 static unsigned int lvl_first(const struct hwt_wheel *w, unsigned int lvl,
 			      unsigned int *slot)
@@ -313,6 +370,13 @@ static unsigned int lvl_first(const struct hwt_wheel *w, unsigned int lvl,
 		rot |= occ << (nslots - cur);
 	if (nslots < 64)
 		rot &= (1ULL << nslots) - 1;
+	if ((rot & 1) && (w->clk & ((1ULL << lvl_shift(w, lvl)) - 1))) {
+		rot &= ~1ULL;
+		if (!rot) {
+			*slot = cur;
+			return nslots;
+		}
+	}
 	dist = __ffs64(rot);
 	*slot = (cur + dist) & (nslots - 1);
 	return dist;
@@ -328,11 +392,11 @@ static inline u64 lvl_event(const struct hwt_wheel *w, unsigned int lvl,
 }
 
 /*
- * The next thing the wheel must do: expire a level-0 slot or cascade a
- * higher one. Return its distance from the clock in ns (U64_MAX if the wheel
- * is empty). Two levels cannot tie, since a level's next slot boundary lies
- * beyond every node of the levels below it; should they, the higher level
- * goes first so that its cascade lands before the tick is expired.
+ * The next thing the wheel must do: expire a level-0 slot, cascade a higher
+ * one, or place parked nodes (level @w->levels). Return its distance from
+ * the clock in ns (U64_MAX if the wheel is empty). When two levels tie, the
+ * higher goes first, so that what it cascades lands before the tick is
+ * expired.
  */
 static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 			  unsigned int *slotp)
@@ -353,13 +417,18 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 			*slotp = slot;
 		}
 	}
-	/* the earliest parked key comes within the horizon: place it */
-	if (unlikely(w->nparked)) {
-		u64 delta = w->parked_min - w->horizon + hwt_wheel_tick(w) -
+	if (unlikely(!list_empty(&w->unparking))) {
+		/* placing parked nodes was cut short: go on now */
+		best = 0;
+		*lvlp = w->levels;
+		*slotp = 0;
+	} else if (unlikely(!list_empty(&w->parked))) {
+		/* the earliest parked key comes within the horizon */
+		s64 delta = w->parked_min - w->horizon + hwt_wheel_tick(w) -
 			    w->clk;
 
-		if (delta <= best) {
-			best = delta;
+		if ((u64)max_t(s64, delta, 0) <= best) {
+			best = max_t(s64, delta, 0);
 			*lvlp = w->levels;
 			*slotp = 0;
 		}
@@ -367,65 +436,64 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 	return best;
 }
 
-/* Place the parked nodes that have come within the horizon. */
-static void hwt_unpark(struct hwt_wheel *w)
+/*
+ * Place parked nodes, at most @budget of them. The first call of a round
+ * takes every parked node; those still beyond the horizon are parked again,
+ * on @w->parked, so that each is looked at once per round.
+ */
+static void hwt_unpark(struct hwt_wheel *w, unsigned int *budget)
 {
-	LIST_HEAD(still);
-
-	list_splice_init(&w->parked, &still);
-	w->pending -= w->nparked;
-	w->nparked = 0;
-	while (!list_empty(&still)) {
-		struct hwt_node *n = list_first_entry(&still, struct hwt_node,
-						      entry);
-
-		list_move_tail(&n->entry,
-			       hwt_place(w, hwt_wheel_key(w, n->expires)));
+	if (list_empty(&w->unparking))
+		list_splice_init(&w->parked, &w->unparking);
+	while (*budget && !list_empty(&w->unparking)) {
+		hwt_move(w, list_first_entry(&w->unparking, struct hwt_node,
+					     entry));
+		(*budget)--;
 	}
 }
 
-/* Move every node of a slot whose time has come one level down or more. */
+/*
+ * Move the nodes of a slot whose time has come one level down or more, at
+ * most @budget of them; the rest wait for the next call.
+ */
 static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
-			unsigned int idx)
+			unsigned int idx, unsigned int *budget)
 {
-	struct hwt_level *l = &w->lvl[lvl];
-	struct list_head *slot = &l->slot[idx];
+	struct list_head *slot = &w->lvl[lvl].slot[idx];
 	unsigned int moved = 0;
 
-	l->occupied &= ~BIT_ULL(idx);
-	while (!list_empty(slot)) {
-		struct hwt_node *n = list_first_entry(slot, struct hwt_node,
-						      entry);
-
-		l->count--;
-		w->pending--;
+	while (*budget && !list_empty(slot)) {
+		hwt_move(w, list_first_entry(slot, struct hwt_node, entry));
+		(*budget)--;
 		moved++;
-		list_move_tail(&n->entry, hwt_place(w, hwt_wheel_key(w, n->expires)));
 	}
-	w->cascaded += moved;
-	hwt_trace_cascade(w, lvl, idx, moved);
+	hwt_hook_cascade(w, lvl, idx, moved);
 }
 
 /**
  * hwt_wheel_pop() - take the next due node
  * @w: the wheel
  * @now: the current time
+ * @budget: how many nodes this call may return or move; decremented for
+ *	    each (see wheel.h)
  *
  * Advances the wheel's clock towards @now, cascading slots on the way, and
  * returns one node whose key is at or before @now. Call it until it returns
  * NULL; the caller may stop early and call again later. Once nothing is due,
  * the clock moves to @now's tick.
  *
- * Return: a due node, unlinked (its entry is an empty list), or NULL.
+ * Return: a due node, unlinked (its entry is an empty list), or NULL when
+ * nothing is due at @now or *@budget is spent.
  */
-struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now)
+struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
+			       unsigned int *budget)
 {
 	u64 span = now - w->clk;
 
 	if ((s64)span < 0)
 		return NULL;
 
-	for (;;) {
+	while (*budget) {
 		unsigned int idx = lvl_digit(w, 0, w->clk);
 		struct list_head *cur = &w->lvl[0].slot[idx];
 		unsigned int lvl, slot;
@@ -436,25 +504,28 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now)
 							      struct hwt_node,
 							      entry);
 
-			list_del_init(&n->entry);
-			if (list_empty(cur))
-				w->lvl[0].occupied &= ~BIT_ULL(idx);
-			w->lvl[0].count--;
-			w->pending--;
-			return n;
+			(*budget)--;
+			if (likely(hwt_wheel_key(w, n->expires) == w->clk)) {
+				hwt_unlink(w, n);
+				return n;
+			}
+			/* placed before the clock was set back: a later turn */
+			hwt_move(w, n);
+			continue;
 		}
 
 		delta = hwt_next_event(w, &lvl, &slot);
-		if (delta > span)
+		if (delta > span) {
+			hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
 			break;
-		w->clk += delta;
+		}
+		hwt_advance(w, delta);
 		span -= delta;
 		if (unlikely(lvl == w->levels))
-			hwt_unpark(w);
+			hwt_unpark(w, budget);
 		else if (lvl)
-			hwt_cascade(w, lvl, slot);
+			hwt_cascade(w, lvl, slot, budget);
 	}
-	w->clk += span & ~(hwt_wheel_tick(w) - 1);
 	return NULL;
 }
 
@@ -464,7 +535,8 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now)
  * @when: set to that time if the wheel is not empty
  *
  * The time is a tick boundary and a lower bound: no node is due earlier, and
- * unless the earliest node of a slot was deleted, one is due at it.
+ * unless the earliest node of a slot was deleted or the clock was set back,
+ * one is due at it.
  *
  * Return: false if the wheel is empty.
  */
@@ -481,10 +553,14 @@ bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when)
 		if (!w->lvl[lvl].occupied)
 			continue;
 		dist = lvl_first(w, lvl, &slot);
-		t = lvl ? w->lvl[lvl].first[slot] : lvl_event(w, 0, dist);
+		/* after a set-back, bounds may be of later turns: see wheel.h */
+		t = lvl && !w->skewed ? w->lvl[lvl].first[slot] :
+					lvl_event(w, lvl, dist);
 		best = min(best, t - w->clk);
 	}
-	if (unlikely(w->nparked))
+	if (unlikely(!list_empty(&w->unparking)))
+		best = 0;
+	else if (unlikely(!list_empty(&w->parked)))
 		best = min(best, w->parked_min - w->clk);
 	*when = w->clk + best;
 	return true;
@@ -507,43 +583,46 @@ void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
 	if ((s64)span <= 0)
 		return;
 	if (hwt_next_event(w, &lvl, &slot) > span)
-		w->clk += span;
+		hwt_advance(w, span);
 }
 
 /**
- * hwt_wheel_rebase() - move the clock to @now, backwards if need be
+ * hwt_wheel_rebase() - move the clock back to @now
  * @w: the wheel
- * @now: the current time
+ * @now: the current time, before the wheel's clock
  *
- * For a clock that was set back (CLOCK_REALTIME): every node is placed
- * again relative to the new clock, so nodes keep their deadlines on the
- * clock's new scale. O(n). A node whose deadline falls at or before @now's
- * tick becomes due at the next tick.
+ * For a clock that was set back (CLOCK_REALTIME): nodes keep their deadlines
+ * on the clock's new scale. O(1): no node moves now; each is placed right
+ * when the clock reaches its slot (see wheel.h).
  */
 void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
 {
-	LIST_HEAD(all);
-	unsigned int lvl, i;
+	u64 clk = now & ~(hwt_wheel_tick(w) - 1);
 
-	for (lvl = 0; lvl < w->levels; lvl++) {
-		struct hwt_level *l = &w->lvl[lvl];
+	if ((s64)(clk - w->clk) >= 0)
+		return;
+	if (!w->skewed || (s64)(w->clk - w->high) > 0)
+		w->high = w->clk;
+	w->skewed = true;
+	w->clk = clk;
+}
 
-		for (i = 0; i < HWT_LVL_SIZE; i++)
-			list_splice_tail_init(&l->slot[i], &all);
-		l->occupied = 0;
-		l->count = 0;
-	}
-	list_splice_tail_init(&w->parked, &all);
-	w->nparked = 0;
-	w->pending = 0;
-	w->clk = now & ~(hwt_wheel_tick(w) - 1);
-	while (!list_empty(&all)) {
-		struct hwt_node *n = list_first_entry(&all, struct hwt_node,
-						      entry);
+/**
+ * hwt_wheel_clear() - forget every node, without touching any
+ * @w: the wheel
+ *
+ * For an owner that freed its nodes itself: the wheel is empty afterwards,
+ * with the same geometry and clock.
+ */
+void hwt_wheel_clear(struct hwt_wheel *w)
+{
+	unsigned int lvl;
 
-		list_del_init(&n->entry);
-		hwt_wheel_add(w, n);
-	}
+	for (lvl = 0; lvl < w->levels; lvl++)
+		hwt_hook_occupancy(lvl, -(int)w->lvl[lvl].count,
+				   -(int)hweight64(w->lvl[lvl].occupied));
+	hwt_hook_occupancy(w->levels, -(int)w->nparked, 0);
+	hwt_wheel_init(w, w->shift, w->levels, w->clk);
 }
 
 /**
@@ -557,9 +636,7 @@ void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
 unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
 				const struct hwt_node *n)
 {
-	unsigned int idx;
-
-	return hwt_slot_of(w, hwt_wheel_key(w, n->expires), &idx);
+	return n->lvl;
 }
 
 /**

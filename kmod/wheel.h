@@ -34,11 +34,33 @@
  * at most once per level it passes, O(levels) over its life, and insert,
  * delete and same-slot modify are O(1).
  *
+ * Bounded work: hwt_wheel_pop() takes a budget and charges one unit for every
+ * node it returns or moves (cascaded, unparked, or re-placed after a rebase),
+ * so one call never does more than that, however many nodes share a slot.
+ * A cascade that runs out of budget leaves the rest of its slot where it is,
+ * with the clock at the slot's start: that slot is then the clock's own on
+ * its level, which no placement ever targets, and it is the first thing the
+ * next call does. Nothing is due from that slot's range before it is empty,
+ * since every node of it sorts at or after the clock. Each node records its
+ * level (struct hwt_node.lvl), so a node deleted or modified while its slot
+ * is half cascaded is found where it actually is.
+ *
  * Each slot on level >= 1 keeps a lower bound of the keys in it, so the next
  * time anything can be due (hwt_wheel_next()) is the bound of a level's first
  * slot, not its start: a lone timer an hour away costs one wakeup, not one
  * per level. Deleting the earliest node leaves a stale, lower bound, which
  * costs at most one early wakeup that finds nothing due.
+ *
+ * A clock set back (CLOCK_REALTIME) moves the wheel's clock back in O(1)
+ * (hwt_wheel_rebase()): nodes stay where they are. Every queued key lies
+ * after the old clock, so a node sits in a slot that, relative to the new
+ * clock, either is its own or comes around before its key does (a later
+ * turn of the same level). Such a slot is cascaded when the clock reaches
+ * it, which places its nodes right; a level-0 slot reached with a node whose
+ * key is not the clock's re-places that node instead of returning it. Until
+ * the clock is back where it was (@high), the per-slot bounds may mislead,
+ * so hwt_wheel_next() answers with slot starts instead: a few more wakeups,
+ * never a late one.
  *
  * Geometry
  * --------
@@ -48,7 +70,10 @@
  * slots (hwt_wheel_horizon()). Callers refuse longer delays from users, but
  * a node can still end up beyond the horizon (a clock set back, a periodic
  * re-arm): it is parked on a list of its own and placed once the clock
- * comes within the horizon of it, so it is neither early nor late.
+ * comes within the horizon of it, so it is neither early nor late. Parked
+ * nodes are placed within the budget too, a few per call, from a list of
+ * their own (@unparking), so that those still out of reach are parked again
+ * without being walked twice.
  * For the default tick of 2^20 ns (1.048576 ms):
  *
  * Level Granularity   Range                  Slots
@@ -74,6 +99,8 @@
 #define HWT_SHIFT_MIN	10
 #define HWT_SHIFT_MAX	30
 #define HWT_LEVELS_MAX	((64 - HWT_SHIFT_MIN + HWT_LVL_BITS - 1) / HWT_LVL_BITS)
+/* struct hwt_node.lvl of a node in no wheel; a parked node's is @levels */
+#define HWT_LVL_NONE	((1U << HWT_NODE_LVL_BITS) - 1)
 
 /**
  * struct hwt_level - one level of the wheel
@@ -93,27 +120,36 @@ struct hwt_level {
  * struct hwt_wheel - a hierarchical timing wheel
  * @clk: the wheel's time, tick-aligned: every tick up to and including @clk
  *	 has been processed, except the nodes still queued in the level-0 slot
- *	 of @clk itself, which are due and being popped.
+ *	 of @clk itself, which are due and being popped, and a slot of a higher
+ *	 level whose cascade starts at @clk and is not finished
+ * @high: with @skewed, the latest @clk before the clock was set back
+ * @skewed: @clk is before @high: nodes may sit in slots placed against that
+ *	    later clock
  * @shift: a tick is 1 << @shift ns
  * @levels: number of levels in @lvl
  * @top_bits: log2 of the number of slots of the top level
  * @horizon: keys this far ahead of @clk or further are parked
  * @pending: nodes in the wheel, parked ones included
- * @cascaded: nodes moved down a level so far (a statistic)
+ * @cascaded: nodes the wheel moved so far: cascaded, unparked, or placed
+ *	      again after the clock was set back (a statistic)
  * @parked: nodes whose key lies beyond the horizon, in no slot
- * @nparked: nodes on @parked
+ * @unparking: parked nodes being placed again, a budget at a time
+ * @nparked: nodes on @parked and @unparking
  * @parked_min: lower bound of the keys on @parked
  * @lvl: the levels, finest first
  */
 struct hwt_wheel {
 	u64 clk;
+	u64 high;
 	unsigned int shift;
 	unsigned int levels;
 	unsigned int top_bits;
+	bool skewed;
 	u64 horizon;
 	unsigned long pending;
 	u64 cascaded;
 	struct list_head parked;
+	struct list_head unparking;
 	unsigned long nparked;
 	u64 parked_min;
 	struct hwt_level lvl[];
@@ -127,10 +163,12 @@ u64 hwt_wheel_horizon(const struct hwt_wheel *w);
 void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n);
 void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n);
 bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires);
-struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now);
+struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
+			       unsigned int *budget);
 bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when);
 void hwt_wheel_forward(struct hwt_wheel *w, u64 now);
 void hwt_wheel_rebase(struct hwt_wheel *w, u64 now);
+void hwt_wheel_clear(struct hwt_wheel *w);
 unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
 				const struct hwt_node *n);
 

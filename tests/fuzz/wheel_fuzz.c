@@ -8,9 +8,12 @@
  * the number of levels (all of time, or fewer, so that nodes are parked
  * beyond the horizon), 8 bytes the start time (near 0, near 2^64, or
  * anywhere: the clock wraps); then each op is one byte of opcode and node,
- * and a varint of delay. After every expiry the node popped must be one
- * whose key the model holds as the earliest, never early, at most one tick
- * late; the model and the wheel must agree on what is pending.
+ * and a varint of delay. Time passes in passes of a budget the op picks,
+ * passes may be cut short with work half done, and the clock may be set
+ * back. After every expiry the node popped must be one whose key the model
+ * holds as the earliest, never early, at most one tick late; every pass
+ * spends exactly one unit per node it moves or returns; the model and the
+ * wheel must agree on what is pending.
  *
  * Build: clang -fsanitize=fuzzer,address,undefined (see the Makefile's
  * fuzz-check); tests/fuzz/corpus holds the seed corpus.
@@ -89,36 +92,72 @@ static void check(bool ok)
 		abort();
 }
 
-/* Let time pass up to @until, the way the timer base does. */
-static void advance(struct model *m, u64 until)
+/*
+ * How far the clock may be set back: no key, nor the wheel's clock before
+ * an earlier set-back, may end up @limit ns or more ahead of it. @limit is
+ * at most 2^62, well inside what the modular clock can tell ahead from
+ * behind (real clocks stay inside it: 2^62 ns is 146 years), and at most
+ * the furthest any add reaches, so that the final run drains everything.
+ */
+static u64 setback_room(struct model *m, u64 limit)
 {
-	struct hwt_node *n;
+	u64 far = m->w->skewed ? m->w->high - m->w->clk : 0;
+	int i;
+
+	for (i = 0; i < NODES; i++)
+		if (m->queued[i] && m->key[i] - m->w->clk > far)
+			far = m->key[i] - m->w->clk;
+	return far < limit ? limit - far : 0;
+}
+
+/*
+ * One call of hwt_wheel_pop() with @budget at m->now: it spends one unit
+ * per node moved or returned, and what it returns is the model's head, due.
+ * Returns false when it returned nothing.
+ */
+static bool pass(struct model *m, unsigned int budget, bool *spent)
+{
+	unsigned int left = budget;
+	u64 moved = m->w->cascaded, head;
+	struct hwt_node *n = hwt_wheel_pop(m->w, m->now, &left);
+	int id;
+
+	check(m->w->cascaded - moved + !!n == budget - left);
+	*spent = !left;
+	if (!n)
+		return false;
+	id = (int)(n - m->n);
+	check(id >= 0 && id < NODES && m->queued[id]);
+	check(model_head(m, &head) && head == m->key[id]);
+	check((s64)(m->now - n->expires) >= 0);	/* never early */
+	check(m->now - n->expires < hwt_wheel_tick(m->w));
+	m->queued[id] = false;
+	return true;
+}
+
+/* Pop everything due at m->now, @budget nodes per pass. */
+static void drain(struct model *m, unsigned int budget)
+{
+	bool spent = false;
+
+	while (pass(m, budget, &spent) || spent)
+		;
+}
+
+/* Let time pass up to @until, the way the timer base does. */
+static void advance(struct model *m, u64 until, unsigned int budget)
+{
 	u64 when, head;
 
 	for (;;) {
-		while ((n = hwt_wheel_pop(m->w, m->now))) {
-			int id = (int)(n - m->n);
-
-			check(id >= 0 && id < NODES && m->queued[id]);
-			check(model_head(m, &head) && head == m->key[id]);
-			check((s64)(m->now - n->expires) >= 0);	/* never early */
-			check(m->now - n->expires < hwt_wheel_tick(m->w));
-			m->queued[id] = false;
-		}
+		drain(m, budget);
 		if (!hwt_wheel_next(m->w, &when) || (s64)(when - until) > 0)
 			break;
 		check((s64)(when - m->now) > 0);
 		m->now = when;
 	}
 	m->now = until;
-	while ((n = hwt_wheel_pop(m->w, m->now))) {
-		int id = (int)(n - m->n);
-
-		check(id >= 0 && id < NODES && m->queued[id]);
-		check((s64)(m->now - n->expires) >= 0);
-		check(m->now - n->expires < hwt_wheel_tick(m->w));
-		m->queued[id] = false;
-	}
+	drain(m, budget);
 	/* nothing the model holds is due */
 	if (model_head(m, &head))
 		check((s64)(head - m->now) > 0);
@@ -131,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static uint8_t store[sizeof(struct hwt_wheel) + HWT_LEVELS_MAX * sizeof(struct hwt_level)];
 	struct model m;
 	unsigned int shift, levels, max, i, pending;
-	u64 start, horizon;
+	u64 start, horizon, reach;
 
 	in = data;
 	left = size;
@@ -149,6 +188,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* what callers accept: below 2^62 ns; beyond the horizon is parked */
 	if (horizon > 1ULL << 62)
 		horizon = 1ULL << 62;
+	/* the furthest an add reaches */
+	reach = levels == 0 || levels == max ? horizon :
+		min_t(u64, 3 * horizon, 1ULL << 62);
 
 	while (left) {
 		uint8_t op = take_byte();
@@ -157,9 +199,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (levels == 0 || levels == max)
 			d %= horizon;
-		switch (op >> 6) {
+		unsigned int budget = id < 56 ? 1 + id % 8 : ~0U;
+		bool spent;
+
+		switch (op >> 5) {
 		case 0:		/* add, or modify a queued node */
 		case 1:
+		case 2:
 			if (m.queued[id]) {
 				hwt_wheel_mod(m.w, &m.n[id], m.now + d);
 			} else {
@@ -171,14 +217,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			m.key[id] = key_of(&m, m.n[id].expires);
 			check((s64)(m.key[id] - m.w->clk) > 0);
 			break;
-		case 2:		/* delete */
+		case 3:		/* delete */
 			if (m.queued[id]) {
 				hwt_wheel_del(m.w, &m.n[id]);
 				m.queued[id] = false;
 			}
 			break;
+		case 4:		/* a pass cut short: work may be left half done */
+			pass(&m, budget, &spent);
+			break;
+		case 5:		/* the clock is set back */
+			m.now -= d % (setback_room(&m, reach) + 1);
+			hwt_wheel_rebase(m.w, m.now);
+			break;
 		default:	/* let time pass */
-			advance(&m, m.now + d % (horizon / 2 + 1));
+			advance(&m, m.now + d % (horizon / 2 + 1), budget);
 			break;
 		}
 		for (pending = 0, i = 0; i < NODES; i++)
@@ -187,7 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* in steps the modular clock can tell apart: below 2^63 each */
 	for (i = 0; i < 4; i++)
-		advance(&m, m.now + horizon);
+		advance(&m, m.now + horizon, ~0U);
 	check(hwt_wheel_empty(m.w));
 	return 0;
 }

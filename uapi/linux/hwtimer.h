@@ -21,11 +21,19 @@
  * the queue is bounded by the number of timers: a periodic timer is re-armed
  * when its record is read, and the periods that ended while the record
  * waited are counted in its overruns, not lost and not replayed. Each
- * expiry also signals the timer's own eventfd, if it has one, and every
- * expiry that queues a record signals the file's eventfd, if one is set
- * with HWTIMER_IOC_SET_EVENTFD (once per batch of expiries).
+ * expiry also signals the timer's own eventfd, if it has one, and expiries
+ * that queue records signal the file's eventfd, if one is set with
+ * HWTIMER_IOC_SET_EVENTFD. The kernel expires timers in runs of a bounded
+ * size and signals an eventfd once per run that expired any of its timers
+ * (adding 1 to its counter): an eventfd of one timer counts that timer's
+ * expiries, one shared by many says that some fired; records say which.
  * HWTIMER_F_NO_RECORD timers queue nothing: they only signal eventfds, and a
- * periodic one is re-armed at once.
+ * periodic one is re-armed at once by the kernel, with nothing to pace it.
+ * Its period must be at least HWTIMER_NO_RECORD_MIN_PERIOD_NS (ERANGE), and
+ * what such timers cost is capped per user: the module parameter
+ * max_rearms_per_user bounds the re-arms per second (NSEC_PER_SEC / period
+ * per timer) that one user's NO_RECORD periodic timers may ask for, over all
+ * its files; ADD or MOD past it fails with EDQUOT.
  *
  * Freshness: once MOD or CANCEL returns, no record from the timer's earlier
  * arming is read and no eventfd is signalled for it. Every arming has a new
@@ -39,6 +47,11 @@
  * CLOCK_BOOTTIME or CLOCK_REALTIME). A deadline that has already passed is
  * raised to the time of arming and fires at the next tick. Deadlines more
  * than struct hwtimer_info.max_delay_ns ahead fail with ERANGE.
+ *
+ * Long calls: read() and HWTIMER_IOC_BATCH give the CPU up between chunks
+ * of their work, and a signal ends them early with what is done: read()
+ * returns the records it copied, BATCH the number of entries processed
+ * (struct hwtimer_batch.done), and the caller goes on from there.
  *
  * Structs and extension: every ioctl struct is a multiple of 8 bytes with
  * explicit padding, which must be zero, as must every field an operation
@@ -61,6 +74,9 @@
 
 /* ioctl type byte: 0xB9, free in Documentation/userspace-api/ioctl/ioctl-number.rst */
 #define HWTIMER_IOC_MAGIC	0xB9
+
+/* the shortest period of a periodic HWTIMER_F_NO_RECORD timer: 100 us */
+#define HWTIMER_NO_RECORD_MIN_PERIOD_NS	100000
 
 /* struct hwtimer_info.features */
 #define HWTIMER_FEAT_BATCH		_BITULL(0)
@@ -215,7 +231,8 @@ struct hwtimer_get {
  * @done: set to the number of entries processed
  *
  * Entries are processed in order, each on its own; one failing does not
- * undo the others. The ioctl returns the number of entries processed.
+ * undo the others. The ioctl returns the number of entries processed,
+ * fewer than @count if it stopped on an error or for a pending signal.
  */
 struct hwtimer_batch {
 	__aligned_u64 ops;

@@ -79,7 +79,6 @@ typedef void (*hwtimer_fn_t)(struct hwtimer *t);
  * @seq: bumped by every start, modify and cancel
  * @flags: hwtimer_init() flags
  * @state: HWT_* state bits, under the base's lock
- * @level: the wheel level it was last armed on (for tracing)
  * @work: runs the callback of a HWTIMER_SLEEPABLE timer
  */
 struct hwtimer {
@@ -92,7 +91,6 @@ struct hwtimer {
 	u32 seq;
 	u16 flags;
 	u8 state;
-	u8 level;
 	struct work_struct work;
 };
 

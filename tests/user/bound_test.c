@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bounded kernel work: what one user's timers can make the kernel do in one
+ * go. Structural checks, not timings:
+ *  - a million timers in one wheel slot: no run of a base's hrtimer expires
+ *    and moves more than wheel/pass_budget of them (the hwt_tick
+ *    tracepoint), and the budget is really reached;
+ *  - a read() whose copy to the user stalls (userfaultfd) while the wheel's
+ *    clock moves never rebases a CLOCK_MONOTONIC wheel;
+ *  - HWTIMER_F_NO_RECORD periodic timers: the period floor (ERANGE) and the
+ *    per-user cap on re-arms per second (EDQUOT), released on cancel, MOD
+ *    and close;
+ *  - an eventfd shared by many timers is signalled once per run, not once
+ *    per timer;
+ *  - a long BATCH or read() stops for a signal with what it did.
+ */
+#define _GNU_SOURCE
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+
+#include "kselftest_harness.h"
+#include "hwt_test.h"
+
+FIXTURE(bound) {
+	int fd;
+};
+
+FIXTURE_SETUP(bound)
+{
+	self->fd = hwt_open();
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(bound)
+{
+	close(self->fd);
+}
+
+static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
+{
+	struct hwtimer_batch b = {
+		.ops = (uintptr_t)ops, .count = n, .op_size = sizeof(*ops),
+	};
+
+	return hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b);
+}
+
+/*
+ * Add @n one-shot MONOTONIC timers, timer i at @base + i * @step % @mod
+ * (@mod 0: no modulo), cookie i. Returns 0, or the first error.
+ */
+static long add_many(int fd, uint32_t n, uint32_t flags, uint64_t base,
+		     uint64_t step, uint64_t mod)
+{
+	static struct hwtimer_op ops[4096];
+	uint32_t i, k, chunk;
+	long ret;
+
+	for (i = 0; i < n; i += chunk) {
+		chunk = n - i < 4096 ? n - i : 4096;
+		for (k = 0; k < chunk; k++) {
+			uint64_t off = (uint64_t)(i + k) * step;
+
+			ops[k] = (struct hwtimer_op){
+				.op = HWTIMER_OP_ADD, .flags = flags,
+				.clockid = CLOCK_MONOTONIC, .cookie = i + k,
+				.expires = base + (mod ? off % mod : off),
+			};
+		}
+		ret = batch(fd, ops, chunk);
+		if (ret != chunk)
+			return ret < 0 ? ret : -EIO;
+		for (k = 0; k < chunk; k++)
+			if (ops[k].result)
+				return ops[k].result;
+	}
+	return 0;
+}
+
+static int wait_pending_zero(int fd, unsigned int seconds)
+{
+	unsigned int i;
+
+	for (i = 0; i < seconds * 20; i++) {
+		if (!fdinfo_u64(fd, "pending"))
+			return 0;
+		usleep(50 * 1000);
+	}
+	return -1;
+}
+
+/*
+ * A million timers in one level-2 slot: that slot cascades, and then each
+ * of its 64 level-1 slots. No run does more than its budget.
+ */
+TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
+{
+	const size_t tracelen = 64 << 20;
+	unsigned long long budget = sysfs_u64("wheel/pass_budget");
+	uint64_t l2, start, t0, per;
+	unsigned long long passes = 0, fired = 0, moved = 0, most = 0;
+	struct hwtimer_info info = { 0 };
+	uint32_t n = 1000000;
+	char *trace, *p;
+	int scratch;
+
+	if (getenv("HWT_BOUND_N"))
+		n = strtoul(getenv("HWT_BOUND_N"), NULL, 0);
+	ASSERT_NE(~0ULL, budget);
+	ASSERT_LT(0ULL, budget);
+	if (access(TRACEFS "/events/hwtimer/hwt_tick/enable", W_OK))
+		SKIP(return, "no tracefs with hwtimer events");
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	l2 = info.tick_ns * info.slots_per_level * info.slots_per_level;
+
+	/*
+	 * Time 16384 ADDs, and put the slot well after all of them. Where an
+	 * ADD is slow (the debug kernel: KASAN, lockdep), arm fewer than a
+	 * million, so that arming takes a minute at most: the bound on a run
+	 * does not depend on how many timers wait in the slot.
+	 */
+	scratch = hwt_open();
+	ASSERT_LE(0, scratch);
+	t0 = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, add_many(scratch, 16384, 0, 3600 * SEC, 1, 0));
+	per = (now_ns(CLOCK_MONOTONIC) - t0) / 16384 + 1;
+	close(scratch);
+	if (!getenv("HWT_BOUND_N") && per * n > 60 * SEC)
+		n = 60 * SEC / per < 100000 ? 100000 : 60 * SEC / per;
+	start = now_ns(CLOCK_MONOTONIC) + 2 * per * n + SEC;
+	start = (start + l2 - 1) / l2 * l2;
+
+	ASSERT_EQ(0, write_file(TRACEFS "/buffer_size_kb", "32768"));
+	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/hwt_tick/enable", "1"));
+	ASSERT_EQ(0, add_many(self->fd, n, HWTIMER_F_ABS, start,
+			      7919ULL * 104729, l2));
+	TH_LOG("%u timers in the level-2 slot at +%.1f s, %.1f us per ADD", n,
+	       (double)(start - now_ns(CLOCK_MONOTONIC)) / SEC, per / 1e3);
+	EXPECT_EQ(0, wait_pending_zero(self->fd, (start - now_ns(CLOCK_MONOTONIC)) / SEC + 600));
+	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/hwt_tick/enable", "0"));
+	EXPECT_EQ((unsigned long long)n, fdinfo_u64(self->fd, "ready"));
+
+	trace = malloc(tracelen);
+	ASSERT_NE(NULL, trace);
+	ASSERT_LT(0, read_file(TRACEFS "/trace", trace, tracelen));
+	for (p = trace; (p = strstr(p, "hwt_tick: ")); p++) {
+		unsigned int f, c;
+
+		ASSERT_NE(NULL, strstr(p, " fired="));
+		f = strtoul(strstr(p, " fired=") + 7, NULL, 10);
+		c = strtoul(strstr(p, " cascaded=") + 10, NULL, 10);
+		ASSERT_LE(f + c, budget) TH_LOG("run %llu: %u fired, %u moved",
+						 passes, f, c);
+		if (f + c > most)
+			most = f + c;
+		fired += f;
+		moved += c;
+		passes++;
+	}
+	free(trace);
+	TH_LOG("%llu runs, %llu fired, %llu moved, at most %llu of %llu in one",
+	       passes, fired, moved, most, budget);
+	/* the load did reach the bound, and was spread over many runs */
+	EXPECT_EQ(budget, most);
+	EXPECT_LE((unsigned long long)n, fired);
+	EXPECT_LE((unsigned long long)n, moved);
+	EXPECT_LE((fired + moved) / budget, passes);
+}
+
+/* userfaultfd: hold each fault on the registered page for 5 ms */
+struct stall {
+	int uffd;
+	void *page;
+	long size;
+	unsigned int faults;
+	volatile int stop;
+};
+
+static void *stall_faults(void *arg)
+{
+	struct stall *st = arg;
+	static char zero[1 << 16];
+
+	while (!st->stop) {
+		struct pollfd p = { .fd = st->uffd, .events = POLLIN };
+		struct uffd_msg msg;
+		struct uffdio_copy copy;
+
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		if (read(st->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+		    msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		usleep(5000);
+		copy = (struct uffdio_copy){
+			.dst = (uintptr_t)st->page, .src = (uintptr_t)zero,
+			.len = st->size,
+		};
+		ioctl(st->uffd, UFFDIO_COPY, &copy);
+		st->faults++;
+	}
+	return NULL;
+}
+
+/*
+ * A periodic record read() while the wheel's clock moves (another periodic
+ * timer expires every millisecond) and the copy of the record stalls for
+ * 5 ms: re-arming the timer must not take the stalled time for "now", which
+ * would be behind the wheel and rebase a MONOTONIC wheel.
+ */
+TEST_F_TIMEOUT(bound, stalled_read_never_rebases_monotonic, 120)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct stall st = { .size = sysconf(_SC_PAGESIZE) };
+	struct pollfd p = { .fd = self->fd, .events = POLLIN };
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	unsigned int i, got = 0;
+	pthread_t th;
+
+	ASSERT_LE(0, efd);
+	st.uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (st.uffd < 0)
+		SKIP(return, "no userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(st.uffd, UFFDIO_API, &api));
+	st.page = mmap(NULL, st.size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, st.page);
+	reg.range.start = (uintptr_t)st.page;
+	reg.range.len = st.size;
+	ASSERT_EQ(0, ioctl(st.uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, pthread_create(&th, NULL, stall_faults, &st));
+
+	ASSERT_EQ(0, add_many(self->fd, 20000, 0, 3600 * SEC, 1, 0));
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, MS, 1, NULL));
+	ASSERT_EQ(0, hwt_add_efd(self->fd, HWTIMER_F_NO_RECORD, MS, MS, efd, NULL));
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(1, poll(&p, 1, 5000));
+		ASSERT_EQ(0, madvise(st.page, st.size, MADV_DONTNEED)) TH_LOG("%s", strerror(errno));
+		if (read(self->fd, st.page, sizeof(struct hwtimer_record)) > 0)
+			got++;
+	}
+	st.stop = 1;
+	pthread_join(th, NULL);
+	TH_LOG("%u reads, %u stalled copies", got, st.faults);
+	EXPECT_LT(0U, st.faults);
+	EXPECT_EQ(20U, got);
+	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "rebases"));
+	munmap(st.page, st.size);
+	close(st.uffd);
+	close(efd);
+}
+
+static long add_norecord(int fd, int efd, uint64_t period, uint32_t *id)
+{
+	return hwt_add_efd(fd, HWTIMER_F_NO_RECORD, period, period, efd, id);
+}
+
+/* A NO_RECORD periodic timer's period has a floor; a record timer's not. */
+TEST_F(bound, norecord_period_floor_erange)
+{
+	const uint64_t floor = HWTIMER_NO_RECORD_MIN_PERIOD_NS;
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	uint32_t id;
+
+	ASSERT_LE(0, efd);
+	EXPECT_EQ(-ERANGE, add_norecord(self->fd, efd, 1, NULL));
+	EXPECT_EQ(-ERANGE, add_norecord(self->fd, efd, floor - 1, NULL));
+	ASSERT_EQ(0, add_norecord(self->fd, efd, floor, &id));
+	/* MOD may not take it below either */
+	EXPECT_EQ(-ERANGE, hwt_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, floor / 2, NULL));
+	EXPECT_EQ(1, hwt_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, 10 * floor, NULL));
+	/* a timer whose records pace its re-arms may be as fast as it likes */
+	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 1, 0, NULL));
+	close(efd);
+}
+
+/* The re-arms per second of a user's NO_RECORD timers are capped. */
+TEST_F(bound, norecord_rearms_capped_per_user_edquot)
+{
+	long long old = hwt_param_set("max_rearms_per_user", 5000);
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), fd2;
+	uint32_t id[5], i;
+
+	ASSERT_LE(0, efd);
+	ASSERT_LE(0, old);
+	/* 1000 re-arms per second each */
+	for (i = 0; i < 5; i++)
+		ASSERT_EQ(0, add_norecord(self->fd, efd, MS, &id[i]));
+	EXPECT_EQ(5000ULL, fdinfo_u64(self->fd, "rearms_per_s"));
+	EXPECT_EQ(-EDQUOT, add_norecord(self->fd, efd, MS, NULL));
+	/* a second file of the same user shares the cap */
+	fd2 = hwt_open();
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(-EDQUOT, add_norecord(fd2, efd, SEC, NULL));
+	/* cancelling gives it back */
+	ASSERT_EQ(1, hwt_cancel(self->fd, id[0]));
+	EXPECT_EQ(0, add_norecord(fd2, efd, 2 * MS, NULL));
+	EXPECT_EQ(0, add_norecord(fd2, efd, 2 * MS, NULL));
+	EXPECT_EQ(-EDQUOT, add_norecord(fd2, efd, SEC, NULL));
+	/* a faster period costs more, a slower one gives back */
+	EXPECT_EQ(-EDQUOT, hwt_mod(self->fd, id[1], HWTIMER_F_PERIOD, MS, MS / 2, NULL));
+	EXPECT_EQ(1, hwt_mod(self->fd, id[1], HWTIMER_F_PERIOD, MS, 2 * MS, NULL));
+	EXPECT_EQ(3500ULL, fdinfo_u64(self->fd, "rearms_per_s"));
+	EXPECT_EQ(0, add_norecord(fd2, efd, 2 * MS, NULL));
+	/* timers with records are not charged */
+	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, MS, 0, NULL));
+	/* closing a file gives back all of its charge */
+	close(fd2);
+	EXPECT_EQ(0, add_norecord(self->fd, efd, MS, NULL));
+	EXPECT_EQ(0, add_norecord(self->fd, efd, 2 * MS, NULL));
+	EXPECT_EQ(-EDQUOT, add_norecord(self->fd, efd, SEC, NULL));
+	hwt_param_set("max_rearms_per_user", old);
+	close(efd);
+}
+
+/* 256 timers due together on one eventfd: one signal per run, not 256. */
+TEST_F(bound, shared_eventfd_signalled_once_per_run)
+{
+	static struct hwtimer_op ops[256];
+	static struct hwtimer_record recs[256];
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	uint64_t at = now_ns(CLOCK_MONOTONIC) + 50 * MS, v = 0;
+	unsigned long long runs;
+	long got = 0, r;
+	uint32_t i;
+
+	ASSERT_LE(0, efd);
+	for (i = 0; i < 256; i++)
+		ops[i] = (struct hwtimer_op){
+			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+			.flags = HWTIMER_F_ABS | HWTIMER_F_EVENTFD,
+			.eventfd = efd, .expires = at,
+		};
+	ASSERT_EQ(256, batch(self->fd, ops, 256));
+	while (got < 256) {
+		r = hwt_read(self->fd, recs, 256);
+		ASSERT_LT(0, r);
+		got += r;
+	}
+	ASSERT_EQ(8, read(efd, &v, 8));
+	runs = fdinfo_u64(self->fd, "wakeups");
+	TH_LOG("256 expiries, %llu runs, eventfd counter %llu", runs,
+	       (unsigned long long)v);
+	EXPECT_LE(1ULL, v);
+	EXPECT_LE(v, runs);
+	EXPECT_GT(256ULL, v);
+	close(efd);
+}
+
+static void on_alarm(int sig)
+{
+}
+
+/* A signal every millisecond, without SA_RESTART; 0 stops it. */
+static void alarm_every_ms(int on)
+{
+	struct itimerval it = { .it_value.tv_usec = on ? 1000 : 0,
+				.it_interval.tv_usec = on ? 1000 : 0 };
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* A long BATCH stops for a signal; done says where to go on. */
+TEST_F_TIMEOUT(bound, batch_stops_for_signal, 300)
+{
+	const uint32_t n = 65536;
+	struct hwtimer_op *ops = calloc(n, sizeof(*ops));
+	struct hwtimer_drain d = { 0 };
+	uint32_t i, done = 0, calls = 0;
+
+	ASSERT_NE(NULL, ops);
+	for (i = 0; i < n; i++)
+		ops[i] = (struct hwtimer_op){
+			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+			.expires = 3600 * SEC + i,
+		};
+	alarm_every_ms(1);
+	while (done < n) {
+		long ret = batch(self->fd, ops + done, n - done);
+
+		if (ret == -EINTR)
+			continue;
+		ASSERT_LT(0, ret);
+		done += ret;
+		calls++;
+	}
+	alarm_every_ms(0);
+	TH_LOG("%u entries in %u calls", n, calls);
+	EXPECT_LT(1U, calls);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, ops[i].result) TH_LOG("entry %u", i);
+	EXPECT_EQ((unsigned long long)n, fdinfo_u64(self->fd, "timers"));
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	free(ops);
+}
+
+/* A long read() stops for a signal with the records it has, none lost. */
+TEST_F_TIMEOUT(bound, read_stops_for_signal, 300)
+{
+	const uint32_t n = 100000;
+	struct hwtimer_record *recs = calloc(n, sizeof(*recs));
+	char *seen = calloc(n, 1);
+	uint32_t got = 0, calls = 0;
+
+	ASSERT_NE(NULL, recs);
+	ASSERT_NE(NULL, seen);
+	ASSERT_EQ(0, add_many(self->fd, n, 0, MS, 0, 0));
+	ASSERT_EQ(0, wait_pending_zero(self->fd, 120));
+	alarm_every_ms(1);
+	while (got < n) {
+		long r = hwt_read(self->fd, recs, n - got), k;
+
+		if (r == -EINTR)
+			continue;
+		ASSERT_LT(0, r);
+		for (k = 0; k < r; k++) {
+			ASSERT_GT(n, recs[k].cookie);
+			ASSERT_EQ(0, seen[recs[k].cookie]);
+			seen[recs[k].cookie] = 1;
+		}
+		got += r;
+		calls++;
+	}
+	alarm_every_ms(0);
+	TH_LOG("%u records in %u reads", n, calls);
+	EXPECT_LT(1U, calls);
+	free(seen);
+	free(recs);
+}
+
+TEST_HARNESS_MAIN
