@@ -12,6 +12,9 @@
  *   {"layer":"native","impl":"wheel","workload":"arm_cancel","n":1000,
  *    "ns_per_op":12.3,"bytes_per_timer":24}
  *
+ * The wheel alone also reports its longest single run under the module's
+ * budget ("pass_slot", "pass_spread": worst_pass_ns).
+ *
  * usage: core_bench [-m MIN_N] [-n MAX_N] [-r REPEATS] [-i IMPL] [-w WORKLOAD]
  *                   [-o OPS]
  * (-i/-w/-o pick one measurement, for valgrind --tool=callgrind with
@@ -92,9 +95,11 @@ static void wheel_mod(struct btimer *t, u64 expires)
 	hwt_wheel_mod(wheel, &t->node, expires);
 }
 
+/* the budget does not bind here: the pass workload measures it */
 static struct btimer *wheel_pop(u64 now)
 {
-	struct hwt_node *n = hwt_wheel_pop(wheel, now);
+	unsigned int budget = ~0U;
+	struct hwt_node *n = hwt_wheel_pop(wheel, now, &budget);
 
 	return n ? container_of(n, struct btimer, node) : NULL;
 }
@@ -460,6 +465,78 @@ measure_burst(const struct impl *im, size_t n)
 	return fired;
 }
 
+#define PASS_BUDGET	256	/* the module's HWT_PASS_BUDGET */
+
+/*
+ * The longest single run of the wheel, driven as the module's timer base
+ * drives it: runs of PASS_BUDGET units (timers returned + nodes moved), the
+ * next one at once if a run spent its budget, else at hwt_wheel_next().
+ * Load "slot": N timers in one level-2 slot, whose cascade moves all N;
+ * "spread": N timers uniform over 1 ms .. 60 s. Returns the worst run in
+ * ns, and the number of runs in *@runs.
+ */
+static __attribute__((noinline)) double
+measure_pass(size_t n, bool slot, size_t *runs)
+{
+	u64 l2 = 1ULL << (SHIFT + 2 * HWT_LVL_BITS);
+	u64 start = (now + 2 * l2) / l2 * l2, when;
+	size_t i, fired = 0;
+	double worst = 0;
+
+	for (i = 0; i < n; i++)
+		wheel_add(&timers[i], slot ? start + rnd64() % l2 :
+				      now + delay_uniform());
+	*runs = 0;
+	while (fired < n) {
+		unsigned int budget = PASS_BUDGET;
+		struct timespec t0;
+		double dt;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (hwt_wheel_pop(wheel, now, &budget))
+			fired++;
+		dt = ns_since(&t0);
+		if (dt > worst)
+			worst = dt;
+		(*runs)++;
+		if (!budget)
+			continue;	/* spent: another run at once */
+		if (!hwt_wheel_next(wheel, &when))
+			break;
+		if ((s64)(when - now) > 0)
+			now = when;
+	}
+	return worst;
+}
+
+static void pass_bench(size_t n, int reps)
+{
+	static const char *const loads[] = { "pass_slot", "pass_spread" };
+	unsigned int l;
+	int r;
+
+	for (l = 0; l < 2; l++) {
+		double worst = 0;
+		size_t runs = 0;
+
+		for (r = 0; r < reps; r++) {
+			double w;
+
+			memset(timers, 0, n * sizeof(*timers));
+			now = 1000 * SEC;
+			wheel_init(now, n + 1);
+			w = measure_pass(n, l == 0, &runs);
+			wheel_fini();
+			if (w > worst)
+				worst = w;
+		}
+		printf("{\"layer\":\"native\",\"impl\":\"wheel\",\"workload\":\"%s\","
+		       "\"n\":%zu,\"worst_pass_ns\":%.0f,\"runs\":%zu,"
+		       "\"budget\":%d}\n", loads[l], n, worst, runs, PASS_BUDGET);
+		fflush(stdout);
+	}
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -594,13 +671,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	prandom_seed_state(&rnd, 0x5eed);
-	for (n = min_n ? min_n : 1; n <= max_n; n *= 10)
+	for (n = min_n ? min_n : 1; n <= max_n; n *= 10) {
 		for (i = 0; i < sizeof(impls) / sizeof(impls[0]); i++)
 			if (want(isel, impls[i].name))
 				/* fewer repeats where one takes seconds */
 				run(&impls[i], n, n >= 10000000 ? 1 :
 					n >= 1000000 ? (reps + 1) / 2 : reps,
 				    wsel, ops);
+		if (want(isel, "wheel") && want(wsel, "pass"))
+			pass_bench(n, n >= 1000000 ? 2 : 3);
+	}
 	free(timers);
 	return 0;
 }

@@ -7,7 +7,9 @@
 #  1. native: the wheel core against heaps and a red-black tree, N = 10^3
 #     .. 10^7 (bench/core_bench.c), plus instruction counts from callgrind;
 #  2. in a guest on Debian's stock 6.12 and 6.1: the userspace API against
-#     timerfd, POSIX timers and io_uring (bench/api_bench.c);
+#     timerfd, POSIX timers and io_uring (bench/api_bench.c), and what
+#     adversarial loads do to a real-time probe's latency
+#     (bench/storm_bench.c);
 #  3. in the same guests: the in-kernel API against hrtimer and timer_list
 #     (kmod/bench/hwtimer_bench.c).
 #
@@ -67,6 +69,9 @@ mkdir -p "$out/guest"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
 	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/api_bench.c" \
 	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/api_bench" || die "cannot build api_bench"
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
+	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/storm_bench.c" \
+	"$out/user/lib/libhwtimer.a" -lpthread -o "$out/guest/storm_bench" || die "cannot build storm_bench"
 
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	read -r label img hdr _ <<<"$entry"

@@ -11,7 +11,8 @@
 #   demo   load and show the module at work
 #   shell  load and offer a shell on the console
 #   bench  load, run the benchmarks of /hwt/bench and hwtimer_bench.ko
-#          (make bench, on Debian's stock kernels)
+#          (make bench, on Debian's stock kernels); hwt.bench=NAME runs
+#          /hwt/bench/NAME alone
 #
 # Results go to the second serial port in sections that the host feeds to
 # kunit.py parse:  === hwt-begin NAME / (K)TAP / === hwt-end NAME rc=N
@@ -268,20 +269,26 @@ smoke)
 	;;
 bench)
 	insmod $HWT || say "cannot load hwtimer.ko"
+	# hwt.bench=NAME runs that program of /hwt/bench alone
+	only=$(sed -n 's/.*hwt\.bench=\([a-z_]*\).*/\1/p' /proc/cmdline)
 	for b in /hwt/bench/*; do
 		[ -x "$b" ] || continue
+		[ -n "$only" ] && [ "$(basename "$b")" != "$only" ] && continue
 		say "running $(basename "$b")"
 		begin "bench:$(basename "$b")"
 		(cd /tmp && "$b") > $R 2>&1
 		end "bench:$(basename "$b")" $?
 	done
-	say "running hwtimer_bench.ko"
-	begin bench:kernel
-	insmod /hwt/modules/hwtimer_bench.ko > $R 2>&1
-	rc=$?
-	dmesg | sed -n 's/.*hwtimer_bench: \({.*}\)$/\1/p' > $R
-	end bench:kernel $rc
-	rmmod hwtimer_bench hwtimer
+	if [ -z "$only" ]; then
+		say "running hwtimer_bench.ko"
+		begin bench:kernel
+		insmod /hwt/modules/hwtimer_bench.ko > $R 2>&1
+		rc=$?
+		dmesg | sed -n 's/.*hwtimer_bench: \({.*}\)$/\1/p' > $R
+		end bench:kernel $rc
+		rmmod hwtimer_bench
+	fi
+	rmmod hwtimer
 	echo "=== hwt-done" > $R
 	sync
 	reboot -f
