@@ -264,9 +264,10 @@ void hwt_base_del(struct hwt_base *b, struct hwt_node *n, u32 id)
  */
 void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
 {
-	x->start = trace_hwt_tick_enabled() ? local_clock() : 0;
+	x->start = local_clock();
 	x->now = hwt_base_now(b);
 	x->left = HWT_PASS_BUDGET;
+	x->check = HWT_PASS_CHECK;
 	x->fired = 0;
 	b->armed = U64_MAX;
 	hwt_stat_add(&b->stats, HWT_C_WAKEUPS, 1);
@@ -285,6 +286,11 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
  * meanwhile (the wheel was rebased), the run goes on at a fresh time
  * instead of @x->now, which the wheel is no longer on.
  *
+ * The run's budget is spent in steps of HWT_PASS_CHECK units; after each,
+ * a run that has taken HWT_PASS_NS of CPU already spends the rest of its
+ * budget at once: cache-cold work (huge wheels, callbacks that take long)
+ * then stops after about that much time instead of after the whole budget.
+ *
  * Return: a due node, no longer queued, or NULL when nothing more is due or
  * the run has spent its budget (@x->left is then 0).
  */
@@ -299,7 +305,20 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 		x->now = hwt_base_now(b);
 		x->rebases = b->stats.count[HWT_C_REBASES];
 	}
-	n = hwt_wheel_pop(b->wheel, x->now, &x->left);
+	do {
+		unsigned int step = min(x->left, x->check), left = step;
+
+		n = hwt_wheel_pop(b->wheel, x->now, &left);
+		x->left -= step - left;
+		x->check -= step - left;
+		if (!x->check) {
+			x->check = HWT_PASS_CHECK;
+			if (local_clock() - x->start > HWT_PASS_NS)
+				x->left = 0;
+		}
+		if (left)	/* nothing more is due */
+			break;
+	} while (!n && x->left);
 	if (!n)
 		return NULL;
 	x->fired++;
@@ -337,9 +356,8 @@ void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		hwt_stat_add(&b->stats, HWT_C_TICKS_SKIPPED, ticks - 1);
 	if (cascaded)
 		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
-	if (x->start)
-		trace_hwt_tick(b->clockid, b, x->fired, cascaded, ticks,
-			       local_clock() - x->start);
+	trace_hwt_tick(b->clockid, b, x->fired, cascaded, ticks,
+		       local_clock() - x->start);
 	if (!x->left) {
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
 		hwt_base_arm(b, hwt_base_now(b) + 1);

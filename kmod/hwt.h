@@ -24,15 +24,23 @@
  * wheel moves on the way (a slot cascaded, parked nodes placed, nodes placed
  * again after a clock set-back), so no pass does more than that however the
  * timers are spread; the wheel leaves a cascade half done and takes it up
- * in the next pass. A pass that spends its budget re-arms the hrtimer for a
- * fresh "now", so the rest is done in a later softirq run, and other softirq
- * work, a task woken meanwhile or ksoftirqd gets the CPU in between. Per
- * unit, the device does a list move (and for a timer with an eventfd, a
+ * in the next pass. Every HWT_PASS_CHECK units the pass also looks at the
+ * time, and stops once it has run HWT_PASS_NS: where units are cheap (the
+ * wheel in cache) a pass does the whole budget, where they are dear (a huge
+ * wheel that misses the cache on every node, slow callbacks) it stops at
+ * about that time. A pass that stops with work left re-arms the hrtimer for
+ * a fresh "now", so the rest is done in a later softirq run, and other
+ * softirq work, a task woken meanwhile or ksoftirqd gets the CPU in between.
+ *
+ * Per unit, the device does a list move (and for a timer with an eventfd, a
  * reference on it, the eventfds being signalled after the lock is dropped,
- * each once per pass); a periodic timer that queues no record is re-armed,
- * an O(1) insert. The in-kernel API runs each callback with the lock
- * dropped. Measured natively on the wheel core (bench/core_bench.c, "pass"):
- * the worst pass at 10^7 timers is reported in BENCHMARKS.md.
+ * each once per pass, at most HWT_PASS_EFDS of them); a periodic timer that
+ * queues no record is re-armed, an O(1) insert. The in-kernel API runs
+ * each callback with the lock dropped. Natively, the wheel core's units
+ * cost 30 ns (in cache) to 150 ns (10^7 timers: every node a cache miss),
+ * so a pass is at most HWT_PASS_NS plus one step of HWT_PASS_CHECK cold
+ * units, about 25 us; bench/core_bench.c ("pass") measures it, and
+ * BENCHMARKS.md has the table.
  *
  * Every lock hold outside a pass is O(1) (one operation: add, modify,
  * cancel, a clock set-back included) or a fixed number of them (the
@@ -71,6 +79,8 @@
 
 #define HWT_NR_CLOCKS		3	/* MONOTONIC, BOOTTIME, REALTIME */
 #define HWT_PASS_BUDGET		256	/* timers expired + nodes moved per pass */
+#define HWT_PASS_NS		20000	/* CPU time after which a pass stops early */
+#define HWT_PASS_CHECK		32	/* units between looks at the time */
 #define HWT_HIST_BUCKETS	32
 
 /**
@@ -186,9 +196,10 @@ struct hwt_base {
  *	(unless the clock was set back during the run)
  * @clk: the wheel's clock when the run started
  * @cascaded: the wheel's cascade count when the run started
- * @start: local_clock() at the start, when the tick is traced
+ * @start: local_clock() at the start
  * @rebases: the base's rebase count when @now was read
  * @left: what is left of the run's budget (HWT_PASS_BUDGET)
+ * @check: units until the run looks at how long it has taken
  * @fired: how many timers it expired
  */
 struct hwt_expiry {
@@ -198,6 +209,7 @@ struct hwt_expiry {
 	u64 start;
 	u64 rebases;
 	unsigned int left;
+	unsigned int check;
 	unsigned int fired;
 };
 

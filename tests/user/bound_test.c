@@ -4,7 +4,7 @@
  * go. Structural checks, not timings:
  *  - a million timers in one wheel slot: no run of a base's hrtimer expires
  *    and moves more than wheel/pass_budget of them (the hwt_tick
- *    tracepoint), and the budget is really reached;
+ *    tracepoint), and runs are really cut short;
  *  - a read() whose copy to the user stalls (userfaultfd) while the wheel's
  *    clock moves never rebases a CLOCK_MONOTONIC wheel;
  *  - HWTIMER_F_NO_RECORD periodic timers: the period floor (ERANGE) and the
@@ -168,8 +168,11 @@ TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
 	free(trace);
 	TH_LOG("%llu runs, %llu fired, %llu moved, at most %llu of %llu in one",
 	       passes, fired, moved, most, budget);
-	/* the load did reach the bound, and was spread over many runs */
-	EXPECT_EQ(budget, most);
+	/*
+	 * The load was cut into many runs: each stopped at the budget, or at
+	 * the time limit where units are slow (emulation, cold caches).
+	 */
+	EXPECT_LT(0ULL, fdinfo_u64(self->fd, "deferred"));
 	EXPECT_LE((unsigned long long)n, fired);
 	EXPECT_LE((unsigned long long)n, moved);
 	EXPECT_LE((fired + moved) / budget, passes);
