@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * /dev/hwtimer: many timers behind one file descriptor. The userspace
+ * contract is in uapi/linux/hwtimer.h; this header holds what the device's
+ * files share:
+ *
+ *   dev.c          a file's life: open, release, fdinfo, the misc device
+ *   dev_account.c  what timers cost and who pays: the limits, per-user
+ *                  charges, timer objects and eventfd entries
+ *   dev_timer.c    a file's timers on its wheels: arming, removal, and
+ *                  expiry (the bases' hrtimer callback)
+ *   dev_ops.c      ADD, MOD and CANCEL: validation and execution, a chunk
+ *                  of them under one hold of the lock
+ *   dev_ioctl.c    the ioctls: struct sizes, single ops, BATCH, GET,
+ *                  DRAIN, SET_EVENTFD, INFO
+ *   dev_read.c     records: read() and poll()
+ *
+ * Every open file has its own timers, in an xarray by id, and up to three
+ * timer bases (one per clock, set up on first use). The xarray's spinlock is
+ * the file's lock and its bases' lock: it guards the timers, the wheels,
+ * the queue of expired timers whose records wait to be read, and the
+ * counters. It is only taken in process context and in the bases' soft
+ * hrtimer callbacks, so it is a BH lock (the xarray uses the _bh variants
+ * when it drops it to allocate) and hard interrupts stay on.
+ *
+ * Expiry runs in the bases' soft hrtimer callbacks and does little per
+ * timer: it moves the timer onto the record queue (the list link the wheel
+ * no longer uses) and notes its eventfd, signalled once the lock is dropped.
+ * Records are built by read(), which also re-arms periodic timers; a timer
+ * is thus either on the wheel or on the queue, never both, and the queue
+ * can never hold more entries than there are timers.
+ *
+ * Memory: a one-shot timer without an eventfd is a 48-byte struct
+ * hwt_utimer; periodic timers and timers with an eventfd take an 80-byte
+ * struct hwt_utimer_ext, and MOD moves a timer to the larger object when it
+ * gains a period. Both caches are SLAB_ACCOUNT and the xarray accounts its
+ * nodes, so timers are charged to the memory cgroup of whoever creates them,
+ * and module parameters cap the timers of a file and of a user.
+ *
+ * Teardown (release) follows timer_shutdown_sync(): mark the file dead so no
+ * expiry re-arms anything, cancel the bases' hrtimers, then free.
+ */
+#ifndef _HWT_DEV_H
+#define _HWT_DEV_H
+
+#include <linux/eventfd.h>
+#include <linux/fs.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/refcount.h>
+#include <linux/uidgid.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+#include <uapi/linux/hwtimer.h>
+
+#include "hwt.h"
+
+/* struct hwt_utimer.state */
+enum {
+	HWT_U_IDLE,	/* not armed */
+	HWT_U_PENDING,	/* on the wheel */
+	HWT_U_FIRED,	/* on the record queue */
+};
+
+/* struct hwt_utimer.flags */
+#define HWT_U_FIXED_DELAY	BIT(0)
+#define HWT_U_NO_RECORD		BIT(1)
+#define HWT_U_AUTOREMOVE	BIT(2)
+#define HWT_U_EXT		BIT(3)	/* a struct hwt_utimer_ext */
+
+/**
+ * struct hwt_utimer - a timer of a /dev/hwtimer file
+ * @node: on the wheel (PENDING) or on the record queue (FIRED); deadline
+ * @__node_entry: @node.entry, as the wheel's fields are named in the
+ *		  overlay that names the owner's bits of @node
+ * @__node_expires: @node.expires
+ * @__node_lvl: @node.lvl
+ * @id: its id in the file's xarray, 1..HWT_ID_MAX
+ * @gen: generation of its arming, bumped by ADD, MOD
+ * @clk: index of its clock in hwt_clockids
+ * @state: HWT_U_*
+ * @flags: HWT_U_* flags
+ * @cookie: the user's cookie
+ * @fired: when it last fired
+ *
+ * @id, @gen, @clk, @state and @flags are the owner's bits of @node
+ * (HWT_NODE_OWNER_BITS), so that the timer stays 48 bytes.
+ */
+struct hwt_utimer {
+	union {
+		struct hwt_node node;
+		struct {
+			struct list_head __node_entry;
+			u64 __node_expires;
+			u64 __node_lvl : HWT_NODE_LVL_BITS;
+			u64 id : 28;
+			u64 gen : 24;
+			u64 clk : 2;
+			u64 state : 2;
+			u64 flags : 4;
+		};
+	};
+	u64 cookie;
+	u64 fired;
+};
+
+/* ids fit 28 bits, so that the timer stays 48 bytes */
+#define HWT_ID_MAX	((1U << 28) - 1)
+
+/**
+ * struct hwt_efd - an eventfd the file signals, shared by the timers that
+ * were added with it one after another
+ * @ctx: the eventfd
+ * @ref: its timers, the file (as its eventfd, or as the last one added),
+ *	 and expiry runs that are about to signal it after dropping the lock
+ *
+ * Expiry signals eventfds once the file's lock is dropped, so it needs a
+ * reference that outlives the lock: the eventfd core does not export one on
+ * a bare context, and this one is shared by every timer of the entry.
+ */
+struct hwt_efd {
+	struct eventfd_ctx *ctx;
+	refcount_t ref;
+};
+
+/**
+ * struct hwt_utimer_ext - a timer with a period or an eventfd
+ * @t: the timer
+ * @period: its period, 0 for a one-shot timer
+ * @slack: the slack applied to each period's deadline
+ * @due: the deadline of the current arming before slack was applied; a
+ *	fixed-rate period's grid starts here, so slack never makes it drift
+ * @efd: its eventfd, or NULL
+ */
+struct hwt_utimer_ext {
+	struct hwt_utimer t;
+	u64 period;
+	u64 slack;
+	u64 due;
+	struct hwt_efd *efd;
+};
+
+/**
+ * struct hwt_user - timers held by one user over all files
+ * @uid: the user
+ * @ref: open files of the user
+ * @timers: timers the user holds
+ * @rearms: re-arms per second its NO_RECORD periodic timers cost
+ */
+struct hwt_user {
+	kuid_t uid;
+	refcount_t ref;
+	atomic_long_t timers;
+	atomic_long_t rearms;
+};
+
+/**
+ * struct hwt_file - an open /dev/hwtimer
+ * @timers: id -> struct hwt_utimer; its xa_lock is the file's lock
+ * @base: one timer base per clock, set up on first use
+ * @clocks: bit c set once @base[c] is set up
+ * @setup: serialises setting up a base
+ * @read_lock: one reader at a time copies records off @ready
+ * @ready: FIRED timers, oldest first
+ * @wq: readers and pollers wait here for records
+ * @efd: the file's eventfd, or NULL
+ * @last_efd: the eventfd of the last ADD with one, for the next to share
+ * @user: the user who opened the file
+ * @rearms: what the file's NO_RECORD periodic timers charge @user
+ * @next_id: cursor of the cyclic id allocator
+ * @ntimers: timers on the file
+ * @nready: entries of @ready
+ * @dead: being released: expiries must not re-arm anything
+ * @stats: counters of the file's own (the owner fields); its bases count
+ *	   the rest
+ */
+struct hwt_file {
+	struct xarray timers;
+	struct hwt_base base[HWT_NR_CLOCKS];
+	unsigned long clocks;
+	struct mutex setup;		/* see @setup above */
+	struct mutex read_lock;		/* see @read_lock above */
+	struct list_head ready;
+	wait_queue_head_t wq;
+	struct hwt_efd *efd;
+	struct hwt_efd *last_efd;
+	struct hwt_user *user;
+	unsigned long rearms;
+	u32 next_id;
+	u32 ntimers;
+	u32 nready;
+	bool dead;
+	struct hwt_stats stats;
+};
+
+/*
+ * One operation of a batch, with what it needs allocated beforehand: a
+ * timer object and, for an eventfd, its context and an entry for it in case
+ * it is not the file's last one.
+ */
+struct hwt_slot {
+	struct hwtimer_op op;
+	struct hwt_utimer *fresh;
+	struct eventfd_ctx *ctx;
+	struct hwt_efd *efd;
+};
+
+/* limits: module parameters (dev_account.c) */
+extern unsigned int hwt_max_timers_per_fd;
+extern unsigned int hwt_max_timers_per_user;
+extern unsigned int hwt_max_rearms_per_user;
+
+/* process context and the soft hrtimer only: see above */
+#define hwt_lock(hf)	xa_lock_bh(&(hf)->timers)
+#define hwt_unlock(hf)	xa_unlock_bh(&(hf)->timers)
+
+/* The HWT_U_* flags a timer keeps, from HWTIMER_F_* flags of an ADD... */
+static inline u32 hwt_uflags(u32 f)
+{
+	return (f & HWTIMER_F_FIXED_DELAY ? HWT_U_FIXED_DELAY : 0) |
+	       (f & HWTIMER_F_NO_RECORD ? HWT_U_NO_RECORD : 0) |
+	       (f & HWTIMER_F_AUTOREMOVE ? HWT_U_AUTOREMOVE : 0);
+}
+
+/* ...and back, for GET */
+static inline u32 hwt_uapi_flags(u32 f)
+{
+	return (f & HWT_U_FIXED_DELAY ? HWTIMER_F_FIXED_DELAY : 0) |
+	       (f & HWT_U_NO_RECORD ? HWTIMER_F_NO_RECORD : 0) |
+	       (f & HWT_U_AUTOREMOVE ? HWTIMER_F_AUTOREMOVE : 0);
+}
+
+static inline struct hwt_utimer_ext *hwt_ext(struct hwt_utimer *t)
+{
+	return container_of(t, struct hwt_utimer_ext, t);
+}
+
+static inline u64 hwt_period(struct hwt_utimer *t)
+{
+	return t->flags & HWT_U_EXT ? hwt_ext(t)->period : 0;
+}
+
+static inline struct hwt_efd *hwt_efd(struct hwt_utimer *t)
+{
+	return t->flags & HWT_U_EXT ? hwt_ext(t)->efd : NULL;
+}
+
+static inline struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
+{
+	return xa_load(&hf->timers, id);
+}
+
+/* dev_account.c */
+struct hwt_user *hwt_user_get(kuid_t uid);
+void hwt_user_put(struct hwt_user *u);
+bool hwt_user_charge(struct hwt_user *u);
+unsigned long hwt_rearms(u32 uflags, u64 period);
+bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
+void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
+struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
+void hwt_efd_put(struct hwt_efd *e);
+struct hwt_utimer *hwt_alloc(bool ext);
+void hwt_timer_free(struct hwt_utimer *t);
+void hwt_free_list(struct hwt_file *hf, struct list_head *dead);
+int hwt_account_init(void);
+void hwt_account_exit(void);
+
+/* dev_timer.c */
+int hwt_file_base(struct hwt_file *hf, unsigned int clk);
+void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t);
+void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
+		struct list_head *dead);
+void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
+	     u64 now);
+int hwt_deadline(struct hwt_file *hf, unsigned int clk,
+		 const struct hwtimer_op *op, u64 *now, u64 *due,
+		 u64 *deadline);
+void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t, u64 when,
+		      u64 now);
+
+/* dev_ops.c */
+unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
+			 unsigned int n, bool stop);
+
+/* dev_ioctl.c */
+long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* dev_read.c */
+ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
+		 loff_t *ppos);
+__poll_t hwt_poll(struct file *file, poll_table *wait);
+
+#endif /* _HWT_DEV_H */

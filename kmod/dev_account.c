@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer: what timers cost and who pays. The limits (module
+ * parameters), what each user holds over all its files, the re-arms its
+ * NO_RECORD periodic timers cost, the timer objects and the eventfd entries
+ * timers share. See dev.h.
+ */
+#include <linux/cred.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "compat/compat.h"
+#include "dev.h"
+
+unsigned int hwt_max_timers_per_fd = 1U << 21;
+module_param_named(max_timers_per_fd, hwt_max_timers_per_fd, uint, 0644);
+MODULE_PARM_DESC(max_timers_per_fd,
+		 "Timers one open /dev/hwtimer may hold; ENOSPC past it (default 2097152)");
+
+unsigned int hwt_max_timers_per_user = 1U << 23;
+module_param_named(max_timers_per_user, hwt_max_timers_per_user, uint, 0644);
+MODULE_PARM_DESC(max_timers_per_user,
+		 "Timers one user may hold over all its files; EDQUOT past it (default 8388608)");
+
+/*
+ * A periodic HWTIMER_F_NO_RECORD timer is re-armed by the expiry itself, in
+ * softirq context, which no cgroup pays for and no read() paces: each user
+ * may have the kernel do at most this many such re-arms per second, over
+ * all its files (each timer counts NSEC_PER_SEC / period of them).
+ */
+unsigned int hwt_max_rearms_per_user = 20000;
+module_param_named(max_rearms_per_user, hwt_max_rearms_per_user, uint, 0644);
+MODULE_PARM_DESC(max_rearms_per_user,
+		 "Re-arms per second one user's NO_RECORD periodic timers may cost; EDQUOT past it (default 20000)");
+
+static struct kmem_cache *hwt_timer_cache, *hwt_ext_cache;
+static DEFINE_XARRAY(hwt_users);
+static DEFINE_MUTEX(hwt_users_lock);
+
+/* Per-user accounting */
+
+struct hwt_user *hwt_user_get(kuid_t uid)
+{
+	unsigned long key = __kuid_val(uid);
+	struct hwt_user *u;
+
+	mutex_lock(&hwt_users_lock);
+	u = xa_load(&hwt_users, key);
+	if (u) {
+		refcount_inc(&u->ref);
+	} else {
+		u = kzalloc(sizeof(*u), GFP_KERNEL);
+		if (u) {
+			u->uid = uid;
+			refcount_set(&u->ref, 1);
+			atomic_long_set(&u->timers, 0);
+			if (xa_err(xa_store(&hwt_users, key, u, GFP_KERNEL))) {
+				kfree(u);
+				u = NULL;
+			}
+		}
+	}
+	mutex_unlock(&hwt_users_lock);
+	return u;
+}
+
+void hwt_user_put(struct hwt_user *u)
+{
+	mutex_lock(&hwt_users_lock);
+	if (refcount_dec_and_test(&u->ref)) {
+		WARN_ON_ONCE(atomic_long_read(&u->timers));
+		xa_erase(&hwt_users, __kuid_val(u->uid));
+		kfree(u);
+	}
+	mutex_unlock(&hwt_users_lock);
+}
+
+bool hwt_user_charge(struct hwt_user *u)
+{
+	if (atomic_long_inc_return(&u->timers) <= READ_ONCE(hwt_max_timers_per_user))
+		return true;
+	atomic_long_dec(&u->timers);
+	return false;
+}
+
+/* NO_RECORD periodic timers: the re-arms the kernel does on its own */
+
+/* The re-arms per second a timer costs its user if the kernel re-arms it. */
+unsigned long hwt_rearms(u32 uflags, u64 period)
+{
+	if (!(uflags & HWT_U_NO_RECORD) || !period)
+		return 0;
+	return DIV64_U64_ROUND_UP(NSEC_PER_SEC, period);
+}
+
+/* Charge @n re-arms per second to the file's user; false past the cap. */
+bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n)
+{
+	struct hwt_user *u = hf->user;
+
+	if (!n)
+		return true;
+	if (atomic_long_add_return(n, &u->rearms) >
+	    READ_ONCE(hwt_max_rearms_per_user)) {
+		atomic_long_sub(n, &u->rearms);
+		return false;
+	}
+	hf->rearms += n;
+	return true;
+}
+
+void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n)
+{
+	atomic_long_sub(n, &hf->user->rearms);
+	hf->rearms -= n;
+}
+
+/* Eventfd entries */
+
+struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx)
+{
+	struct hwt_efd *e = kmalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+
+	if (e) {
+		e->ctx = ctx;
+		refcount_set(&e->ref, 1);
+	}
+	return e;
+}
+
+void hwt_efd_put(struct hwt_efd *e)
+{
+	if (e && refcount_dec_and_test(&e->ref)) {
+		eventfd_ctx_put(e->ctx);
+		kfree(e);
+	}
+}
+
+/* Timer objects */
+
+struct hwt_utimer *hwt_alloc(bool ext)
+{
+	struct hwt_utimer *t;
+
+	if (ext) {
+		struct hwt_utimer_ext *e = kmem_cache_zalloc(hwt_ext_cache,
+							     GFP_KERNEL_ACCOUNT);
+
+		if (!e)
+			return NULL;
+		t = &e->t;
+		t->flags = HWT_U_EXT;
+	} else {
+		t = kmem_cache_zalloc(hwt_timer_cache, GFP_KERNEL_ACCOUNT);
+		if (!t)
+			return NULL;
+	}
+	INIT_LIST_HEAD(&t->node.entry);
+	return t;
+}
+
+void hwt_timer_free(struct hwt_utimer *t)
+{
+	if (t->flags & HWT_U_EXT) {
+		hwt_efd_put(hwt_ext(t)->efd);
+		kmem_cache_free(hwt_ext_cache, hwt_ext(t));
+	} else {
+		kmem_cache_free(hwt_timer_cache, t);
+	}
+}
+
+/* Free timers removed under the lock, once it is dropped. */
+void hwt_free_list(struct hwt_file *hf, struct list_head *dead)
+{
+	struct hwt_utimer *t, *next;
+
+	list_for_each_entry_safe(t, next, dead, node.entry) {
+		atomic_long_dec(&hf->user->timers);
+		hwt_timer_free(t);
+	}
+}
+
+int hwt_account_init(void)
+{
+	hwt_timer_cache = kmem_cache_create("hwtimer_timer",
+					    sizeof(struct hwt_utimer), 0,
+					    SLAB_ACCOUNT | HWT_SLAB_NO_MERGE,
+					    NULL);
+	hwt_ext_cache = kmem_cache_create("hwtimer_timer_ext",
+					  sizeof(struct hwt_utimer_ext), 0,
+					  SLAB_ACCOUNT | HWT_SLAB_NO_MERGE,
+					  NULL);
+	if (!hwt_timer_cache || !hwt_ext_cache) {
+		hwt_account_exit();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void hwt_account_exit(void)
+{
+	kmem_cache_destroy(hwt_ext_cache);
+	kmem_cache_destroy(hwt_timer_cache);
+	hwt_ext_cache = NULL;
+	hwt_timer_cache = NULL;
+	WARN_ON_ONCE(!xa_empty(&hwt_users));
+}

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer: ADD, MOD and CANCEL. Each operation is validated and gets
+ * what it needs allocated with no lock held (hwt_prep()), then a chunk of
+ * them runs under one hold of the file's lock (hwt_run_ops()), each with a
+ * result of its own. See dev.h.
+ */
+#include <linux/bitops.h>
+#include <linux/slab.h>
+
+#include "dev.h"
+
+#define HWT_ADD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
+			 HWTIMER_F_EVENTFD | HWTIMER_F_NO_RECORD | \
+			 HWTIMER_F_AUTOREMOVE)
+#define HWT_MOD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
+			 HWTIMER_F_PERIOD | HWTIMER_F_IF_EARLIER | \
+			 HWTIMER_F_IF_IDLE)
+
+/*
+ * A periodic re-arm lies up to period + slack ahead: both within range. A
+ * NO_RECORD timer's period is also at least HWTIMER_NO_RECORD_MIN_PERIOD_NS,
+ * since the kernel re-arms it on its own (see hwt_max_rearms_per_user).
+ */
+static bool hwt_period_in_range(const struct hwtimer_op *op, bool no_record)
+{
+	if (no_record && op->period &&
+	    op->period < HWTIMER_NO_RECORD_MIN_PERIOD_NS)
+		return false;
+	return op->period <= hwt_geo.max_delay && op->slack <= hwt_geo.max_delay &&
+	       op->period + op->slack <= hwt_geo.max_delay;
+}
+
+/* Validate an operation and allocate what it needs; no lock held. */
+static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
+{
+	struct hwtimer_op *op = &s->op;
+	u32 f = op->flags;
+	int clk, ret;
+
+	if (op->padding || op->gen)
+		return -EINVAL;
+
+	switch (op->op) {
+	case HWTIMER_OP_ADD:
+		if ((f & ~HWT_ADD_FLAGS) || op->id)
+			return -EINVAL;
+		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
+			return -EINVAL;
+		if ((f & HWTIMER_F_AUTOREMOVE) && op->period)
+			return -EINVAL;
+		if ((f & HWTIMER_F_NO_RECORD) && !(f & HWTIMER_F_EVENTFD))
+			return -EINVAL;
+		if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
+			return -EINVAL;
+		if (!hwt_period_in_range(op, f & HWTIMER_F_NO_RECORD))
+			return -ERANGE;
+		clk = hwt_clock_index(op->clockid);
+		if (clk < 0)
+			return clk;
+		ret = hwt_file_base(hf, clk);
+		if (ret)
+			return ret;
+		if (f & HWTIMER_F_EVENTFD) {
+			s->ctx = eventfd_ctx_fdget(op->eventfd);
+			if (IS_ERR(s->ctx)) {
+				ret = PTR_ERR(s->ctx);
+				s->ctx = NULL;
+				return ret;
+			}
+			/* used unless the file's last eventfd is this one */
+			s->efd = hwt_efd_new(NULL);
+			if (!s->efd)
+				return -ENOMEM;
+		}
+		s->fresh = hwt_alloc(op->period || s->ctx);
+		return s->fresh ? 0 : -ENOMEM;
+	case HWTIMER_OP_MOD:
+		if (f & ~HWT_MOD_FLAGS)
+			return -EINVAL;
+		if ((f & HWTIMER_F_IF_EARLIER) && (f & HWTIMER_F_IF_IDLE))
+			return -EINVAL;
+		if (op->clockid || op->eventfd || op->cookie)
+			return -EINVAL;
+		if (!(f & HWTIMER_F_PERIOD) &&
+		    (op->period || (f & HWTIMER_F_FIXED_DELAY)))
+			return -EINVAL;
+		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
+			return -EINVAL;
+		/* the NO_RECORD floor needs the timer: hwt_do_mod() */
+		if (!hwt_period_in_range(op, false))
+			return -ERANGE;
+		if (op->period) {
+			/* in case the timer must move to a larger object */
+			s->fresh = hwt_alloc(true);
+			if (!s->fresh)
+				return -ENOMEM;
+		}
+		return 0;
+	case HWTIMER_OP_CANCEL:
+		if (f || op->clockid || op->eventfd || op->expires ||
+		    op->period || op->slack || op->cookie)
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * The next id after the last one handed out, wrapping at HWT_ID_MAX, so
+ * that an id is not reused soon after its timer is gone. Unlike
+ * __xa_alloc_cyclic(), which falls back to the lowest free id on any error,
+ * an allocation failure here is ENOMEM and nothing else. May drop the lock
+ * to allocate.
+ */
+static int hwt_alloc_id(struct hwt_file *hf, u32 *id, struct hwt_utimer *t)
+{
+	u32 from = clamp_t(u32, hf->next_id, 1, HWT_ID_MAX);
+	int ret;
+
+	ret = __xa_alloc(&hf->timers, id, t, XA_LIMIT(from, HWT_ID_MAX),
+			 GFP_KERNEL_ACCOUNT);
+	if (ret == -EBUSY && from > 1)
+		ret = __xa_alloc(&hf->timers, id, t, XA_LIMIT(1, HWT_ID_MAX),
+				 GFP_KERNEL_ACCOUNT);
+	if (!ret)
+		hf->next_id = *id + 1;
+	return ret;
+}
+
+/* The file's entry for @s's eventfd: its last one, or @s's new entry. */
+static struct hwt_efd *hwt_efd_of(struct hwt_file *hf, struct hwt_slot *s)
+{
+	struct hwt_efd *e = hf->last_efd;
+
+	if (e && e->ctx == s->ctx) {
+		refcount_inc(&e->ref);
+		return e;	/* @s's reference on the context is dropped */
+	}
+	e = s->efd;
+	e->ctx = s->ctx;
+	refcount_set(&e->ref, 2);	/* the timer's, and as the last one */
+	s->efd = NULL;
+	s->ctx = NULL;
+	hwt_efd_put(hf->last_efd);
+	hf->last_efd = e;
+	return e;
+}
+
+static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
+{
+	struct hwtimer_op *op = &s->op;
+	struct hwt_utimer *t = s->fresh;
+	unsigned int clk = hwt_clock_index(op->clockid);
+	unsigned long rearms = hwt_rearms(hwt_uflags(op->flags), op->period);
+	u64 now, due, deadline;
+	u32 id;
+	int ret;
+
+	if (hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
+		return -ENOSPC;
+	if (!hwt_user_charge(hf->user))
+		return -EDQUOT;
+	/*
+	 * Take the id first: it is stored only once allocated, and nothing
+	 * else of @t is visible until the lock is held again for good.
+	 */
+	ret = hwt_alloc_id(hf, &id, t);
+	if (ret < 0) {
+		atomic_long_dec(&hf->user->timers);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	/* the lock may have been dropped: read the clock, check the limit */
+	ret = hwt_deadline(hf, clk, op, &now, &due, &deadline);
+	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
+		ret = -ENOSPC;
+	if (!ret && !hwt_rearms_charge(hf, rearms))
+		ret = -EDQUOT;
+	if (ret) {
+		__xa_erase(&hf->timers, id);
+		atomic_long_dec(&hf->user->timers);
+		return ret;
+	}
+
+	t->id = id;
+	t->cookie = op->cookie;
+	t->clk = clk;
+	t->state = HWT_U_IDLE;
+	t->flags |= hwt_uflags(op->flags);
+	if (t->flags & HWT_U_EXT) {
+		hwt_ext(t)->period = op->period;
+		hwt_ext(t)->slack = op->slack;
+		hwt_ext(t)->due = due;
+		hwt_ext(t)->efd = s->ctx ? hwt_efd_of(hf, s) : NULL;
+	}
+	s->fresh = NULL;
+	hwt_arm(hf, t, deadline, now);
+	hf->ntimers++;
+	hwt_stat_add(&hf->stats, HWT_C_ADDED, 1);
+	op->id = id;
+	op->gen = t->gen;
+	return 0;
+}
+
+/* Give a timer the larger object, to hold a period. */
+static struct hwt_utimer *hwt_upgrade(struct hwt_file *hf,
+				      struct hwt_utimer *t,
+				      struct hwt_utimer *fresh)
+{
+	struct hwt_utimer_ext *e = hwt_ext(fresh);
+
+	e->t = *t;
+	e->t.flags |= HWT_U_EXT;
+	if (t->state == HWT_U_PENDING || t->state == HWT_U_FIRED)
+		list_replace(&t->node.entry, &e->t.node.entry);
+	else
+		INIT_LIST_HEAD(&e->t.node.entry);
+	/* the slot exists: storing into it allocates nothing */
+	__xa_store(&hf->timers, t->id, &e->t, 0);
+	hwt_timer_free(t);
+	return &e->t;
+}
+
+static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
+{
+	struct hwtimer_op *op = &s->op;
+	struct hwt_utimer *t = hwt_lookup(hf, op->id);
+	u64 now, due, deadline;
+	int pending, ret;
+
+	if (!t)
+		return -ENOENT;
+	pending = t->state == HWT_U_PENDING;
+	ret = hwt_deadline(hf, t->clk, op, &now, &due, &deadline);
+	if (ret)
+		return ret;
+	if ((op->flags & HWTIMER_F_IF_IDLE) && pending)
+		goto out;
+	if ((op->flags & HWTIMER_F_IF_EARLIER) && pending &&
+	    (s64)(deadline - t->node.expires) >= 0)
+		goto out;
+	if ((op->flags & HWTIMER_F_PERIOD) && op->period &&
+	    (t->flags & HWT_U_AUTOREMOVE))
+		return -EINVAL;
+	if (op->flags & HWTIMER_F_PERIOD) {
+		unsigned long was = hwt_rearms(t->flags, hwt_period(t));
+		unsigned long will = hwt_rearms(t->flags, op->period);
+
+		if (!hwt_period_in_range(op, t->flags & HWT_U_NO_RECORD))
+			return -ERANGE;
+		if (will > was && !hwt_rearms_charge(hf, will - was))
+			return -EDQUOT;
+		if (will < was)
+			hwt_rearms_uncharge(hf, was - will);
+		if (op->period && !(t->flags & HWT_U_EXT)) {
+			t = hwt_upgrade(hf, t, s->fresh);
+			s->fresh = NULL;
+		}
+		if (t->flags & HWT_U_EXT)
+			hwt_ext(t)->period = op->period;
+		t->flags &= ~HWT_U_FIXED_DELAY;
+		if (op->flags & HWTIMER_F_FIXED_DELAY)
+			t->flags |= HWT_U_FIXED_DELAY;
+	}
+	if (t->flags & HWT_U_EXT) {
+		hwt_ext(t)->slack = op->slack;
+		hwt_ext(t)->due = due;
+	}
+	hwt_arm(hf, t, deadline, now);
+	hwt_stat_add(&hf->stats, HWT_C_MODIFIED, 1);
+out:
+	op->gen = t->gen;
+	return pending;
+}
+
+static int hwt_do_cancel(struct hwt_file *hf, struct hwt_slot *s,
+			 struct list_head *dead)
+{
+	struct hwt_utimer *t = hwt_lookup(hf, s->op.id);
+	int pending;
+
+	if (!t)
+		return -ENOENT;
+	pending = t->state == HWT_U_PENDING;
+	if (pending)
+		hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
+	hwt_remove(hf, t, dead);
+	return pending;
+}
+
+/*
+ * Run @n prepared operations under one hold of the lock; each gets its
+ * result. Returns how many ran: all, or up to the first failure if @stop.
+ */
+unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
+			 unsigned int n, bool stop)
+{
+	unsigned int i, ran = n;
+	LIST_HEAD(dead);
+
+	for (i = 0; i < n; i++) {
+		struct hwt_slot *s = &slots[i];
+
+		s->fresh = NULL;
+		s->ctx = NULL;
+		s->efd = NULL;
+		/* a result set on input is the caller's error, or ours */
+		if (!s->op.result)
+			s->op.result = hwt_prep(hf, s);
+	}
+
+	hwt_lock(hf);
+	for (i = 0; i < n; i++) {
+		struct hwt_slot *s = &slots[i];
+
+		if (stop && i && slots[i - 1].op.result < 0) {
+			ran = i;
+			break;
+		}
+		if (s->op.result)
+			continue;
+		switch (s->op.op) {
+		case HWTIMER_OP_ADD:
+			s->op.result = hwt_do_add(hf, s);
+			break;
+		case HWTIMER_OP_MOD:
+			s->op.result = hwt_do_mod(hf, s);
+			break;
+		case HWTIMER_OP_CANCEL:
+			s->op.result = hwt_do_cancel(hf, s, &dead);
+			break;
+		}
+	}
+	hwt_unlock(hf);
+
+	hwt_free_list(hf, &dead);
+	for (i = 0; i < n; i++) {
+		if (slots[i].fresh)
+			hwt_timer_free(slots[i].fresh);
+		if (slots[i].ctx)
+			eventfd_ctx_put(slots[i].ctx);
+		kfree(slots[i].efd);
+	}
+	return ran;
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer: records. read() copies them to the caller before it takes
+ * them off the queue, and re-arms periodic timers as it takes their
+ * records; poll() says whether any wait. See dev.h.
+ */
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "dev.h"
+
+#define HWT_READ_CHUNK	64	/* records built per lock hold */
+
+/* Records */
+
+/**
+ * struct hwt_peek - a record copied off the queue, not yet taken
+ * @t: the timer it came from
+ * @id: its id, with @gen to recognise the same arming again
+ * @gen: its generation
+ * @now: when a periodic timer's overruns were counted, and is re-armed
+ */
+struct hwt_peek {
+	struct hwt_utimer *t;
+	u32 id;
+	u32 gen;
+	u64 now;
+};
+
+/* The time on clock @clk, read once per hold of the lock into @now[]. */
+static u64 hwt_now_once(struct hwt_file *hf, u64 *now, unsigned int clk)
+{
+	if (!now[clk])
+		now[clk] = hwt_base_now(&hf->base[clk]);
+	return now[clk];
+}
+
+/* Build records for the first @max timers of the queue; take none. */
+static unsigned int hwt_peek_records(struct hwt_file *hf,
+				     struct hwtimer_record *recs,
+				     struct hwt_peek *peek, unsigned int max)
+{
+	u64 now[HWT_NR_CLOCKS] = {};
+	struct hwt_utimer *t;
+	unsigned int n = 0;
+
+	hwt_lock(hf);
+	list_for_each_entry(t, &hf->ready, node.entry) {
+		struct hwtimer_record *r;
+		struct hwt_peek *p;
+
+		if (n == max)
+			break;
+		r = &recs[n];
+		p = &peek[n];
+		r->id = t->id;
+		r->gen = t->gen;
+		r->cookie = t->cookie;
+		r->deadline = t->node.expires;
+		r->fired = t->fired;
+		r->overruns = 0;
+		r->flags = 0;
+		r->clockid = hwt_clockids[t->clk];
+		p->t = t;
+		p->id = t->id;
+		p->gen = t->gen;
+		if (hwt_period(t)) {
+			/* the overruns the re-arm in hwt_take_records() counts */
+			p->now = hwt_now_once(hf, now, t->clk);
+			hwt_period_next(hwt_ext(t)->due, t->fired, p->now,
+					hwt_period(t), t->flags & HWT_U_FIXED_DELAY,
+					&r->overruns);
+			r->flags |= HWTIMER_REC_PERIODIC;
+		} else if (t->flags & HWT_U_AUTOREMOVE) {
+			r->flags |= HWTIMER_REC_REMOVED;
+		}
+		n++;
+	}
+	hwt_unlock(hf);
+	return n;
+}
+
+/*
+ * Take the records hwt_peek_records() built, once they reached the caller:
+ * as many as are still at the head of the queue, from the same arming. A
+ * MOD or CANCEL in between took the rest away, and they do not count as
+ * read. Periodic timers are re-armed, AUTOREMOVE ones deleted.
+ */
+static unsigned int hwt_take_records(struct hwt_file *hf,
+				     const struct hwt_peek *peek,
+				     unsigned int n, struct list_head *dead)
+{
+	u64 now[HWT_NR_CLOCKS] = {};
+	unsigned int i;
+
+	hwt_lock(hf);
+	for (i = 0; i < n && !list_empty(&hf->ready); i++) {
+		struct hwt_utimer *t = list_first_entry(&hf->ready,
+							struct hwt_utimer,
+							node.entry);
+
+		if (t != peek[i].t || t->id != peek[i].id ||
+		    t->gen != peek[i].gen)
+			break;
+		hwt_disarm(hf, t);	/* off the queue */
+		if (hwt_period(t))
+			/* the wheel gets a fresh clock read: see hwt_base_sync() */
+			hwt_rearm_period(hf, t, peek[i].now,
+					 hwt_now_once(hf, now, t->clk));
+		else if (t->flags & HWT_U_AUTOREMOVE)
+			hwt_remove(hf, t, dead);
+	}
+	hwt_stat_add(&hf->stats, HWT_C_RECORDS, i);
+	hwt_unlock(hf);
+	return i;
+}
+
+/*
+ * Records are copied to the caller before they are taken off the queue, so
+ * that a fault (a bad buffer, or a page fault that fails) loses none. One
+ * reader at a time, so that two never copy the same records. A long read()
+ * gives the CPU up between chunks, and a signal ends it with what it has.
+ */
+ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
+		 loff_t *ppos)
+{
+	const size_t rsize = sizeof(struct hwtimer_record);
+	struct hwt_file *hf = file->private_data;
+	size_t max = count / rsize, done = 0;
+	struct hwtimer_record *recs;
+	struct hwt_peek *peek;
+	ssize_t ret = 0;
+
+	if (!max)
+		return -EINVAL;
+	recs = kmalloc_array(HWT_READ_CHUNK, rsize, GFP_KERNEL);
+	peek = kmalloc_array(HWT_READ_CHUNK, sizeof(*peek), GFP_KERNEL);
+	if (!recs || !peek) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (mutex_lock_interruptible(&hf->read_lock)) {
+		ret = -ERESTARTSYS;
+		goto out;
+	}
+	while (done < max) {
+		unsigned int n = min_t(size_t, HWT_READ_CHUNK, max - done);
+		LIST_HEAD(dead);
+
+		n = hwt_peek_records(hf, recs, peek, n);
+		if (n) {
+			if (copy_to_user(buf + done * rsize, recs, n * rsize)) {
+				ret = -EFAULT;
+				break;
+			}
+			n = hwt_take_records(hf, peek, n, &dead);
+			hwt_free_list(hf, &dead);
+			done += n;
+			if (done < max && signal_pending(current))
+				break;
+			cond_resched();
+			continue;
+		}
+		if (done)
+			break;
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		/* wait without the reader lock: another reader may take them */
+		mutex_unlock(&hf->read_lock);
+		ret = wait_event_interruptible(hf->wq, READ_ONCE(hf->nready));
+		if (ret)
+			goto out;
+		if (mutex_lock_interruptible(&hf->read_lock)) {
+			ret = -ERESTARTSYS;
+			goto out;
+		}
+	}
+	mutex_unlock(&hf->read_lock);
+out:
+	kfree(peek);
+	kfree(recs);
+	return done ? done * rsize : ret;
+}
+
+__poll_t hwt_poll(struct file *file, poll_table *wait)
+{
+	struct hwt_file *hf = file->private_data;
+
+	poll_wait(file, &hf->wq, wait);
+	return READ_ONCE(hf->nready) ? EPOLLIN | EPOLLRDNORM : 0;
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer: a file's timers on its wheels. Arming and removing them,
+ * setting up a clock's base on first use, and expiry: the bases' hrtimer
+ * callback, which queues records and notes the eventfds to signal once it
+ * has dropped the file's lock. See dev.h.
+ */
+#include <linux/bitops.h>
+#include <linux/slab.h>
+
+#include "compat/compat.h"
+#include "dev.h"
+#include "hwt_trace.h"
+
+/* Take a timer off the wheel or the record queue. */
+void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)
+{
+	if (t->state == HWT_U_PENDING) {
+		hwt_base_del(&hf->base[t->clk], &t->node, t->id);
+	} else if (t->state == HWT_U_FIRED) {
+		list_del_init(&t->node.entry);
+		WRITE_ONCE(hf->nready, hf->nready - 1);
+	}
+	t->state = HWT_U_IDLE;
+}
+
+/* Delete a timer; it goes on @dead, to be freed after the lock is dropped. */
+void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
+		struct list_head *dead)
+{
+	hwt_rearms_uncharge(hf, hwt_rearms(t->flags, hwt_period(t)));
+	hwt_disarm(hf, t);
+	__xa_erase(&hf->timers, t->id);
+	hf->ntimers--;
+	list_add(&t->node.entry, dead);
+}
+
+/* Arm or re-arm @t for @deadline; every arming is a new generation. */
+void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
+	     u64 now)
+{
+	struct hwt_base *b = &hf->base[t->clk];
+
+	if (t->state == HWT_U_PENDING) {
+		hwt_base_mod(b, &t->node, deadline, now, t->id);
+	} else {
+		hwt_disarm(hf, t);
+		t->node.expires = deadline;
+		hwt_base_add(b, &t->node, now, t->id);
+	}
+	t->state = HWT_U_PENDING;
+	t->gen++;
+}
+
+/*
+ * The absolute deadline of an ADD or MOD: @due as asked for, @deadline with
+ * the slack applied.
+ */
+int hwt_deadline(struct hwt_file *hf, unsigned int clk,
+		 const struct hwtimer_op *op, u64 *now, u64 *due,
+		 u64 *deadline)
+{
+	struct hwt_base *b = &hf->base[clk];
+	int ret;
+
+	*now = hwt_base_now(b);
+	ret = hwt_base_deadline(b, *now, op->expires, op->flags & HWTIMER_F_ABS,
+				due);
+	*deadline = *due;
+	if (ret || !op->slack)
+		return ret;
+	return hwt_base_deadline(b, *now, hwt_slack_expires(*due, op->slack),
+				 true, deadline);
+}
+
+/*
+ * Re-arm a periodic timer that fired: for the next period that ends after
+ * @when, on the fixed-rate grid or @period after the fire time. The periods
+ * missed up to @when are counted as overruns; if more ended since (@when was
+ * read before a record went out), the timer is simply due at once and the
+ * next record counts them. @now is a clock read made under this hold of
+ * the lock, for the wheel.
+ */
+void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
+		      u64 when, u64 now)
+{
+	struct hwt_utimer_ext *e = hwt_ext(t);
+	u64 over;
+
+	e->due = hwt_period_next(e->due, t->fired, when, e->period,
+				 t->flags & HWT_U_FIXED_DELAY, &over);
+	t->node.expires = hwt_slack_expires(e->due, e->slack);
+	hwt_base_add(&hf->base[t->clk], &t->node, now, t->id);
+	t->state = HWT_U_PENDING;
+	hwt_stat_add(&hf->stats, HWT_C_OVERRUNS, over);
+}
+
+static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
+
+/* Set up the base of clock @clk on first use. */
+int hwt_file_base(struct hwt_file *hf, unsigned int clk)
+{
+	int ret = 0;
+
+	/* pairs with the barrier before set_bit() below */
+	if (test_bit_acquire(clk, &hf->clocks))
+		return 0;
+	mutex_lock(&hf->setup);
+	if (!test_bit(clk, &hf->clocks)) {
+		ret = hwt_base_init(&hf->base[clk], &hf->timers.xa_lock,
+				    hwt_clockids[clk], hwt_file_tick,
+				    GFP_KERNEL_ACCOUNT);
+		if (!ret) {
+			hf->base[clk].owner = hf;
+			/* the base is complete before anyone sees the bit */
+			smp_mb__before_atomic();
+			set_bit(clk, &hf->clocks);
+		}
+	}
+	mutex_unlock(&hf->setup);
+	return ret;
+}
+
+/* Expiry */
+
+/* distinct eventfds one expiry run signals at most; then it ends early */
+#define HWT_PASS_EFDS	8
+
+/**
+ * struct hwt_signals - what an expiry run wakes once it dropped the lock
+ * @efd: distinct eventfds of the timers it expired, each with a reference
+ * @nefd: entries of @efd
+ * @file: the file's eventfd, with a reference, if records were queued
+ * @poll: records were queued: wake readers and pollers
+ *
+ * eventfd_signal() and wake_up() walk their wait queues, as long as their
+ * users made them: they are done once per run and outside the file's lock.
+ */
+struct hwt_signals {
+	struct hwt_efd *efd[HWT_PASS_EFDS];
+	unsigned int nefd;
+	struct hwt_efd *file;
+	bool poll;
+};
+
+static void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < sig->nefd; i++)
+		if (sig->efd[i]->ctx == e->ctx)
+			return;
+	refcount_inc(&e->ref);
+	sig->efd[sig->nefd++] = e;
+}
+
+static void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig)
+{
+	unsigned int i;
+
+	for (i = 0; i < sig->nefd; i++) {
+		hwt_eventfd_signal(sig->efd[i]->ctx);
+		hwt_efd_put(sig->efd[i]);
+	}
+	if (sig->file) {
+		hwt_eventfd_signal(sig->file->ctx);
+		hwt_efd_put(sig->file);
+	}
+	if (sig->poll)
+		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
+}
+
+static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
+{
+	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
+	struct hwt_file *hf = b->owner;
+	struct hwt_signals sig = {};
+	struct hwt_expiry x;
+	struct hwt_node *n;
+	unsigned int queued = 0;
+	LIST_HEAD(dead);
+
+	hwt_lock(hf);
+	if (hf->dead) {
+		hwt_unlock(hf);
+		return HRTIMER_NORESTART;
+	}
+	hwt_base_expiry_begin(b, &x);
+	/* each timer may add an eventfd: stop while there is room for one */
+	while (sig.nefd < HWT_PASS_EFDS && (n = hwt_base_expire_next(b, &x))) {
+		struct hwt_utimer *t = container_of(n, struct hwt_utimer, node);
+		struct hwt_efd *efd = hwt_efd(t);
+
+		trace_hwt_expire(b->clockid, t, t->id, n->expires, x.now);
+		t->fired = x.now;
+		t->state = HWT_U_IDLE;
+		if (efd)
+			hwt_signal_later(&sig, efd);
+		if (!(t->flags & HWT_U_NO_RECORD)) {
+			t->state = HWT_U_FIRED;
+			list_add_tail(&n->entry, &hf->ready);
+			WRITE_ONCE(hf->nready, hf->nready + 1);
+			queued++;
+		} else if (hwt_period(t)) {
+			/* nothing waits to be read: re-arm at once */
+			hwt_rearm_period(hf, t, x.now, x.now);
+		} else if (t->flags & HWT_U_AUTOREMOVE) {
+			hwt_remove(hf, t, &dead);
+		}
+	}
+	if (sig.nefd == HWT_PASS_EFDS)
+		x.left = 0;	/* more may be due: go on in another run */
+	hwt_base_expiry_end(b, &x);
+	if (queued) {
+		hwt_stat_max(&hf->stats, HWT_M_READY, hf->nready);
+		if (hf->efd) {
+			refcount_inc(&hf->efd->ref);
+			sig.file = hf->efd;
+		}
+		sig.poll = true;
+	}
+	hwt_unlock(hf);
+	/* release() waits for this callback before it frees @hf */
+	hwt_signal_now(hf, &sig);
+	hwt_free_list(hf, &dead);
+	return HRTIMER_NORESTART;
+}
