@@ -191,8 +191,12 @@ static long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg,
 		if (ran < n || ((hb.flags & HWTIMER_BATCH_STOP_ON_ERROR) &&
 				slots[ran - 1].op.result < 0))
 			break;
-		/* @done tells the caller where to go on */
-		if (done < hb.count && signal_pending(current))
+		/*
+		 * A signal ends it: @done tells the caller where to go on.
+		 * Not signal_pending(): task_work (io_uring's, say) sets
+		 * TIF_NOTIFY_SIGNAL, which a short count cannot restart.
+		 */
+		if (done < hb.count && task_sigpending(current))
 			break;
 		cond_resched();
 	}
@@ -311,7 +315,7 @@ static long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg,
 		}
 		d.count += k;
 		if (!seen || !d.remaining || (d.max && d.count == d.max) ||
-		    signal_pending(current))
+		    task_sigpending(current))
 			break;
 		cond_resched();
 	}

@@ -157,7 +157,8 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 			n = hwt_take_records(hf, peek, n, &dead);
 			hwt_free_list(hf, &dead);
 			done += n;
-			if (done < max && signal_pending(current))
+			/* a signal, not task_work: see hwt_ioc_batch() */
+			if (done < max && task_sigpending(current))
 				break;
 			cond_resched();
 			continue;
