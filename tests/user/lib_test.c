@@ -6,8 +6,10 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
+#include <sys/time.h>
 
 #include "kselftest_harness.h"
 #include "libhwtimer.h"
@@ -195,10 +197,38 @@ TEST_F(lib, batch_builder_ten_thousand)
 	free(ids);
 }
 
+static void on_alarm(int sig)
+{
+}
+
+/* The kernel stops a long batch for a signal; the library goes on. */
+TEST_F_TIMEOUT(lib, vec_submit_finishes_across_signals, 300)
+{
+	const uint32_t n = 65536;
+	struct itimerval it = { .it_value.tv_usec = 1000,
+				.it_interval.tv_usec = 1000 };
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct hwtimer_vec v;
+	uint32_t i;
+
+	ASSERT_EQ(0, hwtimer_vec_init(&v, n));
+	for (i = 0; i < n; i++)
+		hwtimer_vec_add(&v, CLOCK_MONOTONIC, 3600 * SEC + i, 0, 0, i);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	ASSERT_EQ((int)n, hwtimer_vec_submit(self->fd, &v, 0));
+	it.it_value.tv_usec = it.it_interval.tv_usec = 0;
+	setitimer(ITIMER_REAL, &it, NULL);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, v.ops[i].result) TH_LOG("entry %u", i);
+	hwtimer_vec_free(&v);
+}
+
 TEST(strerror_explains)
 {
 	EXPECT_NE(NULL, strstr(hwtimer_strerror(-ERANGE), "max_delay_ns"));
 	EXPECT_NE(NULL, strstr(hwtimer_strerror(-EDQUOT), "max_timers_per_user"));
+	EXPECT_NE(NULL, strstr(hwtimer_strerror(-EDQUOT), "max_rearms_per_user"));
 	EXPECT_NE(NULL, strstr(hwtimer_strerror(ENOSPC), "max_timers_per_fd"));
 	EXPECT_STREQ(strerror(EPIPE), hwtimer_strerror(-EPIPE));
 }

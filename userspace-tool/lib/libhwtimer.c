@@ -246,7 +246,8 @@ int hwtimer_vec_submit(int fd, struct hwtimer_vec *vec, unsigned int flags)
 		.op_size = sizeof(*vec->ops),
 		.flags = flags,
 	};
-	uint32_t i;
+	uint32_t i, done = 0;
+	int ret;
 
 	/*
 	 * Outputs of an earlier submit are not inputs: a vector submitted
@@ -258,7 +259,24 @@ int hwtimer_vec_submit(int fd, struct hwtimer_vec *vec, unsigned int flags)
 		if (vec->ops[i].op == HWTIMER_OP_ADD)
 			vec->ops[i].id = 0;
 	}
-	return hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b);
+	/*
+	 * The kernel stops a long batch for a signal and says how far it
+	 * got: submit the rest, so that the caller sees the whole vector
+	 * done, or done up to the first failure it asked to stop at.
+	 */
+	do {
+		b.ops = (uintptr_t)(vec->ops + done);
+		b.count = vec->count - done;
+		b.done = 0;
+		ret = hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b);
+		if (ret <= 0)
+			return done ? (int)done : ret;
+		done += (uint32_t)ret;
+		if ((flags & HWTIMER_BATCH_STOP_ON_ERROR) &&
+		    vec->ops[done - 1].result < 0)
+			break;
+	} while (done < vec->count);
+	return (int)done;
 }
 
 const char *hwtimer_strerror(int err)
@@ -274,11 +292,13 @@ const char *hwtimer_strerror(int err)
 	case EPERM:
 		return "no permission to open " HWTIMER_DEVICE;
 	case ERANGE:
-		return "time beyond the wheel's horizon (struct hwtimer_info.max_delay_ns)";
+		return "time beyond the wheel's horizon (struct hwtimer_info.max_delay_ns), "
+		       "or a NO_RECORD period below HWTIMER_NO_RECORD_MIN_PERIOD_NS";
 	case ENOSPC:
 		return "this file holds its maximum number of timers (max_timers_per_fd)";
 	case EDQUOT:
-		return "this user holds its maximum number of timers (max_timers_per_user)";
+		return "this user holds its maximum number of timers (max_timers_per_user), "
+		       "or of NO_RECORD periodic re-arms per second (max_rearms_per_user)";
 	case E2BIG:
 		return "batch too large, or a struct with fields this module does not know";
 	case EINVAL:
