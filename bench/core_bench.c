@@ -467,6 +467,7 @@ measure_burst(const struct impl *im, size_t n)
 
 #define PASS_BUDGET	256	/* the module's HWT_PASS_BUDGET */
 #define PASS_NS		20000	/* HWT_PASS_NS */
+#define PASS_MIN	64	/* HWT_PASS_MIN */
 #define PASS_CHECK	32	/* HWT_PASS_CHECK */
 
 static double cpu_ns(void)
@@ -482,7 +483,8 @@ static int cmp_double(const void *a, const void *b);
 /*
  * Runs of the wheel driven as the module's timer base drives them: a
  * budget of PASS_BUDGET units (timers returned + nodes moved) spent in
- * steps of PASS_CHECK, stopping early once a run has taken PASS_NS; the
+ * steps of PASS_MIN and then PASS_CHECK, stopping early once a run has
+ * taken PASS_NS; the
  * next run at once if one stopped with work left, else at
  * hwt_wheel_next(). Load "slot": N timers in one level-2 slot, whose
  * cascade moves all N; "spread": N timers uniform over 1 ms .. 60 s. Each
@@ -500,11 +502,12 @@ measure_pass(size_t n, bool slot, double *t, size_t max_runs)
 		wheel_add(&timers[i], slot ? start + rnd64() % l2 :
 				      now + delay_uniform());
 	while (fired < n && runs < max_runs) {
-		unsigned int left = PASS_BUDGET, step, more;
+		unsigned int left = PASS_BUDGET, step, more, check = PASS_MIN;
 		double t0 = cpu_ns();
 
 		do {
-			step = left < PASS_CHECK ? left : PASS_CHECK;
+			step = left < check ? left : check;
+			check = PASS_CHECK;
 			more = step;
 			while (hwt_wheel_pop(wheel, now, &more))
 				fired++;

@@ -267,7 +267,7 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
 	x->start = local_clock();
 	x->now = hwt_base_now(b);
 	x->left = HWT_PASS_BUDGET;
-	x->check = HWT_PASS_CHECK;
+	x->check = HWT_PASS_MIN;
 	x->fired = 0;
 	b->armed = U64_MAX;
 	hwt_stat_add(&b->stats, HWT_C_WAKEUPS, 1);
@@ -286,10 +286,11 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
  * meanwhile (the wheel was rebased), the run goes on at a fresh time
  * instead of @x->now, which the wheel is no longer on.
  *
- * The run's budget is spent in steps of HWT_PASS_CHECK units; after each,
- * a run that has taken HWT_PASS_NS of CPU already spends the rest of its
- * budget at once: cache-cold work (huge wheels, callbacks that take long)
- * then stops after about that much time instead of after the whole budget.
+ * The run's budget is spent in steps, HWT_PASS_MIN units and then
+ * HWT_PASS_CHECK at a time; after each, a run that has taken HWT_PASS_NS
+ * already spends the rest of its budget at once: cache-cold work (huge
+ * wheels, callbacks that take long) then stops after about that much time
+ * instead of after the whole budget.
  *
  * Return: a due node, no longer queued, or NULL when nothing more is due or
  * the run has spent its budget (@x->left is then 0).

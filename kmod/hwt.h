@@ -24,11 +24,13 @@
  * wheel moves on the way (a slot cascaded, parked nodes placed, nodes placed
  * again after a clock set-back), so no pass does more than that however the
  * timers are spread; the wheel leaves a cascade half done and takes it up
- * in the next pass. Every HWT_PASS_CHECK units the pass also looks at the
- * time, and stops once it has run HWT_PASS_NS: where units are cheap (the
- * wheel in cache) a pass does the whole budget, where they are dear (a huge
- * wheel that misses the cache on every node, slow callbacks) it stops at
- * about that time. A pass that stops with work left re-arms the hrtimer for
+ * in the next pass. After HWT_PASS_MIN units, and every HWT_PASS_CHECK
+ * units after that, the pass also looks at the time, and stops once it has
+ * run HWT_PASS_NS: where units are cheap (the wheel in cache) a pass does
+ * the whole budget, where they are dear (a huge wheel that misses the cache
+ * on every node, slow callbacks, emulation) it stops at about that time,
+ * having done at least HWT_PASS_MIN, so that the cost of starting a pass
+ * is never paid for a handful of timers. A pass that stops with work left re-arms the hrtimer for
  * a fresh "now", so the rest is done in a later softirq run, and other
  * softirq work, a task woken meanwhile or ksoftirqd gets the CPU in between.
  *
@@ -39,7 +41,8 @@
  * each callback with the lock dropped. Natively, the wheel core's units
  * cost 30 ns (in cache) to 150 ns (10^7 timers: every node a cache miss),
  * so a pass is at most HWT_PASS_NS plus one step of HWT_PASS_CHECK cold
- * units, about 25 us; bench/core_bench.c ("pass") measures it, and
+ * units (HWT_PASS_MIN cold units take less than HWT_PASS_NS), about 25 us;
+ * bench/core_bench.c ("pass") measures it, and
  * BENCHMARKS.md has the table.
  *
  * Every lock hold outside a pass is O(1) (one operation: add, modify,
@@ -80,7 +83,8 @@
 #define HWT_NR_CLOCKS		3	/* MONOTONIC, BOOTTIME, REALTIME */
 #define HWT_PASS_BUDGET		256	/* timers expired + nodes moved per pass */
 #define HWT_PASS_NS		20000	/* CPU time after which a pass stops early */
-#define HWT_PASS_CHECK		32	/* units between looks at the time */
+#define HWT_PASS_MIN		64	/* units before a pass first looks at it */
+#define HWT_PASS_CHECK		32	/* units between looks after that */
 #define HWT_HIST_BUCKETS	32
 
 /**
