@@ -189,7 +189,12 @@ def storm_table(label, rows):
           'the CPU that runs the wheel and records how late each wake-up is, through an '
           'idle baseline and then through each load an unprivileged user can put on '
           '/dev/hwtimer (`bench/storm_bench.c`), all in one guest run. The ratio is the '
-          'probe\'s worst wake-up under the load over its worst while idle.', '',
+          'probe\'s worst wake-up under the load over its worst while idle. Under '
+          'emulation a worst wake-up is one sample, and a stray one of 5 to 25 ms '
+          'lands on a different load from one run to the next; the p99 columns are '
+          'the steady ones. Loads a user can repeat at will (the cascade, a big read, '
+          'the eventfd fan-out, NO_RECORD storms) used to reach hundreds of '
+          'milliseconds here.', '',
           '| load | what the load did | probe p99 | probe max | max / idle | p99 / idle |',
           '|---|---|---|---|---|---|']
     for name, what, did in STORM_LOADS:

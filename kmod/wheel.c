@@ -357,8 +357,8 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
  * start and is not finished (distance 0), or the clock was set back into
  * it and its nodes belong to its next turn (distance: a whole turn).
  */
-static unsigned int lvl_first(const struct hwt_wheel *w, unsigned int lvl,
-			      unsigned int *slot)
+static inline unsigned int lvl_first(const struct hwt_wheel *w,
+				     unsigned int lvl, unsigned int *slot)
 {
 	unsigned int nslots = lvl_slots(w, lvl);
 	unsigned int cur = lvl_digit(w, lvl, w->clk);
@@ -370,14 +370,12 @@ static unsigned int lvl_first(const struct hwt_wheel *w, unsigned int lvl,
 		rot |= occ << (nslots - cur);
 	if (nslots < 64)
 		rot &= (1ULL << nslots) - 1;
-	if ((rot & 1) && (w->clk & ((1ULL << lvl_shift(w, lvl)) - 1))) {
-		rot &= ~1ULL;
-		if (!rot) {
-			*slot = cur;
-			return nslots;
-		}
-	}
 	dist = __ffs64(rot);
+	if (unlikely(!dist) && (w->clk & ((1ULL << lvl_shift(w, lvl)) - 1))) {
+		/* set back into the middle of it: its next turn */
+		rot &= ~1ULL;
+		dist = rot ? __ffs64(rot) : nslots;
+	}
 	*slot = (cur + dist) & (nslots - 1);
 	return dist;
 }
@@ -417,12 +415,14 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 			*slotp = slot;
 		}
 	}
-	if (unlikely(!list_empty(&w->unparking))) {
+	if (likely(!w->nparked))
+		return best;
+	if (!list_empty(&w->unparking)) {
 		/* placing parked nodes was cut short: go on now */
 		best = 0;
 		*lvlp = w->levels;
 		*slotp = 0;
-	} else if (unlikely(!list_empty(&w->parked))) {
+	} else if (!list_empty(&w->parked)) {
 		/* the earliest parked key comes within the horizon */
 		s64 delta = w->parked_min - w->horizon + hwt_wheel_tick(w) -
 			    w->clk;
@@ -459,13 +459,28 @@ static void hwt_unpark(struct hwt_wheel *w, unsigned int *budget)
 static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 			unsigned int idx, unsigned int *budget)
 {
-	struct list_head *slot = &w->lvl[lvl].slot[idx];
+	struct hwt_level *l = &w->lvl[lvl];
+	struct list_head *slot = &l->slot[idx];
 	unsigned int moved = 0;
 
+	/* hwt_move(), with the source's accounting done once for the lot */
 	while (*budget && !list_empty(slot)) {
-		hwt_move(w, list_first_entry(slot, struct hwt_node, entry));
+		struct hwt_node *n = list_first_entry(slot, struct hwt_node,
+						      entry);
+
+		list_move_tail(&n->entry,
+			       hwt_place(w, n, hwt_wheel_key(w, n->expires)));
 		(*budget)--;
 		moved++;
+	}
+	w->pending -= moved;
+	w->cascaded += moved;
+	l->count -= moved;
+	if (list_empty(slot)) {
+		l->occupied &= ~BIT_ULL(idx);
+		hwt_hook_occupancy(lvl, -(int)moved, -1);
+	} else {
+		hwt_hook_occupancy(lvl, -(int)moved, 0);
 	}
 	hwt_hook_cascade(w, lvl, idx, moved);
 }
@@ -558,10 +573,12 @@ bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when)
 					lvl_event(w, lvl, dist);
 		best = min(best, t - w->clk);
 	}
-	if (unlikely(!list_empty(&w->unparking)))
-		best = 0;
-	else if (unlikely(!list_empty(&w->parked)))
-		best = min(best, w->parked_min - w->clk);
+	if (unlikely(w->nparked)) {
+		if (!list_empty(&w->unparking))
+			best = 0;
+		else if (!list_empty(&w->parked))
+			best = min(best, w->parked_min - w->clk);
+	}
 	*when = w->clk + best;
 	return true;
 }
