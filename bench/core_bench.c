@@ -15,8 +15,10 @@
  * The wheel alone also reports its longest single run under the module's
  * budget ("pass_slot", "pass_spread": worst_pass_ns).
  *
+ * "-w geometry" sweeps the tick instead (geometry_bench()), with N = MAX_N.
+ *
  * usage: core_bench [-m MIN_N] [-n MAX_N] [-r REPEATS] [-i IMPL] [-w WORKLOAD]
- *                   [-o OPS]
+ *                   [-o OPS] [-s SHIFT]
  * (-i/-w/-o pick one measurement, for valgrind --tool=callgrind with
  *  --toggle-collect=measure_*)
  */
@@ -36,11 +38,13 @@
 
 #define MS	1000000ULL
 #define SEC	1000000000ULL
-#define SHIFT	20		/* the module's default tick, 2^20 ns */
+/* the wheel's tick, 2^shift ns: the module's default unless -s says */
+static unsigned int shift = 14;
 
 /* One timer, with room for each structure's links. */
 struct btimer {
 	u64 expires;
+	u64 slack;				/* geometry_bench() only */
 	union {
 		struct hwt_node node;			/* wheel */
 		struct { u32 idx; } heap;		/* heaps: index in the array */
@@ -68,10 +72,16 @@ struct impl {
 
 static struct hwt_wheel *wheel;
 
+static u64 wheel_slack(const struct hwt_node *n)
+{
+	return container_of(n, struct btimer, node)->slack;
+}
+
 static void wheel_init(u64 now, size_t max)
 {
-	wheel = calloc(1, hwt_wheel_size(hwt_wheel_max_levels(SHIFT)));
-	hwt_wheel_init(wheel, SHIFT, 0, now);
+	wheel = calloc(1, hwt_wheel_size(hwt_wheel_max_levels(shift)));
+	hwt_wheel_init(wheel, shift, 0, now);
+	wheel->slack_of = wheel_slack;
 }
 
 static void wheel_fini(void)
@@ -457,7 +467,7 @@ measure_burst(const struct impl *im, size_t n)
 		im->add(&timers[i], at + prandom_u32_state(&rnd) % 1000);
 		timers[i].pending = 1;
 	}
-	now = at + (1ULL << SHIFT);
+	now = at + (1ULL << shift);
 	while (im->pop(now))
 		fired++;
 	for (i = 0; i < n; i++)
@@ -470,6 +480,8 @@ measure_burst(const struct impl *im, size_t n)
 #define PASS_MIN	64	/* HWT_PASS_MIN */
 #define PASS_CHECK	32	/* HWT_PASS_CHECK */
 
+static int cmp_double(const void *a, const void *b);
+
 static double cpu_ns(void)
 {
 	struct timespec t;
@@ -478,7 +490,6 @@ static double cpu_ns(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b);
 
 /*
  * Runs of the wheel driven as the module's timer base drives them: a
@@ -494,7 +505,7 @@ static int cmp_double(const void *a, const void *b);
 static __attribute__((noinline)) size_t
 measure_pass(size_t n, bool slot, double *t, size_t max_runs)
 {
-	u64 l2 = 1ULL << (SHIFT + 2 * HWT_LVL_BITS);
+	u64 l2 = 1ULL << (shift + 2 * HWT_LVL_BITS);
 	u64 start = (now + 2 * l2) / l2 * l2, when;
 	size_t i, fired = 0, runs = 0;
 
@@ -584,6 +595,100 @@ static void pass_bench(size_t n)
 		fflush(stdout);
 	}
 	free(t);
+}
+
+/*
+ * Expire @n timers (deadlines in @dl, slack @slack) the way the module
+ * does, waking at the end of each window hwt_wheel_next_range() gives, and
+ * count what it cost: wakeups, nodes the wheel moved, and each timer's
+ * lateness, the wakeup it fired in minus its deadline.
+ */
+static void geo_expire(size_t n, const u64 *dl, u64 slack, double *late,
+		       size_t *wakeups, u64 *moved, double *ns)
+{
+	struct timespec t0;
+	size_t i, fired = 0;
+	struct btimer *t;
+	u64 when, latest;
+
+	*wakeups = 0;
+	memset(timers, 0, n * sizeof(*timers));
+	for (i = 0; i < n; i++) {
+		timers[i].slack = slack;
+		timers[i].node.slack = !!slack;
+		wheel_add(&timers[i], dl[i]);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (fired < n && hwt_wheel_next_range(wheel, &when, &latest)) {
+		if ((s64)(latest - now) > 0)
+			now = latest;
+		(*wakeups)++;
+		while ((t = wheel_pop(now))) {
+			late[t - timers] = (double)(s64)(now - dl[t - timers]);
+			fired++;
+		}
+	}
+	*ns = ns_since(&t0) / (double)(fired ? fired : 1);
+	*moved = wheel->cascaded;
+}
+
+/*
+ * The geometry sweep behind the default tick (wheel.h): for each tick,
+ * what a fired timer costs (ns, cascades), how late it is, and how many
+ * wakeups a burst of 10^5 timers due within one second takes, with no
+ * slack and with 1 ms of slack.
+ */
+static void geometry_bench(size_t n)
+{
+	static const unsigned int shifts[] = { 10, 12, 14, 16, 18, 20 };
+	static const struct {
+		const char *name;
+		u64 span, slack;
+	} loads[] = {
+		{ "timeouts", 0, 0 },		/* uniform 1 ms .. 60 s */
+		{ "burst_1s", SEC, 0 },
+		{ "burst_1s_slack_1ms", SEC, MS },
+	};
+	double *late = malloc(n * sizeof(*late)), ns;
+	u64 *dl = malloc(n * sizeof(*dl)), moved;
+	unsigned int si, li;
+	size_t i, wakeups;
+
+	for (si = 0; si < ARRAY_SIZE(shifts) && late && dl; si++) {
+		shift = shifts[si];
+		for (li = 0; li < ARRAY_SIZE(loads); li++) {
+			u64 start = 1000 * SEC, end = start;
+
+			now = start;
+			prandom_seed_state(&rnd, 0x9e0);
+			for (i = 0; i < n; i++) {
+				dl[i] = now + (loads[li].span ?
+					       MS + rnd64() % loads[li].span :
+					       delay_uniform());
+				if ((s64)(dl[i] - end) > 0)
+					end = dl[i];
+			}
+			wheel_init(now, n + 1);
+			geo_expire(n, dl, loads[li].slack, late, &wakeups,
+				   &moved, &ns);
+			wheel_fini();
+			qsort(late, n, sizeof(*late), cmp_double);
+			printf("{\"layer\":\"native\",\"impl\":\"wheel\","
+			       "\"workload\":\"geometry\",\"load\":\"%s\","
+			       "\"shift\":%u,\"n\":%zu,\"ns_per_fired\":%.1f,"
+			       "\"cascades_per_fired\":%.3f,"
+			       "\"wakeups_per_s\":%.0f,\"late_p50_ns\":%.0f,"
+			       "\"late_p99_ns\":%.0f,\"late_max_ns\":%.0f,"
+			       "\"early\":%d}\n", loads[li].name, shift, n, ns,
+			       (double)moved / (double)n,
+			       (double)wakeups * 1e9 / (double)(end - start),
+			       late[n / 2], late[n * 99 / 100], late[n - 1],
+			       late[0] < 0);
+			fflush(stdout);
+		}
+	}
+	free(late);
+	free(dl);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -698,7 +803,7 @@ int main(int argc, char **argv)
 	int reps = 5, c;
 	unsigned int i;
 
-	while ((c = getopt(argc, argv, "m:n:r:i:w:o:")) != -1) {
+	while ((c = getopt(argc, argv, "m:n:r:i:w:o:s:")) != -1) {
 		switch (c) {
 		case 'm': min_n = strtoull(optarg, NULL, 10); break;
 		case 'n': max_n = strtoull(optarg, NULL, 10); break;
@@ -706,8 +811,9 @@ int main(int argc, char **argv)
 		case 'i': isel = optarg; break;
 		case 'w': wsel = optarg; break;
 		case 'o': ops = strtoull(optarg, NULL, 10); break;
+		case 's': shift = (unsigned int)atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s [-m MIN_N] [-n MAX_N] [-r REPEATS] [-i IMPL] [-w WORKLOAD] [-o OPS]\n",
+			fprintf(stderr, "usage: %s [-m MIN_N] [-n MAX_N] [-r REPEATS] [-i IMPL] [-w WORKLOAD] [-o OPS] [-s SHIFT]\n",
 				argv[0]);
 			return 2;
 		}
@@ -720,6 +826,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	prandom_seed_state(&rnd, 0x5eed);
+	if (shift < HWT_SHIFT_MIN || shift > HWT_SHIFT_MAX) {
+		fprintf(stderr, "-s %u: the tick is 2^%u .. 2^%u ns\n", shift,
+			HWT_SHIFT_MIN, HWT_SHIFT_MAX);
+		return 2;
+	}
+	if (want(isel, "wheel") && wsel && !strcmp(wsel, "geometry")) {
+		geometry_bench(max_n);
+		free(timers);
+		return 0;
+	}
 	if (want(isel, "wheel") && want(wsel, "pass"))
 		noise_bench(100000);
 	for (n = min_n ? min_n : 1; n <= max_n; n *= 10) {

@@ -131,8 +131,8 @@ void hwtimer_init(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags)
 }
 EXPORT_SYMBOL_GPL(hwtimer_init);
 
-static int hwt_arm(struct hwtimer *t, u64 expires, u64 period,
-		   bool set_period, unsigned int mode)
+static int hwt_arm(struct hwtimer *t, u64 expires, u64 delta, u64 period,
+		   bool start, unsigned int mode)
 {
 	unsigned int cond = mode & (HWTIMER_IF_EARLIER | HWTIMER_IF_PENDING |
 				    HWTIMER_IF_IDLE);
@@ -143,7 +143,7 @@ static int hwt_arm(struct hwtimer *t, u64 expires, u64 period,
 
 	if ((mode & ~HWTIMER_MODE_FLAGS) || hweight32(cond) > 1)
 		return -EINVAL;
-	if (period > hwt_geo.max_delay)
+	if (period > hwt_geo.max_delay || delta > hwt_geo.max_delay)
 		return -ERANGE;
 
 	spin_lock_irqsave(b->lock, flags);
@@ -161,8 +161,11 @@ static int hwt_arm(struct hwtimer *t, u64 expires, u64 period,
 	    (cond == HWTIMER_IF_EARLIER && ret &&
 	     (s64)(deadline - t->node.expires) >= 0))
 		goto out;
-	if (set_period)
+	if (start) {
 		t->period = period;
+		t->slack = delta;
+		t->node.slack = !!delta;
+	}
 	t->seq++;
 	if (ret) {
 		hwt_base_mod(b, &t->node, deadline, now, 0);
@@ -179,29 +182,54 @@ out:
 }
 
 /**
- * hwtimer_start() - arm a timer, or re-arm it if it is pending
+ * hwtimer_start_range() - arm a timer to fire within a window
  * @t: the timer
  * @expires: the delay in ns, or with HWTIMER_ABS the deadline on the
  *	     timer's clock; a deadline already passed fires at the next tick
+ * @delta: slack: the timer may fire up to @delta ns after its deadline, so
+ *	   that timers whose windows overlap share a wakeup, as with
+ *	   hrtimer_start_range_ns(); it applies to every period
  * @period: 0 for a one-shot timer, else the period in ns
  * @mode: HWTIMER_REL or HWTIMER_ABS, optionally ORed with one of
  *	  HWTIMER_IF_EARLIER, HWTIMER_IF_PENDING or HWTIMER_IF_IDLE
  *
+ * Re-arms the timer if it is pending.
+ *
  * Context: any; takes the base's lock with interrupts disabled.
  * Return: 1 if the timer was pending, 0 if not, -EINVAL for bad @mode,
- * -ERANGE for a deadline or period beyond the wheel's range, -ESHUTDOWN
- * after hwtimer_shutdown_sync(). With a condition that does not hold, the
- * timer is left alone and 1 or 0 still says whether it is pending.
+ * -ERANGE for a deadline, slack or period beyond the wheel's range,
+ * -ESHUTDOWN after hwtimer_shutdown_sync(). With a condition that does not
+ * hold, the timer is left alone and 1 or 0 still says whether it is pending.
+ */
+int hwtimer_start_range(struct hwtimer *t, u64 expires, u64 delta,
+			u64 period, unsigned int mode)
+{
+	return hwt_arm(t, expires, delta, period, true, mode);
+}
+EXPORT_SYMBOL_GPL(hwtimer_start_range);
+
+/**
+ * hwtimer_start() - arm a timer with no slack, or re-arm it if it is pending
+ * @t: the timer
+ * @expires: as for hwtimer_start_range()
+ * @period: as for hwtimer_start_range()
+ * @mode: as for hwtimer_start_range()
+ *
+ * The timer fires at its deadline, rounded up to the wheel's tick, plus the
+ * latency of the hrtimer that drives the wheel.
+ *
+ * Context: any; takes the base's lock with interrupts disabled.
+ * Return: as for hwtimer_start_range().
  */
 int hwtimer_start(struct hwtimer *t, u64 expires, u64 period,
 		  unsigned int mode)
 {
-	return hwt_arm(t, expires, period, true, mode);
+	return hwt_arm(t, expires, 0, period, true, mode);
 }
 EXPORT_SYMBOL_GPL(hwtimer_start);
 
 /**
- * hwtimer_modify() - change a timer's deadline, keeping its period
+ * hwtimer_modify() - change a timer's deadline, keeping its period and slack
  * @t: the timer
  * @expires: as for hwtimer_start()
  * @mode: as for hwtimer_start(); HWTIMER_IF_EARLIER makes this a "kick"
@@ -215,7 +243,7 @@ EXPORT_SYMBOL_GPL(hwtimer_start);
  */
 int hwtimer_modify(struct hwtimer *t, u64 expires, unsigned int mode)
 {
-	return hwt_arm(t, expires, 0, false, mode);
+	return hwt_arm(t, expires, 0, 0, false, mode);
 }
 EXPORT_SYMBOL_GPL(hwtimer_modify);
 
@@ -422,6 +450,12 @@ static void hwt_api_free_bases(void)
 	}
 }
 
+/* The wheel's struct hwt_wheel.slack_of for the in-kernel bases. */
+static u64 hwt_kslack(const struct hwt_node *n)
+{
+	return container_of(n, struct hwtimer, node)->slack;
+}
+
 int hwt_api_init(void)
 {
 	unsigned int cpu, clk;
@@ -439,7 +473,8 @@ int hwt_api_init(void)
 				goto fail;
 			}
 			ret = hwt_base_init(b, NULL, hwt_clockids[clk],
-					    hwt_kbase_tick, GFP_KERNEL);
+					    hwt_kbase_tick, hwt_kslack,
+					    GFP_KERNEL);
 			if (ret) {
 				kfree(b);
 				goto fail;

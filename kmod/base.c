@@ -66,12 +66,15 @@ int hwt_clock_index(clockid_t clockid)
  * @lock: the lock to use, or NULL for the base's own
  * @clockid: the clock its timers run on
  * @fn: the owner's hrtimer callback
+ * @slack_of: the owner's: the slack of a node with hwt_node.slack set (see
+ *	      struct hwt_wheel), or NULL if it never sets it
  * @gfp: for allocating the wheel
  *
  * Return: 0 or -ENOMEM.
  */
 int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
-		  enum hrtimer_restart (*fn)(struct hrtimer *), gfp_t gfp)
+		  enum hrtimer_restart (*fn)(struct hrtimer *),
+		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp)
 {
 	int ret;
 
@@ -85,6 +88,7 @@ int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
 		kvfree(b->wheel);
 		return ret;
 	}
+	b->wheel->slack_of = slack_of;
 	spin_lock_init(&b->own_lock);
 	b->lock = lock ?: &b->own_lock;
 	b->armed = U64_MAX;
@@ -185,14 +189,28 @@ int hwt_base_deadline(struct hwt_base *b, u64 now, u64 expires, bool abs,
 	return 0;
 }
 
-/* Program the hrtimer for @when if that is earlier than what is armed. */
-static void hwt_base_arm(struct hwt_base *b, u64 when)
+/*
+ * Program the hrtimer to fire in [@when, @latest] if that window ends before
+ * the armed one. Otherwise the armed window is already right: it ends no
+ * later than @latest, and if it fires before @when the run finds nothing
+ * due yet and arms again.
+ */
+static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 {
-	if (b->armed != U64_MAX && (s64)(when - b->armed) >= 0)
+	if (b->armed != U64_MAX && (s64)(latest - b->armed) >= 0)
 		return;
-	b->armed = when;
+	b->armed = latest;
 	hwt_stat_add(&b->stats, HWT_C_ARMS, 1);
-	hrtimer_start(&b->hrt, ns_to_ktime(when), HRTIMER_MODE_ABS_SOFT);
+	hrtimer_start_range_ns(&b->hrt, ns_to_ktime(when), latest - when,
+			       HRTIMER_MODE_ABS_SOFT);
+}
+
+/* Arm for a node just queued: the window from its key to its slack's end. */
+static void hwt_base_arm_node(struct hwt_base *b, const struct hwt_node *n)
+{
+	u64 key = hwt_wheel_key(b->wheel, n->expires);
+
+	hwt_base_arm(b, key, hwt_wheel_late(b->wheel, n, key));
 }
 
 /**
@@ -213,7 +231,7 @@ unsigned int hwt_base_add(struct hwt_base *b, struct hwt_node *n, u64 now,
 	hwt_wheel_add(b->wheel, n);
 	lvl = hwt_wheel_level_of(b->wheel, n);
 	trace_hwt_add(b->clockid, n, id, n->expires, now, lvl);
-	hwt_base_arm(b, hwt_wheel_key(b->wheel, n->expires));
+	hwt_base_arm_node(b, n);
 	return lvl;
 }
 
@@ -236,7 +254,7 @@ unsigned int hwt_base_mod(struct hwt_base *b, struct hwt_node *n,
 		hwt_stat_add(&b->stats, HWT_C_MOD_SAME_SLOT, 1);
 	lvl = hwt_wheel_level_of(b->wheel, n);
 	trace_hwt_modify(b->clockid, n, id, n->expires, now, lvl);
-	hwt_base_arm(b, hwt_wheel_key(b->wheel, n->expires));
+	hwt_base_arm_node(b, n);
 	return lvl;
 }
 
@@ -348,7 +366,7 @@ void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 {
 	struct hwt_wheel *w = b->wheel;
 	s64 moved = w->clk - x->clk;	/* back, if the clock was set back */
-	u64 next, ticks = moved > 0 ? (u64)moved >> w->shift : 0;
+	u64 next, latest, ticks = moved > 0 ? (u64)moved >> w->shift : 0;
 	u64 cascaded = w->cascaded - x->cascaded;
 
 	if (!x->fired)
@@ -361,9 +379,10 @@ void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		       local_clock() - x->start);
 	if (!x->left) {
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
-		hwt_base_arm(b, hwt_base_now(b) + 1);
-	} else if (hwt_wheel_next(w, &next)) {
-		hwt_base_arm(b, next);
+		next = hwt_base_now(b) + 1;
+		hwt_base_arm(b, next, next);
+	} else if (hwt_wheel_next_range(w, &next, &latest)) {
+		hwt_base_arm(b, next, latest);
 	}
 }
 

@@ -76,6 +76,7 @@ enum {
  *		  overlay that names the owner's bits of @node
  * @__node_expires: @node.expires
  * @__node_lvl: @node.lvl
+ * @__node_slack: @node.slack
  * @id: its id in the file's xarray, 1..HWT_ID_MAX
  * @gen: generation of its arming, bumped by ADD, MOD
  * @clk: index of its clock in hwt_clockids
@@ -94,7 +95,8 @@ struct hwt_utimer {
 			struct list_head __node_entry;
 			u64 __node_expires;
 			u64 __node_lvl : HWT_NODE_LVL_BITS;
-			u64 id : 28;
+			u64 __node_slack : HWT_NODE_SLACK_BITS;
+			u64 id : 27;
 			u64 gen : 24;
 			u64 clk : 2;
 			u64 state : 2;
@@ -105,8 +107,8 @@ struct hwt_utimer {
 	u64 fired;
 };
 
-/* ids fit 28 bits, so that the timer stays 48 bytes */
-#define HWT_ID_MAX	((1U << 28) - 1)
+/* ids fit 27 bits, so that the timer stays 48 bytes */
+#define HWT_ID_MAX	((1U << 27) - 1)
 
 /**
  * struct hwt_efd - an eventfd the file signals, shared by the timers that
@@ -128,9 +130,11 @@ struct hwt_efd {
  * struct hwt_utimer_ext - a timer with a period or an eventfd
  * @t: the timer
  * @period: its period, 0 for a one-shot timer
- * @slack: the slack applied to each period's deadline
- * @due: the deadline of the current arming before slack was applied; a
- *	fixed-rate period's grid starts here, so slack never makes it drift
+ * @slack: how late it may fire after each deadline (the wheel's
+ *	   struct hwt_wheel.slack_of)
+ * @due: the deadline of the current arming as asked for; a fixed-rate
+ *	period's grid starts here, even where the wheel raised the timer's
+ *	deadline to a tick it had not processed yet
  * @efd: its eventfd, or NULL
  */
 struct hwt_utimer_ext {
@@ -274,8 +278,9 @@ void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
 void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	     u64 now);
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
-		 const struct hwtimer_op *op, u64 *now, u64 *due,
-		 u64 *deadline);
+		 const struct hwtimer_op *op, u64 *now, u64 *deadline);
+u64 hwt_utimer_slack(const struct hwt_node *n);
+void hwt_set_slack(struct hwt_utimer *t, u64 slack);
 void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t, u64 when,
 		      u64 now);
 

@@ -73,7 +73,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			if (!s->efd)
 				return -ENOMEM;
 		}
-		s->fresh = hwt_alloc(op->period || s->ctx);
+		s->fresh = hwt_alloc(op->period || op->slack || s->ctx);
 		return s->fresh ? 0 : -ENOMEM;
 	case HWTIMER_OP_MOD:
 		if (f & ~HWT_MOD_FLAGS)
@@ -90,7 +90,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 		/* the NO_RECORD floor needs the timer: hwt_do_mod() */
 		if (!hwt_period_in_range(op, false))
 			return -ERANGE;
-		if (op->period) {
+		if (op->period || op->slack) {
 			/* in case the timer must move to a larger object */
 			s->fresh = hwt_alloc(true);
 			if (!s->fresh)
@@ -154,7 +154,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 	struct hwt_utimer *t = s->fresh;
 	unsigned int clk = hwt_clock_index(op->clockid);
 	unsigned long rearms = hwt_rearms(hwt_uflags(op->flags), op->period);
-	u64 now, due, deadline;
+	u64 now, deadline;
 	u32 id;
 	int ret;
 
@@ -172,7 +172,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	}
 	/* the lock may have been dropped: read the clock, check the limit */
-	ret = hwt_deadline(hf, clk, op, &now, &due, &deadline);
+	ret = hwt_deadline(hf, clk, op, &now, &deadline);
 	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		ret = -ENOSPC;
 	if (!ret && !hwt_rearms_charge(hf, rearms))
@@ -190,10 +190,10 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 	t->flags |= hwt_uflags(op->flags);
 	if (t->flags & HWT_U_EXT) {
 		hwt_ext(t)->period = op->period;
-		hwt_ext(t)->slack = op->slack;
-		hwt_ext(t)->due = due;
+		hwt_ext(t)->due = deadline;
 		hwt_ext(t)->efd = s->ctx ? hwt_efd_of(hf, s) : NULL;
 	}
+	hwt_set_slack(t, op->slack);
 	s->fresh = NULL;
 	hwt_arm(hf, t, deadline, now);
 	hf->ntimers++;
@@ -226,13 +226,13 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 {
 	struct hwtimer_op *op = &s->op;
 	struct hwt_utimer *t = hwt_lookup(hf, op->id);
-	u64 now, due, deadline;
+	u64 now, deadline;
 	int pending, ret;
 
 	if (!t)
 		return -ENOENT;
 	pending = t->state == HWT_U_PENDING;
-	ret = hwt_deadline(hf, t->clk, op, &now, &due, &deadline);
+	ret = hwt_deadline(hf, t->clk, op, &now, &deadline);
 	if (ret)
 		return ret;
 	if ((op->flags & HWTIMER_F_IF_IDLE) && pending)
@@ -253,20 +253,21 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 			return -EDQUOT;
 		if (will < was)
 			hwt_rearms_uncharge(hf, was - will);
-		if (op->period && !(t->flags & HWT_U_EXT)) {
-			t = hwt_upgrade(hf, t, s->fresh);
-			s->fresh = NULL;
-		}
 		if (t->flags & HWT_U_EXT)
 			hwt_ext(t)->period = op->period;
 		t->flags &= ~HWT_U_FIXED_DELAY;
 		if (op->flags & HWTIMER_F_FIXED_DELAY)
 			t->flags |= HWT_U_FIXED_DELAY;
 	}
-	if (t->flags & HWT_U_EXT) {
-		hwt_ext(t)->slack = op->slack;
-		hwt_ext(t)->due = due;
+	if ((op->period || op->slack) && !(t->flags & HWT_U_EXT)) {
+		t = hwt_upgrade(hf, t, s->fresh);
+		s->fresh = NULL;
+		if (op->flags & HWTIMER_F_PERIOD)
+			hwt_ext(t)->period = op->period;
 	}
+	if (t->flags & HWT_U_EXT)
+		hwt_ext(t)->due = deadline;
+	hwt_set_slack(t, op->slack);
 	hwt_arm(hf, t, deadline, now);
 	hwt_stat_add(&hf->stats, HWT_C_MODIFIED, 1);
 out:

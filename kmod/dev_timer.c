@@ -52,25 +52,29 @@ void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	t->gen++;
 }
 
-/*
- * The absolute deadline of an ADD or MOD: @due as asked for, @deadline with
- * the slack applied.
- */
+/* The absolute deadline of an ADD or MOD, and the time it was read at. */
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
-		 const struct hwtimer_op *op, u64 *now, u64 *due,
-		 u64 *deadline)
+		 const struct hwtimer_op *op, u64 *now, u64 *deadline)
 {
 	struct hwt_base *b = &hf->base[clk];
-	int ret;
 
 	*now = hwt_base_now(b);
-	ret = hwt_base_deadline(b, *now, op->expires, op->flags & HWTIMER_F_ABS,
-				due);
-	*deadline = *due;
-	if (ret || !op->slack)
-		return ret;
-	return hwt_base_deadline(b, *now, hwt_slack_expires(*due, op->slack),
-				 true, deadline);
+	return hwt_base_deadline(b, *now, op->expires,
+				 op->flags & HWTIMER_F_ABS, deadline);
+}
+
+/* The wheel's struct hwt_wheel.slack_of: only timers with slack have it. */
+u64 hwt_utimer_slack(const struct hwt_node *n)
+{
+	return hwt_ext(container_of(n, struct hwt_utimer, node))->slack;
+}
+
+/* Set a timer's slack, which needs the larger object unless it is 0. */
+void hwt_set_slack(struct hwt_utimer *t, u64 slack)
+{
+	if (t->flags & HWT_U_EXT)
+		hwt_ext(t)->slack = slack;
+	t->node.slack = slack && (t->flags & HWT_U_EXT);
 }
 
 /*
@@ -89,7 +93,7 @@ void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
 
 	e->due = hwt_period_next(e->due, t->fired, when, e->period,
 				 t->flags & HWT_U_FIXED_DELAY, &over);
-	t->node.expires = hwt_slack_expires(e->due, e->slack);
+	t->node.expires = e->due;
 	hwt_base_add(&hf->base[t->clk], &t->node, now, t->id);
 	t->state = HWT_U_PENDING;
 	hwt_stat_add(&hf->stats, HWT_C_OVERRUNS, over);
@@ -109,7 +113,7 @@ int hwt_file_base(struct hwt_file *hf, unsigned int clk)
 	if (!test_bit(clk, &hf->clocks)) {
 		ret = hwt_base_init(&hf->base[clk], &hf->timers.xa_lock,
 				    hwt_clockids[clk], hwt_file_tick,
-				    GFP_KERNEL_ACCOUNT);
+				    hwt_utimer_slack, GFP_KERNEL_ACCOUNT);
 		if (!ret) {
 			hf->base[clk].owner = hf;
 			/* the base is complete before anyone sees the bit */

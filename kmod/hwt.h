@@ -9,11 +9,17 @@
  * hwt_base_expiry_begin/expire_next/expiry_end, so the per-timer work of an
  * expiry is a direct call, not an indirect one.
  *
- * Tick: the hrtimer is armed only for the earliest time something can be due
- * (hwt_wheel_next()), so an empty base causes no wakeups and a lone timer
- * an hour away causes one. Adding a timer re-programs the hrtimer only when
- * it is due earlier than what is armed; deleting never does, except that a
- * base whose wheel becomes empty disarms.
+ * Tick: the hrtimer is armed only when something can be due, for the window
+ * hwt_wheel_next_range() gives: from the earliest time a timer can be due to
+ * the latest by which the earliest timers must fire (deadline plus slack),
+ * as hrtimer_start_range_ns() takes it. So an empty base causes no wakeups,
+ * a lone timer an hour away causes one, a timer with no slack fires at its
+ * deadline rounded up to the wheel's tick (4.096 us by default) plus the
+ * hrtimer's own latency, and timers whose slack windows overlap share a
+ * wakeup: the hrtimer fires at the end of the window unless the CPU wakes
+ * earlier anyway. Adding a timer re-programs the hrtimer only when its
+ * window ends before the armed one; deleting never does, except that a base
+ * whose wheel becomes empty disarms.
  *
  * Expiry context: a soft hrtimer (HRTIMER_MODE_ABS_SOFT). Callbacks of the
  * in-kernel API then run in softirq context, as timer_list callbacks do,
@@ -176,9 +182,10 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  * struct hwt_base - a wheel driven by an hrtimer on one clock
  * @lock: guards everything below; &@own_lock or the owner's
  * @wheel: the wheel
- * @hrt: drives the wheel, armed for @armed
+ * @hrt: drives the wheel, armed to fire by @armed
  * @clockid: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME
- * @armed: the time @hrt is armed for, or U64_MAX when it is not
+ * @armed: the end of the window @hrt is armed for (its hard expiry), or
+ *	   U64_MAX when it is not armed
  * @stats: counters
  * @owner: the object the base belongs to, for its hrtimer callback
  * @own_lock: the lock of a base that does not share its owner's
@@ -235,7 +242,8 @@ extern const clockid_t hwt_clockids[HWT_NR_CLOCKS];
 
 int hwt_clock_index(clockid_t clockid);
 int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
-		  enum hrtimer_restart (*fn)(struct hrtimer *), gfp_t gfp);
+		  enum hrtimer_restart (*fn)(struct hrtimer *),
+		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp);
 void hwt_base_destroy(struct hwt_base *b);
 u64 hwt_base_now(const struct hwt_base *b);
 int hwt_base_deadline(struct hwt_base *b, u64 now, u64 expires, bool abs,

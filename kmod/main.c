@@ -15,10 +15,10 @@
 
 #include "hwt.h"
 
-static ulong tick_ns = 1UL << 20;
+static ulong tick_ns = 1UL << 12;
 module_param(tick_ns, ulong, 0444);
 MODULE_PARM_DESC(tick_ns,
-		 "Wheel tick in ns, rounded down to a power of two; 1024..1073741824 (default 1048576)");
+		 "Wheel tick in ns, rounded down to a power of two; 1024..1073741824 (default 4096)");
 
 static uint levels;
 module_param(levels, uint, 0444);

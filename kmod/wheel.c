@@ -120,9 +120,12 @@ static struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n,
 	if (!(l->occupied & BIT_ULL(idx))) {
 		l->occupied |= BIT_ULL(idx);
 		l->first[idx] = key;
+		l->late[idx] = hwt_wheel_late(w, n, key);
 		slots = 1;
-	} else if (lvl) {
+	} else {
 		l->first[idx] = hwt_earlier(w, l->first[idx], key);
+		l->late[idx] = hwt_earlier(w, l->late[idx],
+					   hwt_wheel_late(w, n, key));
 	}
 	l->count++;
 	hwt_hook_occupancy(lvl, 1, slots);
@@ -255,6 +258,7 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	INIT_LIST_HEAD(&w->unparking);
 	w->nparked = 0;
 	w->parked_min = 0;
+	w->slack_of = NULL;
 	for (lvl = 0; lvl < levels; lvl++) {
 		struct hwt_level *l = &w->lvl[lvl];
 
@@ -263,6 +267,7 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 		for (i = 0; i < HWT_LVL_SIZE; i++) {
 			INIT_LIST_HEAD(&l->slot[i]);
 			l->first[i] = 0;
+			l->late[i] = 0;
 		}
 	}
 	return 0;
@@ -336,12 +341,16 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 	key = hwt_clamp(w, &expires);
 	lvl = hwt_slot_of(w, key, &idx);
 	if (lvl == olvl && idx == oidx) {
+		struct hwt_level *l = &w->lvl[lvl];
+
 		n->expires = expires;
-		if (unlikely(lvl == w->levels))
+		if (unlikely(lvl == w->levels)) {
 			w->parked_min = hwt_earlier(w, w->parked_min, key);
-		else if (lvl)
-			w->lvl[lvl].first[idx] =
-				hwt_earlier(w, w->lvl[lvl].first[idx], key);
+			return true;
+		}
+		l->first[idx] = hwt_earlier(w, l->first[idx], key);
+		l->late[idx] = hwt_earlier(w, l->late[idx],
+					   hwt_wheel_late(w, n, key));
 		return true;
 	}
 	hwt_unlink(w, n);
@@ -351,25 +360,38 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 }
 
 /*
+ * The occupied slots of a level as distances from the clock's own slot: bit
+ * d is set if the slot d slots ahead (@cur + d, modulo the level's slots) is
+ * occupied.
+ *
  * First occupied slot of a level in clock order, and its distance in slots
  * from the clock's own slot. The clock's own slot on a level >= 1 holds
  * nodes in two cases only: its cascade started when the clock reached its
  * start and is not finished (distance 0), or the clock was set back into
  * it and its nodes belong to its next turn (distance: a whole turn).
  */
+static inline u64 lvl_rot(const struct hwt_wheel *w, unsigned int lvl,
+			  unsigned int *cur)
+{
+	unsigned int nslots = lvl_slots(w, lvl);
+	u64 occ = w->lvl[lvl].occupied;
+	u64 rot;
+
+	*cur = lvl_digit(w, lvl, w->clk);
+	rot = occ >> *cur;
+	if (*cur)
+		rot |= occ << (nslots - *cur);
+	if (nslots < 64)
+		rot &= (1ULL << nslots) - 1;
+	return rot;
+}
+
 static inline unsigned int lvl_first(const struct hwt_wheel *w,
 				     unsigned int lvl, unsigned int *slot)
 {
-	unsigned int nslots = lvl_slots(w, lvl);
-	unsigned int cur = lvl_digit(w, lvl, w->clk);
-	u64 occ = w->lvl[lvl].occupied;
-	u64 rot = occ >> cur;
-	unsigned int dist;
+	unsigned int nslots = lvl_slots(w, lvl), cur, dist;
+	u64 rot = lvl_rot(w, lvl, &cur);
 
-	if (cur)
-		rot |= occ << (nslots - cur);
-	if (nslots < 64)
-		rot &= (1ULL << nslots) - 1;
 	dist = __ffs64(rot);
 	if (unlikely(!dist) && (w->clk & ((1ULL << lvl_shift(w, lvl)) - 1))) {
 		/* set back into the middle of it: its next turn */
@@ -584,6 +606,60 @@ bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when)
 }
 
 /**
+ * hwt_wheel_next_range() - the window in which the next nodes are due
+ * @w: the wheel
+ * @when: set to hwt_wheel_next()'s time
+ * @latest: set to a time, at or after @when, by which the earliest nodes
+ *	    must be returned: no node's deadline plus slack (or key, for a node
+ *	    without slack) lies before it
+ *
+ * An owner that wakes at any time in [@when, @latest] and pops everything
+ * due then returns every node neither early nor later than its slack
+ * allows. Waking at @latest lets nodes whose windows overlap share that
+ * wakeup: a burst of timers with 1 ms of slack costs about one wakeup per
+ * millisecond, however many are due in it. Until a clock set back has
+ * caught up, or while nodes are parked, @latest is @when.
+ *
+ * It looks at each level's occupied slots in clock order until one starts
+ * after the window found so far ends: at most 64 per level, one bitmap
+ * walk, and only as many as the earliest windows span.
+ *
+ * Return: false if the wheel is empty.
+ */
+bool hwt_wheel_next_range(const struct hwt_wheel *w, u64 *when, u64 *latest)
+{
+	u64 best = U64_MAX;
+	unsigned int lvl;
+
+	if (!hwt_wheel_next(w, when))
+		return false;
+	*latest = *when;
+	if (unlikely(w->skewed || w->nparked))
+		return true;
+	for (lvl = 0; lvl < w->levels; lvl++) {
+		const struct hwt_level *l = &w->lvl[lvl];
+		unsigned int cur;
+		u64 rot = lvl_rot(w, lvl, &cur);
+
+		while (rot) {
+			unsigned int dist = __ffs64(rot);
+			unsigned int slot = (cur + dist) &
+					    (lvl_slots(w, lvl) - 1);
+			u64 first = lvl ? l->first[slot] :
+					  lvl_event(w, 0, dist);
+
+			/* every key from here on is at or after @best */
+			if (first - w->clk >= best)
+				break;
+			best = min(best, l->late[slot] - w->clk);
+			rot &= rot - 1;
+		}
+	}
+	*latest = w->clk + max(best, *when - w->clk);
+	return true;
+}
+
+/**
  * hwt_wheel_forward() - move the clock to @now if nothing is due before it
  * @w: the wheel
  * @now: the current time
@@ -633,13 +709,16 @@ void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
  */
 void hwt_wheel_clear(struct hwt_wheel *w)
 {
+	u64 (*slack_of)(const struct hwt_node *n);
 	unsigned int lvl;
 
 	for (lvl = 0; lvl < w->levels; lvl++)
 		hwt_hook_occupancy(lvl, -(int)w->lvl[lvl].count,
 				   -(int)hweight64(w->lvl[lvl].occupied));
 	hwt_hook_occupancy(w->levels, -(int)w->nparked, 0);
+	slack_of = w->slack_of;
 	hwt_wheel_init(w, w->shift, w->levels, w->clk);
+	w->slack_of = slack_of;
 }
 
 /**
@@ -682,27 +761,4 @@ u64 hwt_period_next(u64 deadline, u64 fired, u64 now, u64 period,
 		missed = div64_u64(now - base, period);
 	*overruns = missed;
 	return base + (missed + 1) * period;
-}
-
-/**
- * hwt_slack_expires() - pick a deadline in [@deadline, @deadline + @slack]
- * @deadline: the earliest acceptable expiry
- * @slack: how much later it may be
- *
- * Returns the time in the window with the most trailing zero bits: timers
- * whose windows overlap tend to pick the same time and share a tick, and so
- * a wakeup, as the kernel's round_jiffies() and hrtimer ranges do.
- *
- * Return: a time in the window, never before @deadline.
- */
-u64 hwt_slack_expires(u64 deadline, u64 slack)
-{
-	u64 last = deadline + slack;
-	unsigned int bit;
-
-	if (!slack || last < deadline)
-		return deadline;
-	/* highest bit where deadline - 1 and last differ; last has it set */
-	bit = fls64((deadline - 1) ^ last) - 1;
-	return last & ~((1ULL << bit) - 1);
 }

@@ -474,20 +474,6 @@ static void wheel_fixed_delay_spaces_from_fire(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, over, 2ULL);
 }
 
-static void wheel_slack_picks_aligned_time(struct kunit *test)
-{
-	u64 d = 0x12345, t;
-
-	KUNIT_EXPECT_EQ(test, hwt_slack_expires(d, 0), d);
-	t = hwt_slack_expires(d, 0x1000);
-	KUNIT_EXPECT_GE(test, t, d);
-	KUNIT_EXPECT_LE(test, t, d + 0x1000);
-	KUNIT_EXPECT_EQ(test, t, 0x13000ULL);
-	/* overlapping windows meet on the same time */
-	KUNIT_EXPECT_EQ(test, hwt_slack_expires(0x12f00, 0x800), t);
-	KUNIT_EXPECT_EQ(test, hwt_slack_expires(d, 0x100000), 0x100000ULL);
-	KUNIT_EXPECT_EQ(test, hwt_slack_expires(U64_MAX - 1, 10), U64_MAX - 1);
-}
 static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_init_checks_geometry),
 	KUNIT_CASE(wheel_idle_has_nothing_due),
@@ -515,7 +501,6 @@ static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_forward_stops_at_due_nodes),
 	KUNIT_CASE(wheel_fixed_rate_counts_overruns),
 	KUNIT_CASE(wheel_fixed_delay_spaces_from_fire),
-	KUNIT_CASE(wheel_slack_picks_aligned_time),
 	{}
 };
 

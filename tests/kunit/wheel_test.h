@@ -24,7 +24,7 @@ static struct hwt_wheel *new_wheel(struct kunit *test, unsigned int shift,
 	return w;
 }
 
-static struct hwt_node *new_nodes(struct kunit *test, unsigned int n)
+static __maybe_unused struct hwt_node *new_nodes(struct kunit *test, unsigned int n)
 {
 	struct hwt_node *nodes = kunit_kcalloc(test, n, sizeof(*nodes),
 					       GFP_KERNEL);
@@ -97,7 +97,7 @@ static struct hwt_node *run_until_budget(struct kunit *test,
 	return pop_budget(test, w, until, budget);
 }
 
-static struct hwt_node *run_until(struct kunit *test, struct hwt_wheel *w,
+static __maybe_unused struct hwt_node *run_until(struct kunit *test, struct hwt_wheel *w,
 				  u64 *now, u64 until, unsigned int *wakeups)
 {
 	return run_until_budget(test, w, now, until, wakeups, UNLIMITED);

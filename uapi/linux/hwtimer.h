@@ -12,8 +12,12 @@
  * HWTIMER_IOC_MOD and deleted with HWTIMER_IOC_CANCEL; HWTIMER_IOC_BATCH
  * carries thousands of these operations in one call, with a result each.
  * A timer fires no earlier than its deadline and, with no slack, less than
- * one wheel tick (struct hwtimer_info.tick_ns) after it, plus the latency of
- * the hrtimer that drives the wheel.
+ * one wheel tick (struct hwtimer_info.tick_ns, 4096 ns by default) after
+ * it, plus the latency of the hrtimer that drives the wheel. A timer with
+ * slack fires within [deadline, deadline + slack] (plus that latency):
+ * the hrtimer is armed to fire by the end of the earliest window, and every
+ * timer whose window has begun by then fires in the same run, so timers
+ * with overlapping windows share one wakeup.
  *
  * Delivery. When a timer fires it queues one struct hwtimer_record, which
  * read() returns; many records come back in one read(), and poll() reports
@@ -154,9 +158,9 @@ struct hwtimer_info {
  *	previous fire time plus @period. Either way, periods missed while a
  *	record waited to be read are counted as overruns, not replayed.
  * @slack: ADD and MOD: the timer may fire anywhere in [deadline, deadline +
- *	@slack]; the kernel picks the time in that window that timers with
- *	overlapping windows are most likely to share, so they share a wakeup.
- *	Records and HWTIMER_IOC_GET report the picked time as the deadline.
+ *	@slack], so that timers whose windows overlap share a wakeup; for a
+ *	periodic timer, in each period. Records and HWTIMER_IOC_GET report
+ *	the deadline as given. 0: fire at the deadline, to the wheel's tick.
  * @cookie: ADD: any value, returned in the timer's records
  * @result: in a batch, set to the operation's result: as for the matching
  *	single ioctl, 0 or a positive value on success, or -errno; zero on

@@ -12,17 +12,22 @@
 
 /* bits of struct hwt_node the wheel keeps for itself, and what is left */
 #define HWT_NODE_LVL_BITS	4
-#define HWT_NODE_OWNER_BITS	(64 - HWT_NODE_LVL_BITS)
+#define HWT_NODE_SLACK_BITS	1
+#define HWT_NODE_OWNER_BITS	(64 - HWT_NODE_LVL_BITS - HWT_NODE_SLACK_BITS)
 
 /**
  * struct hwt_node - a timer as the wheel sees it
  * @entry: link in a wheel slot. Once the wheel returned the node as due it
  *	   is an empty list head, and the owner may use it for its own lists.
- * @expires: deadline in ns. Adding a node raises a deadline that falls in
- *	     a tick the wheel has already processed to the wheel's clock + 1.
+ * @expires: deadline in ns: the earliest time the node may be returned.
+ *	     Adding a node raises a deadline that falls in a tick the wheel
+ *	     has already processed to the wheel's clock + 1.
  * @lvl: the wheel's: the level the node is queued on, which with @expires
  *	 names its slot. A node does not move when the clock moves, only when
  *	 the wheel cascades its slot, so the slot is recorded, not recomputed.
+ * @slack: set by the owner: the node may be returned up to some time after
+ *	   @expires, which the wheel asks the owner for (struct
+ *	   hwt_wheel.slack_of); clear for a node due exactly at @expires
  * @owner: the owner's; the wheel never reads or writes these bits. An owner
  *	   that wants them names them with bitfields of its own in a union
  *	   with the node (see struct hwt_utimer).
@@ -31,6 +36,7 @@ struct hwt_node {
 	struct list_head entry;
 	u64 expires;
 	u64 lvl : HWT_NODE_LVL_BITS;
+	u64 slack : HWT_NODE_SLACK_BITS;
 	u64 owner : HWT_NODE_OWNER_BITS;
 };
 

@@ -13,9 +13,11 @@
  * hwtimer_cancel_sync() or, when nothing may re-arm it any more,
  * hwtimer_shutdown_sync().
  *
- * Precision: a timer never fires before its deadline, and fires within one
- * wheel tick (hwtimer_tick_ns()) after it, at any delay, plus the latency of
- * the hrtimer that drives the wheel.
+ * Precision: a timer never fires before its deadline. With no slack it fires
+ * within one wheel tick (hwtimer_tick_ns(), 4.096 us by default) after it,
+ * at any delay, plus the latency of the hrtimer that drives the wheel. A
+ * timer started with hwtimer_start_range() may fire up to its slack later,
+ * so that timers whose windows overlap share one wakeup.
  *
  * Callbacks run in softirq context (HRTIMER_SOFTIRQ; a thread on PREEMPT_RT),
  * with interrupts enabled and no hwtimer lock held, like timer_list
@@ -74,6 +76,7 @@ typedef void (*hwtimer_fn_t)(struct hwtimer *t);
  * @fn: the callback
  * @base: the timer base the timer lives on, fixed by hwtimer_init()
  * @period: 0 for a one-shot timer
+ * @slack: how late after its deadline it may fire
  * @fired: when the timer last fired
  * @overruns: periods missed before the current callback
  * @seq: bumped by every start, modify and cancel
@@ -86,6 +89,7 @@ struct hwtimer {
 	hwtimer_fn_t fn;
 	struct hwt_base *base;
 	u64 period;
+	u64 slack;
 	u64 fired;
 	u64 overruns;
 	u32 seq;
@@ -97,6 +101,8 @@ struct hwtimer {
 void hwtimer_init(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags);
 int hwtimer_start(struct hwtimer *t, u64 expires, u64 period,
 		  unsigned int mode);
+int hwtimer_start_range(struct hwtimer *t, u64 expires, u64 delta,
+			u64 period, unsigned int mode);
 int hwtimer_modify(struct hwtimer *t, u64 expires, unsigned int mode);
 bool hwtimer_cancel(struct hwtimer *t);
 bool hwtimer_cancel_sync(struct hwtimer *t);
