@@ -290,7 +290,6 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
 	b->armed = U64_MAX;
 	hwt_stat_add(&b->stats, HWT_C_WAKEUPS, 1);
 	hwt_base_sync(b, x->now);
-	x->rebases = b->stats.count[HWT_C_REBASES];
 	x->clk = b->wheel->clk;
 	x->cascaded = b->wheel->cascaded;
 }
@@ -300,9 +299,12 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
  * @b: the base, locked
  * @x: the run's state
  *
- * The lock may be dropped between calls. If the clock was set back
- * meanwhile (the wheel was rebased), the run goes on at a fresh time
- * instead of @x->now, which the wheel is no longer on.
+ * The lock may be dropped between calls (the in-kernel API runs each
+ * callback with it dropped). On CLOCK_REALTIME, which can be set back
+ * meanwhile, each call reads the clock again: a run that finds it behind
+ * @x->now goes on at that time, and rebases the wheel if the clock is now
+ * behind it too, so no timer of the run fires early on the clock as it is
+ * now.
  *
  * The run's budget is spent in steps, HWT_PASS_MIN units and then
  * HWT_PASS_CHECK at a time; after each, a run that has taken HWT_PASS_NS
@@ -320,9 +322,13 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 	unsigned int bucket;
 	u64 late;
 
-	if (unlikely(x->rebases != b->stats.count[HWT_C_REBASES])) {
-		x->now = hwt_base_now(b);
-		x->rebases = b->stats.count[HWT_C_REBASES];
+	if (unlikely(b->clockid == CLOCK_REALTIME)) {
+		u64 now = hwt_base_now(b);
+
+		if ((s64)(now - x->now) < 0) {
+			x->now = now;
+			hwt_base_sync(b, now);
+		}
 	}
 	do {
 		unsigned int step = min(x->left, x->check), left = step;

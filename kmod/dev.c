@@ -108,7 +108,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 			/* closing the file cancels what was pending */
 			if (t->state == HWT_U_PENDING) {
 				hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
-				trace_hwt_cancel(hwt_clockids[t->clk], &t->node,
+				trace_hwt_cancel(hwt_uclockid(t->clk), &t->node,
 						 t->id, t->node.expires);
 			}
 			xas_store(&xas, NULL);

@@ -79,7 +79,7 @@ enum {
  * @__node_slack: @node.slack
  * @id: its id in the file's xarray, 1..HWT_ID_MAX
  * @gen: generation of its arming, bumped by ADD, MOD
- * @clk: index of its clock in hwt_clockids
+ * @clk: index of its clock in hwt_clockids, or HWT_CLK_ELAPSED
  * @state: HWT_U_*
  * @flags: HWT_U_* flags
  * @cookie: the user's cookie
@@ -106,6 +106,33 @@ struct hwt_utimer {
 	u64 cookie;
 	u64 fired;
 };
+
+/*
+ * struct hwt_utimer.clk: the index of the timer's base in hwt_clockids, or
+ * HWT_CLK_ELAPSED for a CLOCK_REALTIME timer armed with a relative delay.
+ * POSIX measures such a delay as elapsed time, which a step of the clock
+ * does not change, so the timer lives on the CLOCK_MONOTONIC base, as
+ * hrtimer puts relative CLOCK_REALTIME timers (__hrtimer_init()); it still
+ * reports CLOCK_REALTIME and times on it. An absolute deadline follows the
+ * clock: such a timer is HWT_CLK_REAL, and a MOD moves a timer between the
+ * two. A file that arms CLOCK_REALTIME timers sets up both bases.
+ */
+#define HWT_CLK_MONO		0
+#define HWT_CLK_BOOT		1
+#define HWT_CLK_REAL		2
+#define HWT_CLK_ELAPSED		HWT_NR_CLOCKS
+
+/* The base a timer of clock index @clk lives on. */
+static inline unsigned int hwt_base_idx(unsigned int clk)
+{
+	return clk == HWT_CLK_ELAPSED ? HWT_CLK_MONO : clk;
+}
+
+/* The clock a timer of clock index @clk reports. */
+static inline clockid_t hwt_uclockid(unsigned int clk)
+{
+	return hwt_clockids[clk == HWT_CLK_ELAPSED ? HWT_CLK_REAL : clk];
+}
 
 /* ids fit 27 bits, so that the timer stays 48 bytes */
 #define HWT_ID_MAX	((1U << 27) - 1)
@@ -280,6 +307,8 @@ void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 		 const struct hwtimer_op *op, u64 *now, u64 *deadline);
 u64 hwt_utimer_slack(const struct hwt_node *n);
+s64 hwt_view_offset(unsigned int clk);
+int hwt_op_clk(const struct hwtimer_op *op);
 void hwt_set_slack(struct hwt_utimer *t, u64 slack);
 void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t, u64 when,
 		      u64 now);

@@ -229,16 +229,16 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 		hwt_unlock(hf);
 		return -ENOENT;
 	}
-	now = hwt_base_now(&hf->base[t->clk]);
+	now = hwt_base_now(&hf->base[hwt_base_idx(t->clk)]);
 	period = hwt_period(t);
 	g.state = t->state == HWT_U_PENDING ? HWTIMER_STATE_PENDING :
 		  t->state == HWT_U_FIRED ? HWTIMER_STATE_FIRED :
 		  HWTIMER_STATE_IDLE;
 	g.timer_flags = hwt_uapi_flags(t->flags) |
 			(hwt_efd(t) ? HWTIMER_F_EVENTFD : 0);
-	g.clockid = hwt_clockids[t->clk];
+	g.clockid = hwt_uclockid(t->clk);
 	g.gen = t->gen;
-	g.expires = t->node.expires;
+	g.expires = t->node.expires + hwt_view_offset(t->clk);
 	if (t->state == HWT_U_PENDING && (s64)(t->node.expires - now) > 0)
 		g.remaining = t->node.expires - now;
 	g.period = period;

@@ -152,7 +152,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 {
 	struct hwtimer_op *op = &s->op;
 	struct hwt_utimer *t = s->fresh;
-	unsigned int clk = hwt_clock_index(op->clockid);
+	unsigned int clk = hwt_op_clk(op);
 	unsigned long rearms = hwt_rearms(hwt_uflags(op->flags), op->period);
 	u64 now, deadline;
 	u32 id;
@@ -222,23 +222,50 @@ static struct hwt_utimer *hwt_upgrade(struct hwt_file *hf,
 	return &e->t;
 }
 
+/*
+ * The clock index a MOD arms @t on: a CLOCK_REALTIME timer measures a
+ * relative delay as elapsed time and follows the clock to an absolute
+ * deadline (see HWT_CLK_ELAPSED).
+ */
+static unsigned int hwt_mod_clk(const struct hwt_utimer *t,
+				const struct hwtimer_op *op)
+{
+	if (t->clk != HWT_CLK_REAL && t->clk != HWT_CLK_ELAPSED)
+		return t->clk;
+	return op->flags & HWTIMER_F_ABS ? HWT_CLK_REAL : HWT_CLK_ELAPSED;
+}
+
+/* @t's deadline on the base of clock index @clk, for comparisons. */
+static u64 hwt_expires_on(const struct hwt_utimer *t, unsigned int clk)
+{
+	s64 mono_to_real;
+
+	if (hwt_base_idx(clk) == hwt_base_idx(t->clk))
+		return t->node.expires;
+	mono_to_real = hwt_view_offset(HWT_CLK_ELAPSED);
+	return clk == HWT_CLK_REAL ? t->node.expires + mono_to_real :
+				     t->node.expires - mono_to_real;
+}
+
 static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 {
 	struct hwtimer_op *op = &s->op;
 	struct hwt_utimer *t = hwt_lookup(hf, op->id);
 	u64 now, deadline;
 	int pending, ret;
+	unsigned int clk;
 
 	if (!t)
 		return -ENOENT;
 	pending = t->state == HWT_U_PENDING;
-	ret = hwt_deadline(hf, t->clk, op, &now, &deadline);
+	clk = hwt_mod_clk(t, op);
+	ret = hwt_deadline(hf, clk, op, &now, &deadline);
 	if (ret)
 		return ret;
 	if ((op->flags & HWTIMER_F_IF_IDLE) && pending)
 		goto out;
 	if ((op->flags & HWTIMER_F_IF_EARLIER) && pending &&
-	    (s64)(deadline - t->node.expires) >= 0)
+	    (s64)(deadline - hwt_expires_on(t, clk)) >= 0)
 		goto out;
 	if ((op->flags & HWTIMER_F_PERIOD) && op->period &&
 	    (t->flags & HWT_U_AUTOREMOVE))
@@ -268,6 +295,11 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 	if (t->flags & HWT_U_EXT)
 		hwt_ext(t)->due = deadline;
 	hwt_set_slack(t, op->slack);
+	if (clk != t->clk) {
+		/* relative <-> absolute CLOCK_REALTIME: another base */
+		hwt_disarm(hf, t);
+		t->clk = clk;
+	}
 	hwt_arm(hf, t, deadline, now);
 	hwt_stat_add(&hf->stats, HWT_C_MODIFIED, 1);
 out:

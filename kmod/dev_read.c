@@ -28,12 +28,17 @@ struct hwt_peek {
 	u64 now;
 };
 
-/* The time on clock @clk, read once per hold of the lock into @now[]. */
+/*
+ * The time on the base of clock index @clk, read once per hold of the lock
+ * into @now[].
+ */
 static u64 hwt_now_once(struct hwt_file *hf, u64 *now, unsigned int clk)
 {
-	if (!now[clk])
-		now[clk] = hwt_base_now(&hf->base[clk]);
-	return now[clk];
+	unsigned int b = hwt_base_idx(clk);
+
+	if (!now[b])
+		now[b] = hwt_base_now(&hf->base[b]);
+	return now[b];
 }
 
 /* Build records for the first @max timers of the queue; take none. */
@@ -42,9 +47,13 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 				     struct hwt_peek *peek, unsigned int max)
 {
 	u64 now[HWT_NR_CLOCKS] = {};
+	s64 off[HWT_CLK_ELAPSED + 1];
 	struct hwt_utimer *t;
-	unsigned int n = 0;
+	unsigned int n = 0, clk;
 
+	/* times go out in the reader's view: see hwt_view_offset() */
+	for (clk = 0; clk <= HWT_CLK_ELAPSED; clk++)
+		off[clk] = hwt_view_offset(clk);
 	hwt_lock(hf);
 	list_for_each_entry(t, &hf->ready, node.entry) {
 		struct hwtimer_record *r;
@@ -57,11 +66,11 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 		r->id = t->id;
 		r->gen = t->gen;
 		r->cookie = t->cookie;
-		r->deadline = t->node.expires;
-		r->fired = t->fired;
+		r->deadline = t->node.expires + off[t->clk];
+		r->fired = t->fired + off[t->clk];
 		r->overruns = 0;
 		r->flags = 0;
-		r->clockid = hwt_clockids[t->clk];
+		r->clockid = hwt_uclockid(t->clk);
 		p->t = t;
 		p->id = t->id;
 		p->gen = t->gen;

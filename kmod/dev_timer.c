@@ -6,7 +6,9 @@
  * has dropped the file's lock. See dev.h.
  */
 #include <linux/bitops.h>
+#include <linux/nsproxy.h>
 #include <linux/slab.h>
+#include <linux/time_namespace.h>
 
 #include "compat/compat.h"
 #include "dev.h"
@@ -16,7 +18,7 @@
 void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 {
 	if (t->state == HWT_U_PENDING) {
-		hwt_base_del(&hf->base[t->clk], &t->node, t->id);
+		hwt_base_del(&hf->base[hwt_base_idx(t->clk)], &t->node, t->id);
 	} else if (t->state == HWT_U_FIRED) {
 		list_del_init(&t->node.entry);
 		WRITE_ONCE(hf->nready, hf->nready - 1);
@@ -39,7 +41,7 @@ void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
 void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	     u64 now)
 {
-	struct hwt_base *b = &hf->base[t->clk];
+	struct hwt_base *b = &hf->base[hwt_base_idx(t->clk)];
 
 	if (t->state == HWT_U_PENDING) {
 		hwt_base_mod(b, &t->node, deadline, now, t->id);
@@ -52,15 +54,90 @@ void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	t->gen++;
 }
 
+/*
+ * The clock index of an ADD: that of @op->clockid, or HWT_CLK_ELAPSED for a
+ * relative CLOCK_REALTIME deadline. -EINVAL for a clock hwtimer lacks.
+ */
+int hwt_op_clk(const struct hwtimer_op *op)
+{
+	int clk = hwt_clock_index(op->clockid);
+
+	if (clk == HWT_CLK_REAL && !(op->flags & HWTIMER_F_ABS))
+		return HWT_CLK_ELAPSED;
+	return clk;
+}
+
+/*
+ * Time namespaces. A task in a time namespace sees CLOCK_MONOTONIC and
+ * CLOCK_BOOTTIME shifted by its namespace's offsets, while the wheels run on
+ * the host's clocks. As timerfd does, absolute deadlines from a task are
+ * taken in its view and converted to the host's, and every time reported to
+ * a task (records, GET) is converted to its view. The core's converter,
+ * do_timens_ktime_to_host(), is not exported: the offsets are read the way
+ * <linux/time_namespace.h>'s own inline helpers read them.
+ */
+static s64 hwt_timens_offset(unsigned int clk)
+{
+#ifdef CONFIG_TIME_NS
+	const struct time_namespace *ns;
+
+	if (!current->nsproxy)
+		return 0;
+	ns = current->nsproxy->time_ns;
+	switch (clk) {
+	case HWT_CLK_MONO:
+		return timespec64_to_ns(&ns->offsets.monotonic);
+	case HWT_CLK_BOOT:
+		return timespec64_to_ns(&ns->offsets.boottime);
+	}
+#endif
+	return 0;
+}
+
+/**
+ * hwt_view_offset() - what to add to a time of a timer's base to report it
+ * @clk: the timer's clock index
+ *
+ * The caller's time namespace offset, or for HWT_CLK_ELAPSED, where the
+ * base is CLOCK_MONOTONIC and the clock reported CLOCK_REALTIME, the
+ * current offset between the two.
+ *
+ * Return: ns, to add.
+ */
+s64 hwt_view_offset(unsigned int clk)
+{
+	if (clk == HWT_CLK_ELAPSED)
+		return ktime_to_ns(ktime_mono_to_real(0));
+	return hwt_timens_offset(clk);
+}
+
+/*
+ * An absolute time in the caller's view, in the host's. A time before the
+ * namespace's offset has passed (0); one beyond the host's range saturates,
+ * and hwt_base_deadline() refuses it.
+ */
+static u64 hwt_timens_to_host(unsigned int clk, u64 t)
+{
+	s64 off = hwt_timens_offset(clk);
+	u64 neg = -(u64)off;
+
+	if (off >= 0)
+		return t < (u64)off ? 0 : t - off;
+	return t > U64_MAX - neg ? U64_MAX : t + neg;
+}
+
 /* The absolute deadline of an ADD or MOD, and the time it was read at. */
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 		 const struct hwtimer_op *op, u64 *now, u64 *deadline)
 {
-	struct hwt_base *b = &hf->base[clk];
+	struct hwt_base *b = &hf->base[hwt_base_idx(clk)];
+	bool abs = op->flags & HWTIMER_F_ABS;
+	u64 expires = op->expires;
 
+	if (abs)
+		expires = hwt_timens_to_host(clk, expires);
 	*now = hwt_base_now(b);
-	return hwt_base_deadline(b, *now, op->expires,
-				 op->flags & HWTIMER_F_ABS, deadline);
+	return hwt_base_deadline(b, *now, expires, abs, deadline);
 }
 
 /* The wheel's struct hwt_wheel.slack_of: only timers with slack have it. */
@@ -94,15 +171,15 @@ void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
 	e->due = hwt_period_next(e->due, t->fired, when, e->period,
 				 t->flags & HWT_U_FIXED_DELAY, &over);
 	t->node.expires = e->due;
-	hwt_base_add(&hf->base[t->clk], &t->node, now, t->id);
+	hwt_base_add(&hf->base[hwt_base_idx(t->clk)], &t->node, now, t->id);
 	t->state = HWT_U_PENDING;
 	hwt_stat_add(&hf->stats, HWT_C_OVERRUNS, over);
 }
 
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
 
-/* Set up the base of clock @clk on first use. */
-int hwt_file_base(struct hwt_file *hf, unsigned int clk)
+/* Set up the base of clock index @clk on first use. */
+static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
 {
 	int ret = 0;
 
@@ -123,6 +200,21 @@ int hwt_file_base(struct hwt_file *hf, unsigned int clk)
 	}
 	mutex_unlock(&hf->setup);
 	return ret;
+}
+
+/*
+ * Set up the bases timers of clock index @clk need: CLOCK_REALTIME timers
+ * move between the CLOCK_REALTIME and CLOCK_MONOTONIC bases (see
+ * HWT_CLK_ELAPSED), so they get both.
+ */
+int hwt_file_base(struct hwt_file *hf, unsigned int clk)
+{
+	int ret;
+
+	if (clk != HWT_CLK_REAL && clk != HWT_CLK_ELAPSED)
+		return hwt_file_base_one(hf, clk);
+	ret = hwt_file_base_one(hf, HWT_CLK_MONO);
+	return ret ?: hwt_file_base_one(hf, HWT_CLK_REAL);
 }
 
 /* Expiry */

@@ -204,11 +204,11 @@ struct hwt_base {
 /**
  * struct hwt_expiry - state of one run of a base's hrtimer callback
  * @now: the time the run started, which every timer of the run fired at
- *	(unless the clock was set back during the run)
+ *	(unless CLOCK_REALTIME was set back during the run: then the time
+ *	it was found set back at)
  * @clk: the wheel's clock when the run started
  * @cascaded: the wheel's cascade count when the run started
  * @start: local_clock() at the start
- * @rebases: the base's rebase count when @now was read
  * @left: what is left of the run's budget (HWT_PASS_BUDGET)
  * @check: units until the run looks at how long it has taken
  * @fired: how many timers it expired
@@ -218,7 +218,6 @@ struct hwt_expiry {
 	u64 clk;
 	u64 cascaded;
 	u64 start;
-	u64 rebases;
 	unsigned int left;
 	unsigned int check;
 	unsigned int fired;

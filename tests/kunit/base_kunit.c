@@ -18,6 +18,7 @@
 #include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #define MS		(1000ULL * 1000)
 #define SEC		(1000 * MS)
@@ -386,6 +387,56 @@ static void base_burst_in_one_tick(struct kunit *test)
 	kvfree(p);
 }
 
+/* Step CLOCK_REALTIME by @delta ns, from process context. */
+static int step_realtime(s64 delta)
+{
+	struct timespec64 ts;
+
+	ktime_get_real_ts64(&ts);
+	ts = timespec64_add(ts, ns_to_timespec64(delta));
+	return do_settimeofday64(&ts);
+}
+
+/*
+ * A run drops the base's lock around each callback. If CLOCK_REALTIME is
+ * set back while one runs, the timers after it in the same run are no
+ * longer due on the clock as it is: the run must not fire them with the
+ * time it started at. A slow callback is the window; the test steps the
+ * clock back 10 s inside it, checks that the second timer waits, and steps
+ * the clock forward again.
+ */
+static void base_realtime_set_back_mid_run_not_early(struct kunit *test)
+{
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+	unsigned int other = cpumask_next(cpu, cpu_online_mask);
+	struct probe *p;
+	u64 deadline;
+
+	if (other >= nr_cpu_ids)
+		kunit_skip(test, "needs two CPUs: the callback holds one");
+	/* the timers live on @cpu's base; this thread steps the clock on @other */
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	p = new_probes(test, 2, HWTIMER_REALTIME);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(other)), 0);
+	p[0].delay_ms = 300;
+	deadline = hwtimer_now(&p[0].t) + 50 * MS;
+	/* both due at once, @p[0] first in the run */
+	KUNIT_ASSERT_EQ(test, hwtimer_start(&p[0].t, deadline, 0, HWTIMER_ABS), 0);
+	KUNIT_ASSERT_EQ(test, hwtimer_start(&p[1].t, deadline, 0, HWTIMER_ABS), 0);
+	KUNIT_ASSERT_TRUE(test, wait_until(atomic_read(&p[0].entered), 20000));
+	KUNIT_ASSERT_EQ(test, step_realtime(-10 * (s64)SEC), 0);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p[0].done), 20000));
+	msleep(200);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p[1].fires), 0);
+	KUNIT_EXPECT_TRUE(test, hwtimer_pending(&p[1].t));
+	KUNIT_ASSERT_EQ(test, step_realtime(10 * (s64)SEC), 0);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p[1].fires) == 1, 20000));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p[0].early), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p[1].early), 0);
+	stop_probes(p, 2);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
 /*
  * Two threads on two CPUs arm and cancel each other's timers while they fire.
  * The callback only counts: with other CPUs re-arming the timer while it
@@ -512,6 +563,7 @@ static struct kunit_case hwtimer_base_cases[] = {
 	KUNIT_CASE(base_shutdown_stops_for_good),
 	KUNIT_CASE(base_fixed_rate_stays_on_grid),
 	KUNIT_CASE(base_fixed_delay_counts_from_fire),
+	KUNIT_CASE(base_realtime_set_back_mid_run_not_early),
 	KUNIT_CASE_SLOW(base_burst_in_one_tick),
 	KUNIT_CASE_SLOW(base_concurrent_arm_cancel_two_cpus),
 	{}

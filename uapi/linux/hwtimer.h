@@ -52,6 +52,21 @@
  * raised to the time of arming and fires at the next tick. Deadlines more
  * than struct hwtimer_info.max_delay_ns ahead fail with ERANGE.
  *
+ * Clocks mean what POSIX (and timerfd) says they mean:
+ *  - In a time namespace (CLONE_NEWTIME), absolute CLOCK_MONOTONIC and
+ *    CLOCK_BOOTTIME deadlines are read in the caller's view, and every time
+ *    reported (records, HWTIMER_IOC_GET) is in the view of the task that
+ *    reads it.
+ *  - CLOCK_REALTIME: a relative delay is elapsed time, which setting the
+ *    clock does not change (the timer runs on CLOCK_MONOTONIC underneath,
+ *    as hrtimer's relative CLOCK_REALTIME timers do); an absolute deadline
+ *    follows the clock, so setting it forward fires such timers at once
+ *    and setting it back delays them. A periodic timer keeps the kind its
+ *    first deadline had, and a MOD changes it with HWTIMER_F_ABS. Records
+ *    and GET report CLOCK_REALTIME times for both kinds; for a relative
+ *    timer they are its elapsed-time deadline seen on the clock as it is
+ *    when they are read.
+ *
  * Long calls: read() and HWTIMER_IOC_BATCH give the CPU up between chunks
  * of their work, and a signal ends them early with what is done: read()
  * returns the records it copied, BATCH the number of entries processed

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CLOCK_REALTIME as POSIX defines it, against timerfd in the same run: the
+ * test steps the guest's clock forward and back (and undoes each step).
+ * A relative delay is elapsed time, whatever the clock does meanwhile; an
+ * absolute deadline follows the clock; a MOD turns one kind into the other.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <sys/timerfd.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "hwt_test.h"
+
+#define STEP	(5 * SEC)
+
+FIXTURE(clk)
+{
+	int fd, tfd;
+	int64_t stepped;	/* to undo in the teardown */
+};
+
+FIXTURE_SETUP(clk)
+{
+	self->fd = hwt_open();
+	ASSERT_LE(0, self->fd);
+	self->tfd = timerfd_create(CLOCK_REALTIME, 0);
+	ASSERT_LE(0, self->tfd);
+	self->stepped = 0;
+}
+
+FIXTURE_TEARDOWN(clk)
+{
+	struct timespec ts;
+	uint64_t t;
+
+	if (self->stepped) {
+		t = now_ns(CLOCK_REALTIME) - self->stepped;
+		ts.tv_sec = t / SEC;
+		ts.tv_nsec = t % SEC;
+		clock_settime(CLOCK_REALTIME, &ts);
+	}
+	close(self->tfd);
+	close(self->fd);
+}
+
+/* Step CLOCK_REALTIME by @delta ns; the teardown steps it back. */
+static int step(int64_t *stepped, int64_t delta)
+{
+	uint64_t t = now_ns(CLOCK_REALTIME) + delta;
+	struct timespec ts = { .tv_sec = t / SEC, .tv_nsec = t % SEC };
+
+	if (clock_settime(CLOCK_REALTIME, &ts))
+		return -errno;
+	*stepped += delta;
+	return 0;
+}
+
+static void tfd_arm(int tfd, uint64_t ns, int flags)
+{
+	struct itimerspec its = {
+		.it_value = { .tv_sec = ns / SEC, .tv_nsec = ns % SEC },
+	};
+
+	timerfd_settime(tfd, flags, &its, NULL);
+}
+
+/*
+ * How long, on CLOCK_MONOTONIC from @t0, until @fd is readable: a timeout
+ * of @max_ms gives 0.
+ */
+static uint64_t fires_after(int fd, uint64_t t0, int max_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, max_ms) != 1)
+		return 0;
+	return now_ns(CLOCK_MONOTONIC) - t0;
+}
+
+static void expect_elapsed(struct __test_metadata *_metadata,
+			   struct _test_data_clk *self, int64_t delta)
+{
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC), a, b;
+	struct hwtimer_record r;
+	uint32_t id;
+
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_REALTIME, 300 * MS, 0, 0, &id));
+	tfd_arm(self->tfd, 300 * MS, 0);
+	ASSERT_EQ(0, step(&self->stepped, delta));
+	a = fires_after(self->fd, t0, 10000);
+	b = fires_after(self->tfd, t0, 10000);
+	EXPECT_LE(300 * MS, a);
+	EXPECT_GT(3 * SEC, a);
+	EXPECT_LE(300 * MS, b);
+	EXPECT_GT(3 * SEC, b);
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(CLOCK_REALTIME, (int)r.clockid);
+	/* reported on the clock as it is now */
+	EXPECT_LE(r.deadline, r.fired);
+	EXPECT_LE(r.fired, now_ns(CLOCK_REALTIME));
+	EXPECT_GT(r.fired + 3 * SEC, now_ns(CLOCK_REALTIME));
+}
+
+TEST_F(clk, relative_is_elapsed_across_a_set_back)
+{
+	expect_elapsed(_metadata, self, -(int64_t)STEP);
+}
+
+TEST_F(clk, relative_is_elapsed_across_a_set_forward)
+{
+	expect_elapsed(_metadata, self, STEP);
+}
+
+TEST_F(clk, absolute_follows_a_set_forward)
+{
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC), d = now_ns(CLOCK_REALTIME) + 3 * SEC;
+	uint64_t a, b;
+
+	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
+	tfd_arm(self->tfd, d, TFD_TIMER_ABSTIME);
+	ASSERT_EQ(0, step(&self->stepped, STEP));
+	a = fires_after(self->fd, t0, 10000);
+	b = fires_after(self->tfd, t0, 10000);
+	EXPECT_NE(0, a);
+	EXPECT_GT(2 * SEC, a);
+	EXPECT_NE(0, b);
+	EXPECT_GT(2 * SEC, b);
+}
+
+TEST_F(clk, absolute_follows_a_set_back)
+{
+	uint64_t t0, d = now_ns(CLOCK_REALTIME) + 300 * MS;
+
+	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
+	tfd_arm(self->tfd, d, TFD_TIMER_ABSTIME);
+	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
+	/* now 5 s before the deadline: neither fires for a second */
+	t0 = now_ns(CLOCK_MONOTONIC);
+	EXPECT_EQ(0, fires_after(self->fd, t0, 1000));
+	EXPECT_EQ(0, fires_after(self->tfd, t0, 1));
+	ASSERT_EQ(0, step(&self->stepped, STEP));
+	EXPECT_NE(0, fires_after(self->fd, t0, 10000));
+	EXPECT_NE(0, fires_after(self->tfd, t0, 10000));
+}
+
+/* an absolute timer made relative by MOD measures elapsed time, and back */
+TEST_F(clk, mod_switches_between_absolute_and_relative)
+{
+	struct hwtimer_op op = { 0 };
+	struct hwtimer_record r;
+	uint64_t t0, a;
+	uint32_t id;
+
+	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
+			     now_ns(CLOCK_REALTIME) + 60 * SEC, 0, 0, &id));
+	op.id = id;
+	op.flags = 0;
+	op.expires = 300 * MS;
+	t0 = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
+	a = fires_after(self->fd, t0, 10000);
+	EXPECT_LE(300 * MS, a);
+	EXPECT_GT(3 * SEC, a);
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(CLOCK_REALTIME, (int)r.clockid);
+
+	/* and back: an absolute deadline 300 ms ahead, then the clock set back */
+	op.flags = HWTIMER_F_ABS;
+	op.expires = now_ns(CLOCK_REALTIME) + 300 * MS;
+	op.gen = 0;
+	ASSERT_LE(0, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
+	t0 = now_ns(CLOCK_MONOTONIC);
+	EXPECT_EQ(0, fires_after(self->fd, t0, 1000));
+	ASSERT_EQ(0, step(&self->stepped, STEP));
+	EXPECT_NE(0, fires_after(self->fd, t0, 10000));
+}
+
+TEST_HARNESS_MAIN
