@@ -46,6 +46,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 		   min(READ_ONCE(hwt_max_timers_per_fd), HWT_ID_MAX));
 	seq_printf(m, "eventfd:\t%d\n", !!hf->efd);
 	seq_printf(m, "rearms_per_s:\t%lu\n", hf->rearms);
+	seq_printf(m, "slack:\t%llu\n", hf->slack);
 	hwt_unlock(hf);
 	for (i = 0; i < HWT_NR_COUNTERS; i++)
 		seq_printf(m, "%s:\t%llu\n", hwt_counter_names[i], st.count[i]);
@@ -71,6 +72,10 @@ static int hwt_open(struct inode *inode, struct file *file)
 	}
 	xa_init_flags(&hf->timers, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH |
 		      XA_FLAGS_ACCOUNT);
+	/* the opener's prctl(PR_SET_TIMERSLACK), as its nanosleep() gets */
+	if (current->timer_slack_ns != current->default_timer_slack_ns)
+		hf->slack = min_t(u64, current->timer_slack_ns,
+				  hwt_geo.max_delay);
 	mutex_init(&hf->setup);
 	mutex_init(&hf->read_lock);
 	INIT_LIST_HEAD(&hf->ready);

@@ -199,6 +199,7 @@ struct hwt_user {
  * @last_efd: the eventfd of the last ADD with one, for the next to share
  * @user: the user who opened the file
  * @rearms: what the file's NO_RECORD periodic timers charge @user
+ * @slack: the slack of ADDs and MODs that give none (HWTIMER_IOC_SLACK)
  * @next_id: cursor of the cyclic id allocator
  * @ntimers: timers on the file
  * @nready: entries of @ready
@@ -218,6 +219,7 @@ struct hwt_file {
 	struct hwt_efd *last_efd;
 	struct hwt_user *user;
 	unsigned long rearms;
+	u64 slack;
 	u32 next_id;
 	u32 ntimers;
 	u32 nready;
@@ -228,10 +230,12 @@ struct hwt_file {
 /*
  * One operation of a batch, with what it needs allocated beforehand: a
  * timer object and, for an eventfd, its context and an entry for it in case
- * it is not the file's last one.
+ * it is not the file's last one; and the slack it arms with, its own or
+ * the file's.
  */
 struct hwt_slot {
 	struct hwtimer_op op;
+	u64 slack;
 	struct hwt_utimer *fresh;
 	struct eventfd_ctx *ctx;
 	struct hwt_efd *efd;

@@ -2,7 +2,7 @@
 /*
  * /dev/hwtimer: the ioctls. Struct sizes come from the ioctl number (or
  * a batch's op_size), so that structs can grow; the single-op ioctls,
- * BATCH, GET, DRAIN, SET_EVENTFD and INFO. See dev.h and the uapi header.
+ * BATCH, GET, DRAIN, SET_EVENTFD, SLACK and INFO. See dev.h and the uapi header.
  */
 #include <linux/pagemap.h>
 #include <linux/sched/signal.h>
@@ -51,7 +51,9 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 			    HWTIMER_FEAT_EVENTFD | HWTIMER_FEAT_DRAIN |
 			    HWTIMER_FEAT_CLOCK_BOOTTIME |
 			    HWTIMER_FEAT_CLOCK_REALTIME |
-			    HWTIMER_FEAT_AUTOREMOVE,
+			    HWTIMER_FEAT_AUTOREMOVE |
+			    HWTIMER_FEAT_SLACK_DEFAULT |
+			    HWTIMER_FEAT_CLOCK_POSIX,
 		.tick_ns = hwt_geo.tick_ns,
 		.max_delay_ns = hwt_geo.max_delay,
 		.slots_per_level = HWT_LVL_SIZE,
@@ -357,6 +359,31 @@ static long hwt_ioc_set_eventfd(struct hwt_file *hf, void __user *uarg,
 	return 0;
 }
 
+static long hwt_ioc_slack(struct hwt_file *hf, void __user *uarg,
+			  size_t usize)
+{
+	struct hwtimer_slack sl;
+	u64 old;
+	int ret;
+
+	ret = hwt_copy_in(&sl, sizeof(sl), HWTIMER_SLACK_SIZE_VER0, uarg,
+			  usize);
+	if (ret)
+		return ret;
+	if ((sl.flags & ~HWTIMER_SLACK_SET) || sl.padding ||
+	    (!(sl.flags & HWTIMER_SLACK_SET) && sl.slack))
+		return -EINVAL;
+	if (sl.slack > hwt_geo.max_delay)
+		return -ERANGE;
+	hwt_lock(hf);
+	old = hf->slack;
+	if (sl.flags & HWTIMER_SLACK_SET)
+		WRITE_ONCE(hf->slack, sl.slack);
+	hwt_unlock(hf);
+	sl.slack = old;
+	return copy_to_user(uarg, &sl, min(usize, sizeof(sl))) ? -EFAULT : 0;
+}
+
 long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct hwt_file *hf = file->private_data;
@@ -380,6 +407,8 @@ long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return hwt_ioc_drain(hf, uarg, usize);
 	case HWT_IOC_NOSIZE(HWTIMER_IOC_SET_EVENTFD):
 		return hwt_ioc_set_eventfd(hf, uarg, usize);
+	case HWT_IOC_NOSIZE(HWTIMER_IOC_SLACK):
+		return hwt_ioc_slack(hf, uarg, usize);
 	default:
 		return -ENOTTY;
 	}

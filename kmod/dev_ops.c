@@ -22,13 +22,14 @@
  * NO_RECORD timer's period is also at least HWTIMER_NO_RECORD_MIN_PERIOD_NS,
  * since the kernel re-arms it on its own (see hwt_max_rearms_per_user).
  */
-static bool hwt_period_in_range(const struct hwtimer_op *op, bool no_record)
+static bool hwt_period_in_range(const struct hwt_slot *s, bool no_record)
 {
-	if (no_record && op->period &&
-	    op->period < HWTIMER_NO_RECORD_MIN_PERIOD_NS)
+	u64 period = s->op.period;
+
+	if (no_record && period && period < HWTIMER_NO_RECORD_MIN_PERIOD_NS)
 		return false;
-	return op->period <= hwt_geo.max_delay && op->slack <= hwt_geo.max_delay &&
-	       op->period + op->slack <= hwt_geo.max_delay;
+	return period <= hwt_geo.max_delay && s->slack <= hwt_geo.max_delay &&
+	       period + s->slack <= hwt_geo.max_delay;
 }
 
 /* Validate an operation and allocate what it needs; no lock held. */
@@ -40,6 +41,8 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 
 	if (op->padding || op->gen)
 		return -EINVAL;
+	/* ADD and MOD that give no slack take the file's */
+	s->slack = op->slack ?: READ_ONCE(hf->slack);
 
 	switch (op->op) {
 	case HWTIMER_OP_ADD:
@@ -53,7 +56,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			return -EINVAL;
 		if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
 			return -EINVAL;
-		if (!hwt_period_in_range(op, f & HWTIMER_F_NO_RECORD))
+		if (!hwt_period_in_range(s, f & HWTIMER_F_NO_RECORD))
 			return -ERANGE;
 		clk = hwt_clock_index(op->clockid);
 		if (clk < 0)
@@ -73,7 +76,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			if (!s->efd)
 				return -ENOMEM;
 		}
-		s->fresh = hwt_alloc(op->period || op->slack || s->ctx);
+		s->fresh = hwt_alloc(op->period || s->slack || s->ctx);
 		return s->fresh ? 0 : -ENOMEM;
 	case HWTIMER_OP_MOD:
 		if (f & ~HWT_MOD_FLAGS)
@@ -88,9 +91,9 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
 			return -EINVAL;
 		/* the NO_RECORD floor needs the timer: hwt_do_mod() */
-		if (!hwt_period_in_range(op, false))
+		if (!hwt_period_in_range(s, false))
 			return -ERANGE;
-		if (op->period || op->slack) {
+		if (op->period || s->slack) {
 			/* in case the timer must move to a larger object */
 			s->fresh = hwt_alloc(true);
 			if (!s->fresh)
@@ -193,7 +196,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 		hwt_ext(t)->due = deadline;
 		hwt_ext(t)->efd = s->ctx ? hwt_efd_of(hf, s) : NULL;
 	}
-	hwt_set_slack(t, op->slack);
+	hwt_set_slack(t, s->slack);
 	s->fresh = NULL;
 	hwt_arm(hf, t, deadline, now);
 	hf->ntimers++;
@@ -274,7 +277,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 		unsigned long was = hwt_rearms(t->flags, hwt_period(t));
 		unsigned long will = hwt_rearms(t->flags, op->period);
 
-		if (!hwt_period_in_range(op, t->flags & HWT_U_NO_RECORD))
+		if (!hwt_period_in_range(s, t->flags & HWT_U_NO_RECORD))
 			return -ERANGE;
 		if (will > was && !hwt_rearms_charge(hf, will - was))
 			return -EDQUOT;
@@ -286,7 +289,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 		if (op->flags & HWTIMER_F_FIXED_DELAY)
 			t->flags |= HWT_U_FIXED_DELAY;
 	}
-	if ((op->period || op->slack) && !(t->flags & HWT_U_EXT)) {
+	if ((op->period || s->slack) && !(t->flags & HWT_U_EXT)) {
 		t = hwt_upgrade(hf, t, s->fresh);
 		s->fresh = NULL;
 		if (op->flags & HWTIMER_F_PERIOD)
@@ -294,7 +297,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 	}
 	if (t->flags & HWT_U_EXT)
 		hwt_ext(t)->due = deadline;
-	hwt_set_slack(t, op->slack);
+	hwt_set_slack(t, s->slack);
 	if (clk != t->clk) {
 		/* relative <-> absolute CLOCK_REALTIME: another base */
 		hwt_disarm(hf, t);

@@ -235,6 +235,8 @@ static void cmd_info(int json)
 		{ HWTIMER_FEAT_CLOCK_BOOTTIME, "boottime" },
 		{ HWTIMER_FEAT_CLOCK_REALTIME, "realtime" },
 		{ HWTIMER_FEAT_AUTOREMOVE, "autoremove" },
+		{ HWTIMER_FEAT_SLACK_DEFAULT, "default-slack" },
+		{ HWTIMER_FEAT_CLOCK_POSIX, "posix-clocks" },
 	};
 	FILE *f;
 	unsigned int l, i;

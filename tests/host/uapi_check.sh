@@ -20,7 +20,7 @@ cat > "$tmp/layout.c" <<'EOC'
 #include <linux/hwtimer.h>
 #define CHECK(s) _Static_assert(sizeof(struct s) % 8 == 0, #s " is not a multiple of 8 bytes")
 CHECK(hwtimer_info); CHECK(hwtimer_op); CHECK(hwtimer_get); CHECK(hwtimer_batch);
-CHECK(hwtimer_drain); CHECK(hwtimer_eventfd); CHECK(hwtimer_record);
+CHECK(hwtimer_drain); CHECK(hwtimer_eventfd); CHECK(hwtimer_slack); CHECK(hwtimer_record);
 EOC
 # the 64-bit sizes, asserted again in a 32-bit build: no compat translation
 cat > "$tmp/sizes.c" <<'EOC'
@@ -31,7 +31,7 @@ int main(void)
 {
 	printf("#include <linux/hwtimer.h>\n");
 	P(hwtimer_info); P(hwtimer_op); P(hwtimer_get); P(hwtimer_batch);
-	P(hwtimer_drain); P(hwtimer_eventfd); P(hwtimer_record);
+	P(hwtimer_drain); P(hwtimer_eventfd); P(hwtimer_slack); P(hwtimer_record);
 	return 0;
 }
 EOC

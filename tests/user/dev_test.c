@@ -13,6 +13,8 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include <sys/prctl.h>
+
 #include "kselftest_harness.h"
 #include "hwt_test.h"
 
@@ -759,6 +761,122 @@ TEST_F(dev, slack_is_a_window_after_the_deadline)
 	EXPECT_LE(t0, ra->fired);
 	EXPECT_LE(ra->fired, rb->fired);
 	EXPECT_LE(t0 + 50 * MS, rb->fired);
+}
+
+/* SLACK: the file's default slack */
+
+static long file_slack(int fd, uint32_t flags, uint64_t *slack)
+{
+	struct hwtimer_slack sl = { .slack = *slack, .flags = flags };
+	long ret = hwt_ioctl(fd, HWTIMER_IOC_SLACK, &sl);
+
+	*slack = sl.slack;
+	return ret;
+}
+
+TEST_F(dev, slack_default_is_read_and_set)
+{
+	uint64_t v = 0;
+
+	ASSERT_EQ(0, file_slack(self->fd, 0, &v));
+	EXPECT_EQ(0ULL, v);
+	v = MS;
+	ASSERT_EQ(0, file_slack(self->fd, HWTIMER_SLACK_SET, &v));
+	EXPECT_EQ(0ULL, v);		/* the one before */
+	v = 0;
+	ASSERT_EQ(0, file_slack(self->fd, 0, &v));
+	EXPECT_EQ(MS, v);
+	EXPECT_EQ(MS, fdinfo_u64(self->fd, "slack"));
+}
+
+/* an ADD without slack takes the file's: here, too much for its period */
+TEST_F(dev, slack_default_applies_to_adds_without_slack)
+{
+	struct hwtimer_info info;
+	struct hwtimer_op op = { .clockid = CLOCK_MONOTONIC, .expires = MS };
+	uint64_t v;
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	op.period = info.max_delay_ns / 2 + 1;
+	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	v = info.max_delay_ns / 2 + 1;
+	ASSERT_EQ(0, file_slack(self->fd, HWTIMER_SLACK_SET, &v));
+	op.id = 0;
+	op.gen = 0;
+	EXPECT_EQ(-ERANGE, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	/* a slack of its own overrides the file's */
+	op.slack = 1;
+	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+}
+
+TEST_F(dev, slack_unknown_flag_einval)
+{
+	uint64_t v = 0;
+
+	EXPECT_EQ(-EINVAL, file_slack(self->fd, 2, &v));
+}
+
+TEST_F(dev, slack_value_without_set_einval)
+{
+	uint64_t v = MS;
+
+	EXPECT_EQ(-EINVAL, file_slack(self->fd, 0, &v));
+}
+
+TEST_F(dev, slack_nonzero_padding_einval)
+{
+	struct hwtimer_slack sl = { .padding = 1 };
+
+	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_SLACK, &sl));
+}
+
+TEST_F(dev, slack_out_of_range_erange)
+{
+	uint64_t v = ~0ULL;
+
+	EXPECT_EQ(-ERANGE, file_slack(self->fd, HWTIMER_SLACK_SET, &v));
+	v = 0;
+	ASSERT_EQ(0, file_slack(self->fd, 0, &v));
+	EXPECT_EQ(0ULL, v);
+}
+
+TEST_F(dev, slack_short_struct_einval)
+{
+	struct hwtimer_slack sl = { 0 };
+	unsigned long cmd = _IOC(_IOC_READ | _IOC_WRITE, HWTIMER_IOC_MAGIC,
+				 _IOC_NR(HWTIMER_IOC_SLACK), 8);
+
+	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, cmd, &sl));
+}
+
+TEST_F(dev, slack_bad_pointer_efault)
+{
+	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_SLACK, NULL));
+}
+
+/* a file takes its opener's prctl(PR_SET_TIMERSLACK), as nanosleep() does */
+TEST(slack_default_from_the_openers_timer_slack)
+{
+	int before = hwt_open(), after;
+	uint64_t v = 0;
+
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, prctl(PR_SET_TIMERSLACK, 5 * MS, 0, 0, 0));
+	after = hwt_open();
+	ASSERT_LE(0, after);
+	ASSERT_EQ(0, file_slack(after, 0, &v));
+	EXPECT_EQ(5 * MS, v);
+	v = 0;
+	ASSERT_EQ(0, file_slack(before, 0, &v));
+	EXPECT_EQ(0ULL, v);
+	close(after);
+	/* 0 restores the task's default slack */
+	ASSERT_EQ(0, prctl(PR_SET_TIMERSLACK, 0, 0, 0, 0));
+	after = hwt_open();
+	ASSERT_EQ(0, file_slack(after, 0, &v));
+	EXPECT_EQ(0ULL, v);
+	close(after);
+	close(before);
 }
 
 /* BATCH */

@@ -52,6 +52,13 @@
  * raised to the time of arming and fires at the next tick. Deadlines more
  * than struct hwtimer_info.max_delay_ns ahead fail with ERANGE.
  *
+ * Slack: an ADD or MOD whose @slack is 0 takes the file's default slack.
+ * A file's default is 0 (fire at the deadline), unless the task that
+ * opened it set its timer slack with prctl(PR_SET_TIMERSLACK): then it is
+ * that value, which the task's nanosleep() and poll() timeouts get too.
+ * HWTIMER_IOC_SLACK reads and sets it; a file with a default cannot arm a
+ * timer without slack until it sets its default back to 0.
+ *
  * Clocks mean what POSIX (and timerfd) says they mean:
  *  - In a time namespace (CLONE_NEWTIME), absolute CLOCK_MONOTONIC and
  *    CLOCK_BOOTTIME deadlines are read in the caller's view, and every time
@@ -107,6 +114,10 @@
 #define HWTIMER_FEAT_CLOCK_BOOTTIME	_BITULL(6)
 #define HWTIMER_FEAT_CLOCK_REALTIME	_BITULL(7)
 #define HWTIMER_FEAT_AUTOREMOVE		_BITULL(8)
+#define HWTIMER_FEAT_SLACK_DEFAULT	_BITULL(9)  /* HWTIMER_IOC_SLACK */
+#define HWTIMER_FEAT_CLOCK_POSIX	_BITULL(10) /* time namespaces, elapsed
+						     * relative CLOCK_REALTIME
+						     */
 
 /**
  * struct hwtimer_info - what the module offers, from HWTIMER_IOC_INFO
@@ -295,6 +306,23 @@ struct hwtimer_eventfd {
 	__u32 flags;
 };
 
+/* struct hwtimer_slack.flags */
+#define HWTIMER_SLACK_SET	_BITUL(0) /* set the default to @slack */
+
+/**
+ * struct hwtimer_slack - the file's default slack, for HWTIMER_IOC_SLACK
+ * @slack: with HWTIMER_SLACK_SET, the new default in ns, at most struct
+ *	hwtimer_info.max_delay_ns (else ERANGE); on return, the default as
+ *	it was before the call
+ * @flags: HWTIMER_SLACK_SET, or 0 to read the default only
+ * @padding: reserved, zero
+ */
+struct hwtimer_slack {
+	__aligned_u64 slack;
+	__u32 flags;
+	__u32 padding;
+};
+
 /* struct hwtimer_record.flags */
 #define HWTIMER_REC_PERIODIC	_BITUL(0) /* the timer has been re-armed */
 #define HWTIMER_REC_REMOVED	_BITUL(1) /* HWTIMER_F_AUTOREMOVE: the id is
@@ -332,6 +360,7 @@ struct hwtimer_record {
 #define HWTIMER_BATCH_SIZE_VER0		24
 #define HWTIMER_DRAIN_SIZE_VER0		24
 #define HWTIMER_EVENTFD_SIZE_VER0	8
+#define HWTIMER_SLACK_SIZE_VER0		16
 
 #define HWTIMER_IOC_INFO	_IOR(HWTIMER_IOC_MAGIC, 0x00, struct hwtimer_info)
 #define HWTIMER_IOC_ADD		_IOWR(HWTIMER_IOC_MAGIC, 0x01, struct hwtimer_op)
@@ -341,5 +370,6 @@ struct hwtimer_record {
 #define HWTIMER_IOC_BATCH	_IOWR(HWTIMER_IOC_MAGIC, 0x05, struct hwtimer_batch)
 #define HWTIMER_IOC_DRAIN	_IOWR(HWTIMER_IOC_MAGIC, 0x06, struct hwtimer_drain)
 #define HWTIMER_IOC_SET_EVENTFD	_IOW(HWTIMER_IOC_MAGIC, 0x07, struct hwtimer_eventfd)
+#define HWTIMER_IOC_SLACK	_IOWR(HWTIMER_IOC_MAGIC, 0x08, struct hwtimer_slack)
 
 #endif /* _UAPI_LINUX_HWTIMER_H */

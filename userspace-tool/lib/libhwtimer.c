@@ -156,6 +156,19 @@ int hwtimer_set_eventfd(int fd, int efd)
 	return hwt_ioctl(fd, HWTIMER_IOC_SET_EVENTFD, &e);
 }
 
+int hwtimer_slack(int fd, const uint64_t *set, uint64_t *old)
+{
+	struct hwtimer_slack s = {
+		.slack = set ? *set : 0,
+		.flags = set ? HWTIMER_SLACK_SET : 0,
+	};
+	int ret = hwt_ioctl(fd, HWTIMER_IOC_SLACK, &s);
+
+	if (!ret && old)
+		*old = s.slack;
+	return ret;
+}
+
 int hwtimer_read(int fd, struct hwtimer_record *recs, size_t max)
 {
 	int saved = errno;

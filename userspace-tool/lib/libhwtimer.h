@@ -40,6 +40,7 @@ int hwtimer_submit_op(int fd, struct hwtimer_op *op);
 int hwtimer_get(int fd, uint32_t id, struct hwtimer_get *get);
 int hwtimer_drain(int fd, uint32_t *ids, uint32_t max, uint32_t *remaining);
 int hwtimer_set_eventfd(int fd, int efd);
+int hwtimer_slack(int fd, const uint64_t *set, uint64_t *old);
 int hwtimer_read(int fd, struct hwtimer_record *recs, size_t max);
 
 /**
