@@ -190,18 +190,30 @@ int hwt_base_deadline(struct hwt_base *b, u64 now, u64 expires, bool abs,
 }
 
 /*
- * Program the hrtimer to fire in [@when, @latest] if that window ends before
- * the armed one. Otherwise the armed window is already right: it ends no
- * later than @latest, and if it fires before @when the run finds nothing
- * due yet and arms again.
+ * How early in a window the hrtimer may run if its CPU is awake anyway. A
+ * run at the start of a window collects only what is due then; one at its
+ * end collects every timer whose window has begun by then, so a window of
+ * a millisecond is one run, not one per interrupt that comes along during
+ * it. The last HWT_ARM_SLACK_NS of a window are as good as its end (the
+ * timer slack of a task, as nanosleep() gets it by default).
+ */
+#define HWT_ARM_SLACK_NS	(50 * NSEC_PER_USEC)
+
+/*
+ * Program the hrtimer to fire by @latest, and no earlier than @when, if that
+ * ends before the armed window. Otherwise the armed window is already right:
+ * it ends no later than @latest, and if it fires before @when the run finds
+ * nothing due yet and arms again.
  */
 static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 {
+	u64 range = min_t(u64, latest - when, HWT_ARM_SLACK_NS);
+
 	if (b->armed != U64_MAX && (s64)(latest - b->armed) >= 0)
 		return;
 	b->armed = latest;
 	hwt_stat_add(&b->stats, HWT_C_ARMS, 1);
-	hrtimer_start_range_ns(&b->hrt, ns_to_ktime(when), latest - when,
+	hrtimer_start_range_ns(&b->hrt, ns_to_ktime(latest - range), range,
 			       HRTIMER_MODE_ABS_SOFT);
 }
 

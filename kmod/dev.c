@@ -79,6 +79,7 @@ static int hwt_open(struct inode *inode, struct file *file)
 	mutex_init(&hf->setup);
 	mutex_init(&hf->read_lock);
 	INIT_LIST_HEAD(&hf->ready);
+	INIT_LIST_HEAD(&hf->cos_link);
 	init_waitqueue_head(&hf->wq);
 	file->private_data = hf;
 	return stream_open(inode, file);
@@ -95,6 +96,8 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_lock(hf);
 	hf->dead = true;
 	hwt_unlock(hf);
+	/* ... nor a clock set withdraw a timer */
+	hwt_cos_leave(hf);
 	/* 2. wait for running expiries, and disarm */
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++)
 		if (test_bit(clk, &hf->clocks))
@@ -176,12 +179,17 @@ int hwt_dev_init(void)
 	ret = hwt_sysfs_init();
 	if (ret)
 		goto fail;
+	ret = hwt_clockset_init();
+	if (ret)
+		goto fail_sysfs;
 	ret = misc_register(&hwt_misc);
-	if (ret) {
-		hwt_sysfs_exit();
-		goto fail;
-	}
+	if (ret)
+		goto fail_clockset;
 	return 0;
+fail_clockset:
+	hwt_clockset_exit();
+fail_sysfs:
+	hwt_sysfs_exit();
 fail:
 	hwt_account_exit();
 	return ret;
@@ -190,6 +198,7 @@ fail:
 void hwt_dev_exit(void)
 {
 	misc_deregister(&hwt_misc);
+	hwt_clockset_exit();
 	hwt_sysfs_exit();
 	hwt_account_exit();
 }

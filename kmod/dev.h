@@ -61,6 +61,7 @@ enum {
 	HWT_U_IDLE,	/* not armed */
 	HWT_U_PENDING,	/* on the wheel */
 	HWT_U_FIRED,	/* on the record queue */
+	HWT_U_CANCELED,	/* on the record queue, withdrawn by a clock set */
 };
 
 /* struct hwt_utimer.flags */
@@ -68,6 +69,7 @@ enum {
 #define HWT_U_NO_RECORD		BIT(1)
 #define HWT_U_AUTOREMOVE	BIT(2)
 #define HWT_U_EXT		BIT(3)	/* a struct hwt_utimer_ext */
+#define HWT_U_CANCEL_ON_SET	BIT(4)
 
 /**
  * struct hwt_utimer - a timer of a /dev/hwtimer file
@@ -96,11 +98,11 @@ struct hwt_utimer {
 			u64 __node_expires;
 			u64 __node_lvl : HWT_NODE_LVL_BITS;
 			u64 __node_slack : HWT_NODE_SLACK_BITS;
-			u64 id : 27;
+			u64 id : 26;
 			u64 gen : 24;
 			u64 clk : 2;
 			u64 state : 2;
-			u64 flags : 4;
+			u64 flags : 5;
 		};
 	};
 	u64 cookie;
@@ -134,8 +136,8 @@ static inline clockid_t hwt_uclockid(unsigned int clk)
 	return hwt_clockids[clk == HWT_CLK_ELAPSED ? HWT_CLK_REAL : clk];
 }
 
-/* ids fit 27 bits, so that the timer stays 48 bytes */
-#define HWT_ID_MAX	((1U << 27) - 1)
+/* ids fit 26 bits, so that the timer stays 48 bytes */
+#define HWT_ID_MAX	((1U << 26) - 1)
 
 /**
  * struct hwt_efd - an eventfd the file signals, shared by the timers that
@@ -203,6 +205,8 @@ struct hwt_user {
  * @next_id: cursor of the cyclic id allocator
  * @ntimers: timers on the file
  * @nready: entries of @ready
+ * @cos_link: on the list of files that clock sets walk (dev_clockset.c),
+ *	      once it armed a HWTIMER_F_CANCEL_ON_SET timer
  * @dead: being released: expiries must not re-arm anything
  * @stats: counters of the file's own (the owner fields); its bases count
  *	   the rest
@@ -223,6 +227,7 @@ struct hwt_file {
 	u32 next_id;
 	u32 ntimers;
 	u32 nready;
+	struct list_head cos_link;
 	bool dead;
 	struct hwt_stats stats;
 };
@@ -246,6 +251,26 @@ extern unsigned int hwt_max_timers_per_fd;
 extern unsigned int hwt_max_timers_per_user;
 extern unsigned int hwt_max_rearms_per_user;
 
+/* distinct eventfds one expiry run signals at most; then it ends early */
+#define HWT_PASS_EFDS	8
+
+/**
+ * struct hwt_signals - what an expiry run wakes once it dropped the lock
+ * @efd: distinct eventfds of the timers it expired, each with a reference
+ * @nefd: entries of @efd
+ * @file: the file's eventfd, with a reference, if records were queued
+ * @poll: records were queued: wake readers and pollers
+ *
+ * eventfd_signal() and wake_up() walk their wait queues, as long as their
+ * users made them: they are done once per run and outside the file's lock.
+ */
+struct hwt_signals {
+	struct hwt_efd *efd[HWT_PASS_EFDS];
+	unsigned int nefd;
+	struct hwt_efd *file;
+	bool poll;
+};
+
 /* process context and the soft hrtimer only: see above */
 #define hwt_lock(hf)	xa_lock_bh(&(hf)->timers)
 #define hwt_unlock(hf)	xa_unlock_bh(&(hf)->timers)
@@ -255,7 +280,8 @@ static inline u32 hwt_uflags(u32 f)
 {
 	return (f & HWTIMER_F_FIXED_DELAY ? HWT_U_FIXED_DELAY : 0) |
 	       (f & HWTIMER_F_NO_RECORD ? HWT_U_NO_RECORD : 0) |
-	       (f & HWTIMER_F_AUTOREMOVE ? HWT_U_AUTOREMOVE : 0);
+	       (f & HWTIMER_F_AUTOREMOVE ? HWT_U_AUTOREMOVE : 0) |
+	       (f & HWTIMER_F_CANCEL_ON_SET ? HWT_U_CANCEL_ON_SET : 0);
 }
 
 /* ...and back, for GET */
@@ -263,7 +289,8 @@ static inline u32 hwt_uapi_flags(u32 f)
 {
 	return (f & HWT_U_FIXED_DELAY ? HWTIMER_F_FIXED_DELAY : 0) |
 	       (f & HWT_U_NO_RECORD ? HWTIMER_F_NO_RECORD : 0) |
-	       (f & HWT_U_AUTOREMOVE ? HWTIMER_F_AUTOREMOVE : 0);
+	       (f & HWT_U_AUTOREMOVE ? HWTIMER_F_AUTOREMOVE : 0) |
+	       (f & HWT_U_CANCEL_ON_SET ? HWTIMER_F_CANCEL_ON_SET : 0);
 }
 
 static inline struct hwt_utimer_ext *hwt_ext(struct hwt_utimer *t)
@@ -311,6 +338,13 @@ void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 		 const struct hwtimer_op *op, u64 *now, u64 *deadline);
 u64 hwt_utimer_slack(const struct hwt_node *n);
+void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e);
+void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig);
+void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig);
+void hwt_cos_join(struct hwt_file *hf);
+void hwt_cos_leave(struct hwt_file *hf);
+int hwt_clockset_init(void);
+void hwt_clockset_exit(void);
 s64 hwt_view_offset(unsigned int clk);
 int hwt_op_clk(const struct hwtimer_op *op);
 void hwt_set_slack(struct hwt_utimer *t, u64 slack);

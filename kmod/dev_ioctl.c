@@ -53,7 +53,8 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 			    HWTIMER_FEAT_CLOCK_REALTIME |
 			    HWTIMER_FEAT_AUTOREMOVE |
 			    HWTIMER_FEAT_SLACK_DEFAULT |
-			    HWTIMER_FEAT_CLOCK_POSIX,
+			    HWTIMER_FEAT_CLOCK_POSIX |
+			    HWTIMER_FEAT_CANCEL_ON_SET,
 		.tick_ns = hwt_geo.tick_ns,
 		.max_delay_ns = hwt_geo.max_delay,
 		.slots_per_level = HWT_LVL_SIZE,
@@ -235,6 +236,7 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 	period = hwt_period(t);
 	g.state = t->state == HWT_U_PENDING ? HWTIMER_STATE_PENDING :
 		  t->state == HWT_U_FIRED ? HWTIMER_STATE_FIRED :
+		  t->state == HWT_U_CANCELED ? HWTIMER_STATE_CANCELED :
 		  HWTIMER_STATE_IDLE;
 	g.timer_flags = hwt_uapi_flags(t->flags) |
 			(hwt_efd(t) ? HWTIMER_F_EVENTFD : 0);

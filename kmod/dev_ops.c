@@ -12,10 +12,10 @@
 
 #define HWT_ADD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
 			 HWTIMER_F_EVENTFD | HWTIMER_F_NO_RECORD | \
-			 HWTIMER_F_AUTOREMOVE)
+			 HWTIMER_F_AUTOREMOVE | HWTIMER_F_CANCEL_ON_SET)
 #define HWT_MOD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
 			 HWTIMER_F_PERIOD | HWTIMER_F_IF_EARLIER | \
-			 HWTIMER_F_IF_IDLE)
+			 HWTIMER_F_IF_IDLE | HWTIMER_F_CANCEL_ON_SET)
 
 /*
  * A periodic re-arm lies up to period + slack ahead: both within range. A
@@ -56,6 +56,9 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			return -EINVAL;
 		if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
 			return -EINVAL;
+		if ((f & HWTIMER_F_CANCEL_ON_SET) &&
+		    (!(f & HWTIMER_F_ABS) || op->clockid != CLOCK_REALTIME))
+			return -EINVAL;
 		if (!hwt_period_in_range(s, f & HWTIMER_F_NO_RECORD))
 			return -ERANGE;
 		clk = hwt_clock_index(op->clockid);
@@ -64,6 +67,8 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 		ret = hwt_file_base(hf, clk);
 		if (ret)
 			return ret;
+		if (f & HWTIMER_F_CANCEL_ON_SET)
+			hwt_cos_join(hf);
 		if (f & HWTIMER_F_EVENTFD) {
 			s->ctx = eventfd_ctx_fdget(op->eventfd);
 			if (IS_ERR(s->ctx)) {
@@ -93,6 +98,11 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 		/* the NO_RECORD floor needs the timer: hwt_do_mod() */
 		if (!hwt_period_in_range(s, false))
 			return -ERANGE;
+		/* so does the clock: hwt_do_mod() checks it is CLOCK_REALTIME */
+		if ((f & HWTIMER_F_CANCEL_ON_SET) && !(f & HWTIMER_F_ABS))
+			return -EINVAL;
+		if (f & HWTIMER_F_CANCEL_ON_SET)
+			hwt_cos_join(hf);
 		if (op->period || s->slack) {
 			/* in case the timer must move to a larger object */
 			s->fresh = hwt_alloc(true);
@@ -215,7 +225,7 @@ static struct hwt_utimer *hwt_upgrade(struct hwt_file *hf,
 
 	e->t = *t;
 	e->t.flags |= HWT_U_EXT;
-	if (t->state == HWT_U_PENDING || t->state == HWT_U_FIRED)
+	if (t->state != HWT_U_IDLE)
 		list_replace(&t->node.entry, &e->t.node.entry);
 	else
 		INIT_LIST_HEAD(&e->t.node.entry);
@@ -262,6 +272,8 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 		return -ENOENT;
 	pending = t->state == HWT_U_PENDING;
 	clk = hwt_mod_clk(t, op);
+	if ((op->flags & HWTIMER_F_CANCEL_ON_SET) && clk != HWT_CLK_REAL)
+		return -EINVAL;
 	ret = hwt_deadline(hf, clk, op, &now, &deadline);
 	if (ret)
 		return ret;
@@ -303,6 +315,9 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 		hwt_disarm(hf, t);
 		t->clk = clk;
 	}
+	t->flags &= ~HWT_U_CANCEL_ON_SET;
+	if (op->flags & HWTIMER_F_CANCEL_ON_SET)
+		t->flags |= HWT_U_CANCEL_ON_SET;
 	hwt_arm(hf, t, deadline, now);
 	hwt_stat_add(&hf->stats, HWT_C_MODIFIED, 1);
 out:

@@ -20,11 +20,13 @@
  * @id: its id, with @gen to recognise the same arming again
  * @gen: its generation
  * @now: when a periodic timer's overruns were counted, and is re-armed
+ * @canceled: a clock set withdrew it (HWTIMER_F_CANCEL_ON_SET): no re-arm
  */
 struct hwt_peek {
 	struct hwt_utimer *t;
 	u32 id;
 	u32 gen;
+	bool canceled;
 	u64 now;
 };
 
@@ -74,7 +76,10 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 		p->t = t;
 		p->id = t->id;
 		p->gen = t->gen;
-		if (hwt_period(t)) {
+		p->canceled = t->state == HWT_U_CANCELED;
+		if (p->canceled)
+			r->flags |= HWTIMER_REC_CANCELED;
+		if (hwt_period(t) && !p->canceled) {
 			/* the overruns the re-arm in hwt_take_records() counts */
 			p->now = hwt_now_once(hf, now, t->clk);
 			hwt_period_next(hwt_ext(t)->due, t->fired, p->now,
@@ -113,7 +118,7 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 		    t->gen != peek[i].gen)
 			break;
 		hwt_disarm(hf, t);	/* off the queue */
-		if (hwt_period(t))
+		if (hwt_period(t) && !peek[i].canceled)
 			/* the wheel gets a fresh clock read: see hwt_base_sync() */
 			hwt_rearm_period(hf, t, peek[i].now,
 					 hwt_now_once(hf, now, t->clk));

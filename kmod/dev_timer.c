@@ -19,7 +19,7 @@ void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 {
 	if (t->state == HWT_U_PENDING) {
 		hwt_base_del(&hf->base[hwt_base_idx(t->clk)], &t->node, t->id);
-	} else if (t->state == HWT_U_FIRED) {
+	} else if (t->state != HWT_U_IDLE) {	/* FIRED or CANCELED */
 		list_del_init(&t->node.entry);
 		WRITE_ONCE(hf->nready, hf->nready - 1);
 	}
@@ -219,27 +219,7 @@ int hwt_file_base(struct hwt_file *hf, unsigned int clk)
 
 /* Expiry */
 
-/* distinct eventfds one expiry run signals at most; then it ends early */
-#define HWT_PASS_EFDS	8
-
-/**
- * struct hwt_signals - what an expiry run wakes once it dropped the lock
- * @efd: distinct eventfds of the timers it expired, each with a reference
- * @nefd: entries of @efd
- * @file: the file's eventfd, with a reference, if records were queued
- * @poll: records were queued: wake readers and pollers
- *
- * eventfd_signal() and wake_up() walk their wait queues, as long as their
- * users made them: they are done once per run and outside the file's lock.
- */
-struct hwt_signals {
-	struct hwt_efd *efd[HWT_PASS_EFDS];
-	unsigned int nefd;
-	struct hwt_efd *file;
-	bool poll;
-};
-
-static void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e)
+void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e)
 {
 	unsigned int i;
 
@@ -250,7 +230,18 @@ static void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e)
 	sig->efd[sig->nefd++] = e;
 }
 
-static void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig)
+/* Records were queued: the file's eventfd and its readers are to be woken. */
+void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig)
+{
+	hwt_stat_max(&hf->stats, HWT_M_READY, hf->nready);
+	if (hf->efd && !sig->file) {
+		refcount_inc(&hf->efd->ref);
+		sig->file = hf->efd;
+	}
+	sig->poll = true;
+}
+
+void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig)
 {
 	unsigned int i;
 
@@ -307,14 +298,8 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 	if (sig.nefd == HWT_PASS_EFDS)
 		x.left = 0;	/* more may be due: go on in another run */
 	hwt_base_expiry_end(b, &x);
-	if (queued) {
-		hwt_stat_max(&hf->stats, HWT_M_READY, hf->nready);
-		if (hf->efd) {
-			refcount_inc(&hf->efd->ref);
-			sig.file = hf->efd;
-		}
-		sig.poll = true;
-	}
+	if (queued)
+		hwt_queued_records(hf, &sig);
 	hwt_unlock(hf);
 	/* release() waits for this callback before it frees @hf */
 	hwt_signal_now(hf, &sig);

@@ -16,10 +16,11 @@
  * a lone timer an hour away causes one, a timer with no slack fires at its
  * deadline rounded up to the wheel's tick (4.096 us by default) plus the
  * hrtimer's own latency, and timers whose slack windows overlap share a
- * wakeup: the hrtimer fires at the end of the window unless the CPU wakes
- * earlier anyway. Adding a timer re-programs the hrtimer only when its
- * window ends before the armed one; deleting never does, except that a base
- * whose wheel becomes empty disarms.
+ * wakeup: the hrtimer fires at the end of the window (or within its last
+ * HWT_ARM_SLACK_NS, if the CPU is awake then anyway). Adding a timer
+ * re-programs the hrtimer only when its window ends before the armed one;
+ * deleting never does, except that a base whose wheel becomes empty
+ * disarms.
  *
  * Expiry context: a soft hrtimer (HRTIMER_MODE_ABS_SOFT). Callbacks of the
  * in-kernel API then run in softirq context, as timer_list callbacks do,

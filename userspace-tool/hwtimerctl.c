@@ -237,6 +237,7 @@ static void cmd_info(int json)
 		{ HWTIMER_FEAT_AUTOREMOVE, "autoremove" },
 		{ HWTIMER_FEAT_SLACK_DEFAULT, "default-slack" },
 		{ HWTIMER_FEAT_CLOCK_POSIX, "posix-clocks" },
+		{ HWTIMER_FEAT_CANCEL_ON_SET, "cancel-on-set" },
 	};
 	FILE *f;
 	unsigned int l, i;

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <string.h>
 #include <sys/timerfd.h>
 #include <time.h>
 
@@ -177,6 +178,128 @@ TEST_F(clk, mod_switches_between_absolute_and_relative)
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1000));
 	ASSERT_EQ(0, step(&self->stepped, STEP));
 	EXPECT_NE(0, fires_after(self->fd, t0, 10000));
+}
+
+/* HWTIMER_F_CANCEL_ON_SET, against timerfd's TFD_TIMER_CANCEL_ON_SET */
+
+static void cancel_on_set(struct __test_metadata *_metadata,
+			  struct _test_data_clk *self, int64_t delta,
+			  uint64_t period)
+{
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
+		.clockid = CLOCK_REALTIME, .period = period,
+		.expires = now_ns(CLOCK_REALTIME) + 30 * SEC,
+	};
+	struct hwtimer_record r;
+	struct hwtimer_get g = { 0 };
+	uint64_t t0, ticks;
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	tfd_arm(self->tfd, op.expires, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET);
+	t0 = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, step(&self->stepped, delta));
+	EXPECT_NE(0, fires_after(self->fd, t0, 10000));
+	EXPECT_NE(0, fires_after(self->tfd, t0, 10000));
+	EXPECT_EQ(-1, read(self->tfd, &ticks, sizeof(ticks)));
+	EXPECT_EQ(ECANCELED, errno);
+	g.id = op.id;
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_GET, &g));
+	EXPECT_EQ(HWTIMER_STATE_CANCELED, (int)g.state);
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(op.id, r.id);
+	EXPECT_EQ((uint32_t)HWTIMER_REC_CANCELED, r.flags);
+	EXPECT_EQ(op.expires, r.deadline);
+	EXPECT_GT(r.deadline, r.fired);		/* it did not fire */
+	/* withdrawn for good, periodic or not: nothing re-armed it */
+	memset(&g, 0, sizeof(g));
+	g.id = op.id;
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_GET, &g));
+	EXPECT_EQ(HWTIMER_STATE_IDLE, (int)g.state);
+}
+
+TEST_F(clk, cancel_on_set_withdraws_on_a_set_back)
+{
+	cancel_on_set(_metadata, self, -(int64_t)SEC, 0);
+}
+
+TEST_F(clk, cancel_on_set_withdraws_on_a_set_forward)
+{
+	cancel_on_set(_metadata, self, SEC, 0);
+}
+
+TEST_F(clk, cancel_on_set_withdraws_a_periodic_timer_for_good)
+{
+	cancel_on_set(_metadata, self, SEC, SEC);
+}
+
+/* without the flag, a set only moves the deadline relative to now */
+TEST_F(clk, without_cancel_on_set_a_set_withdraws_nothing)
+{
+	uint64_t t0;
+
+	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
+			     now_ns(CLOCK_REALTIME) + 30 * SEC, 0, 0, NULL));
+	t0 = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, step(&self->stepped, SEC));
+	EXPECT_EQ(0, fires_after(self->fd, t0, 1500));
+}
+
+/* a MOD sets the flag anew: one without it keeps the timer through a set */
+TEST_F(clk, mod_clears_cancel_on_set)
+{
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
+		.clockid = CLOCK_REALTIME,
+		.expires = now_ns(CLOCK_REALTIME) + 30 * SEC,
+	};
+	uint64_t t0;
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	op.flags = HWTIMER_F_ABS;
+	op.clockid = 0;
+	op.gen = 0;
+	ASSERT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	t0 = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, step(&self->stepped, SEC));
+	EXPECT_EQ(0, fires_after(self->fd, t0, 1500));
+}
+
+TEST_F(clk, cancel_on_set_relative_einval)
+{
+	EXPECT_EQ(-EINVAL, hwt_add(self->fd, HWTIMER_F_CANCEL_ON_SET,
+				   CLOCK_REALTIME, SEC, 0, 0, NULL));
+}
+
+TEST_F(clk, cancel_on_set_monotonic_einval)
+{
+	EXPECT_EQ(-EINVAL, hwt_add(self->fd, HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
+				   CLOCK_MONOTONIC, now_ns(CLOCK_MONOTONIC) + SEC,
+				   0, 0, NULL));
+}
+
+TEST_F(clk, mod_cancel_on_set_of_a_monotonic_timer_einval)
+{
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
+		.expires = now_ns(CLOCK_MONOTONIC) + SEC,
+	};
+	uint32_t id;
+
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	op.id = id;
+	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+}
+
+TEST_F(clk, mod_cancel_on_set_relative_einval)
+{
+	struct hwtimer_op op = { .flags = HWTIMER_F_CANCEL_ON_SET, .expires = SEC };
+	uint32_t id;
+
+	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
+			     now_ns(CLOCK_REALTIME) + SEC, 0, 0, &id));
+	op.id = id;
+	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 }
 
 TEST_HARNESS_MAIN

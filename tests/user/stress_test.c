@@ -97,7 +97,7 @@ static void on_add(struct ledger *l, const struct hwtimer_op *op)
 	l->adds++;
 	if (!t)
 		return;
-	/* ids are cyclic: none comes back within a run (2^28 of them) */
+	/* ids are cyclic: none comes back within a run (2^26 of them) */
 	if (t->armings)
 		violation(l, "id %u handed out again (%llu armings before)", op->id,
 			  t->armings);

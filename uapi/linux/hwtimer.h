@@ -73,6 +73,16 @@
  *    and GET report CLOCK_REALTIME times for both kinds; for a relative
  *    timer they are its elapsed-time deadline seen on the clock as it is
  *    when they are read.
+ *  - HWTIMER_F_CANCEL_ON_SET, for calendar-style users, as timerfd's
+ *    TFD_TIMER_CANCEL_ON_SET: an absolute CLOCK_REALTIME timer armed with
+ *    it is withdrawn when the clock is set (settimeofday(), clock_settime(),
+ *    a step by adjtimex() or NTP, a leap second, a resume). Instead of
+ *    firing it queues a record with HWTIMER_REC_CANCELED, whose @fired is
+ *    when the kernel noticed, and signals its eventfds as an expiry would;
+ *    a periodic one is not re-armed. GET reports HWTIMER_STATE_CANCELED
+ *    until the record is read. The flag belongs to the arming: a MOD sets
+ *    or clears it. A timer armed within the few microseconds between a
+ *    set and the kernel noticing it may be withdrawn too.
  *
  * Long calls: read() and HWTIMER_IOC_BATCH give the CPU up between chunks
  * of their work, and a signal ends them early with what is done: read()
@@ -118,6 +128,7 @@
 #define HWTIMER_FEAT_CLOCK_POSIX	_BITULL(10) /* time namespaces, elapsed
 						     * relative CLOCK_REALTIME
 						     */
+#define HWTIMER_FEAT_CANCEL_ON_SET	_BITULL(11)
 
 /**
  * struct hwtimer_info - what the module offers, from HWTIMER_IOC_INFO
@@ -166,6 +177,10 @@ struct hwtimer_info {
 					   * earlier than its deadline
 					   */
 #define HWTIMER_F_IF_IDLE	_BITUL(7) /* MOD: only if not pending */
+#define HWTIMER_F_CANCEL_ON_SET	_BITUL(8) /* ADD, MOD: with HWTIMER_F_ABS on
+					   * CLOCK_REALTIME: withdraw the
+					   * timer if the clock is set
+					   */
 
 /**
  * struct hwtimer_op - one timer operation
@@ -216,6 +231,9 @@ struct hwtimer_op {
 #define HWTIMER_STATE_IDLE	0	/* not armed: fired, record read */
 #define HWTIMER_STATE_PENDING	1	/* armed */
 #define HWTIMER_STATE_FIRED	2	/* fired, its record not read yet */
+#define HWTIMER_STATE_CANCELED	3	/* withdrawn by a clock set, its
+					 * record not read yet
+					 */
 
 /**
  * struct hwtimer_get - a timer's state, from HWTIMER_IOC_GET
@@ -327,6 +345,10 @@ struct hwtimer_slack {
 #define HWTIMER_REC_PERIODIC	_BITUL(0) /* the timer has been re-armed */
 #define HWTIMER_REC_REMOVED	_BITUL(1) /* HWTIMER_F_AUTOREMOVE: the id is
 					   * gone
+					   */
+#define HWTIMER_REC_CANCELED	_BITUL(2) /* HWTIMER_F_CANCEL_ON_SET: the
+					   * clock was set; the timer did not
+					   * fire (timerfd's ECANCELED)
 					   */
 
 /**
