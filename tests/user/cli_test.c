@@ -316,6 +316,20 @@ TEST(latency_histogram_and_plot)
 	EXPECT_NE(NULL, strstr(r.out, "lateness at expiry"));
 }
 
+TEST(latency_compares_with_timerfd_and_takes_slack)
+{
+	struct run r;
+
+	run(&r, CTL " latency -n 200 -d 5ms -s 20ms --slack 1ms --compare --json");
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_EQ(1, json_lines(r.out)) TH_LOG("%s", r.out);
+	EXPECT_EQ(1000000, json_num(r.out, "slack_ns"));
+	EXPECT_NE(NULL, strstr(r.out, "\"timerfd\":{\"count\":200,")) TH_LOG("%s", r.out);
+	run(&r, CTL " latency -n 100 --compare");
+	EXPECT_EQ(0, r.status);
+	EXPECT_NE(NULL, strstr(r.out, "hwtimer / timerfd, as this reader saw them"));
+}
+
 TEST(bench_compares_with_timerfd)
 {
 	struct run r;
@@ -373,6 +387,12 @@ TEST(errors_say_what_to_do)
 	run(&r, CTL " latency -n 0");
 	EXPECT_EQ(1, r.status);
 	EXPECT_NE(NULL, strstr(r.err, "invalid count '0'"));
+	run(&r, CTL " latency --slack 2000000h");
+	EXPECT_EQ(1, r.status);
+	EXPECT_NE(NULL, strstr(r.err, "--slack")) TH_LOG("%s", r.err);
+	run(&r, "ulimit -n 100; " CTL " latency -n 1000 --compare");
+	EXPECT_EQ(1, r.status);
+	EXPECT_NE(NULL, strstr(r.err, "ulimit -n")) TH_LOG("%s", r.err);
 }
 
 TEST(write_errors_are_caught)
