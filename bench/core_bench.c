@@ -39,7 +39,7 @@
 #define MS	1000000ULL
 #define SEC	1000000000ULL
 /* the wheel's tick, 2^shift ns: the module's default unless -s says */
-static unsigned int shift = 14;
+static unsigned int shift = 12;
 
 /* One timer, with room for each structure's links. */
 struct btimer {

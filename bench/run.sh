@@ -44,6 +44,7 @@ gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	-I"$HWT_TOP/tests/native/include" -I"$HWT_TOP/kmod" -I"$HWT_TOP/kmod/include" \
 	"$HWT_TOP/bench/core_bench.c" -o "$out/core_bench" || die "cannot build core_bench"
 "$out/core_bench" -n "$max_n" > "$raw/native.jsonl" || die "core_bench failed"
+"$out/core_bench" -w geometry -n 100000 >> "$raw/native.jsonl" || die "core_bench -w geometry failed"
 log "layer 1: instruction counts (valgrind --tool=callgrind)"
 : > "$raw/callgrind.jsonl"
 for impl in wheel heap2 heap4 rbtree; do

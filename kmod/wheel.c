@@ -123,7 +123,9 @@ static struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n,
 		l->late[idx] = hwt_wheel_late(w, n, key);
 		slots = 1;
 	} else {
-		l->first[idx] = hwt_earlier(w, l->first[idx], key);
+		/* level 0's slots hold one key each: first[] is not needed */
+		if (lvl)
+			l->first[idx] = hwt_earlier(w, l->first[idx], key);
 		l->late[idx] = hwt_earlier(w, l->late[idx],
 					   hwt_wheel_late(w, n, key));
 	}
@@ -348,7 +350,8 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 			w->parked_min = hwt_earlier(w, w->parked_min, key);
 			return true;
 		}
-		l->first[idx] = hwt_earlier(w, l->first[idx], key);
+		if (lvl)
+			l->first[idx] = hwt_earlier(w, l->first[idx], key);
 		l->late[idx] = hwt_earlier(w, l->late[idx],
 					   hwt_wheel_late(w, n, key));
 		return true;

@@ -41,6 +41,8 @@ struct probe {
 	u64 deadlines[16];
 	u64 fire_times[16];
 	u64 overruns[16];
+	/* the callback waits (up to 10 s) until this is set */
+	atomic_t *hold;
 	/* ledger of the concurrency test */
 	atomic_t arms;
 	atomic_t cancels;
@@ -70,6 +72,12 @@ static void probe_fn(struct hwtimer *t)
 			msleep(p->delay_ms);
 		else
 			mdelay(p->delay_ms);
+	}
+	if (p->hold) {
+		unsigned int ms = 10000;
+
+		while (!atomic_read(p->hold) && ms--)
+			mdelay(1);
 	}
 	if (p->stop_after && n + 1 >= p->stop_after)
 		hwtimer_cancel(t);
@@ -401,16 +409,18 @@ static int step_realtime(s64 delta)
  * A run drops the base's lock around each callback. If CLOCK_REALTIME is
  * set back while one runs, the timers after it in the same run are no
  * longer due on the clock as it is: the run must not fire them with the
- * time it started at. A slow callback is the window; the test steps the
- * clock back 10 s inside it, checks that the second timer waits, and steps
- * the clock forward again.
+ * time it started at. The first callback holds the run until the test,
+ * on another CPU, has stepped the clock back 10 s; the test checks that
+ * the second timer waits, and steps the clock forward again.
  */
 static void base_realtime_set_back_mid_run_not_early(struct kunit *test)
 {
 	unsigned int cpu = cpumask_first(cpu_online_mask);
 	unsigned int other = cpumask_next(cpu, cpu_online_mask);
+	/* static: a failed assertion must not leave the callback a dead stack */
+	static atomic_t stepped;
 	struct probe *p;
-	u64 deadline;
+	u64 deadline, set_back_at;
 
 	if (other >= nr_cpu_ids)
 		kunit_skip(test, "needs two CPUs: the callback holds one");
@@ -418,16 +428,22 @@ static void base_realtime_set_back_mid_run_not_early(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
 	p = new_probes(test, 2, HWTIMER_REALTIME);
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(other)), 0);
-	p[0].delay_ms = 300;
+	atomic_set(&stepped, 0);
+	p[0].hold = &stepped;
 	deadline = hwtimer_now(&p[0].t) + 50 * MS;
 	/* both due at once, @p[0] first in the run */
 	KUNIT_ASSERT_EQ(test, hwtimer_start(&p[0].t, deadline, 0, HWTIMER_ABS), 0);
 	KUNIT_ASSERT_EQ(test, hwtimer_start(&p[1].t, deadline, 0, HWTIMER_ABS), 0);
 	KUNIT_ASSERT_TRUE(test, wait_until(atomic_read(&p[0].entered), 20000));
 	KUNIT_ASSERT_EQ(test, step_realtime(-10 * (s64)SEC), 0);
+	set_back_at = hwtimer_now(&p[1].t);
+	atomic_set(&stepped, 1);
 	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p[0].done), 20000));
 	msleep(200);
-	KUNIT_EXPECT_EQ(test, atomic_read(&p[1].fires), 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p[1].fires), 0,
+			    "deadline %llu, set back to %llu, fired at %llu (now %llu)",
+			    deadline, set_back_at, p[1].fired_at,
+			    hwtimer_now(&p[1].t));
 	KUNIT_EXPECT_TRUE(test, hwtimer_pending(&p[1].t));
 	KUNIT_ASSERT_EQ(test, step_realtime(10 * (s64)SEC), 0);
 	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p[1].fires) == 1, 20000));
