@@ -7,12 +7,18 @@
  * hrtimer_start() (a per-CPU rbtree) and timer_delete() + mod_timer() (the
  * timer wheel, which is up to 12.5% late where hwtimer is one tick late).
  *
+ * Then lateness: HWTB_NLATE timers one at a time, 0.5 .. 5 ms each, armed
+ * once the previous one fired, on hwtimer (no slack) and on hrtimer in
+ * both of its expiry contexts; lateness is the callback's clock read minus
+ * the deadline.
+ *
  * Loading the module runs it and prints one JSON object per line:
  *   hwtimer_bench: {"layer":"kernel","impl":"hrtimer","n":1000,...}
  * then it stays loaded, idle, until rmmod.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
 #include <linux/hrtimer.h>
 #include <linux/hwtimer.h>
 #include <linux/jiffies.h>
@@ -20,6 +26,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/timer.h>
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
@@ -195,6 +202,92 @@ static int hwtb_run(const struct hwtb_impl *im, u32 n)
 	return 0;
 }
 
+/* Lateness, one timer at a time */
+
+#define HWTB_NLATE	200
+
+/**
+ * struct hwtb_late - one timer of the lateness run, of either kind
+ * @hw: the hwtimer
+ * @hr: the hrtimer
+ * @deadline: what it was armed for, on CLOCK_MONOTONIC
+ * @fired_at: the callback's clock read
+ * @done: signalled by the callback
+ */
+struct hwtb_late {
+	struct hwtimer hw;
+	struct hrtimer hr;
+	u64 deadline;
+	u64 fired_at;
+	struct completion done;
+};
+
+static void hwtb_late_hw(struct hwtimer *t)
+{
+	struct hwtb_late *l = container_of(t, struct hwtb_late, hw);
+
+	l->fired_at = ktime_get_ns();
+	complete(&l->done);
+}
+
+static enum hrtimer_restart hwtb_late_hr(struct hrtimer *t)
+{
+	struct hwtb_late *l = container_of(t, struct hwtb_late, hr);
+
+	l->fired_at = ktime_get_ns();
+	complete(&l->done);
+	return HRTIMER_NORESTART;
+}
+
+static int hwtb_cmp_s64(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* @mode: -1 for hwtimer, else the hrtimer mode */
+static int hwtb_lateness(const char *name, int mode)
+{
+	struct hwtb_late *l = kzalloc(sizeof(*l), GFP_KERNEL);
+	s64 *late = kcalloc(HWTB_NLATE, sizeof(*late), GFP_KERNEL);
+	u32 i, early = 0;
+
+	if (!l || !late) {
+		kfree(l);
+		kfree(late);
+		return -ENOMEM;
+	}
+	hwtb_rnd = 0x1a7e;
+	if (mode < 0)
+		hwtimer_init(&l->hw, hwtb_late_hw, 0);
+	else
+		hwt_hrtimer_setup(&l->hr, hwtb_late_hr, CLOCK_MONOTONIC, mode);
+	for (i = 0; i < HWTB_NLATE; i++) {
+		init_completion(&l->done);
+		l->deadline = ktime_get_ns() + 500 * NSEC_PER_USEC +
+			      hwtb_next() % (4500 * NSEC_PER_USEC);
+		if (mode < 0)
+			hwtimer_start(&l->hw, l->deadline, 0, HWTIMER_ABS);
+		else
+			hrtimer_start(&l->hr, ns_to_ktime(l->deadline), mode);
+		wait_for_completion(&l->done);
+		late[i] = (s64)(l->fired_at - l->deadline);
+		early += late[i] < 0;
+	}
+	if (mode < 0)
+		hwtimer_shutdown_sync(&l->hw);
+	else
+		hrtimer_cancel(&l->hr);
+	sort(late, HWTB_NLATE, sizeof(*late), hwtb_cmp_s64, NULL);
+	pr_info("{\"layer\":\"kernel\",\"kernel\":\"%s\",\"impl\":\"%s\",\"workload\":\"lateness\",\"timers\":%d,\"late_p50_ns\":%lld,\"late_p99_ns\":%lld,\"late_max_ns\":%lld,\"early\":%u}\n",
+		init_utsname()->release, name, HWTB_NLATE, late[HWTB_NLATE / 2],
+		late[HWTB_NLATE * 99 / 100], late[HWTB_NLATE - 1], early);
+	kfree(late);
+	kfree(l);
+	return 0;
+}
+
 static int __init hwtb_init(void)
 {
 	unsigned int k;
@@ -213,6 +306,11 @@ static int __init hwtb_init(void)
 	if (atomic_read(&hwtb_fired))
 		pr_warn("%d timers fired during the run\n",
 			atomic_read(&hwtb_fired));
+	ret = hwtb_lateness("hwtimer", -1) ?:
+	      hwtb_lateness("hrtimer (softirq)", HRTIMER_MODE_ABS_SOFT) ?:
+	      hwtb_lateness("hrtimer (hardirq)", HRTIMER_MODE_ABS_HARD);
+	if (ret)
+		return ret;
 	pr_info("done\n");
 	return 0;
 }

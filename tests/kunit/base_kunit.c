@@ -395,6 +395,19 @@ static void base_burst_in_one_tick(struct kunit *test)
 	kvfree(p);
 }
 
+/* Busy-wait until @v is set, at most @ms; true if it was. */
+static bool spin_until(atomic_t *v, unsigned int ms)
+{
+	u64 end = ktime_get_ns() + ms * MS;
+
+	while (!atomic_read(v)) {
+		if (ktime_get_ns() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
 /* Step CLOCK_REALTIME by @delta ns, from process context. */
 static int step_realtime(s64 delta)
 {
@@ -424,17 +437,25 @@ static void base_realtime_set_back_mid_run_not_early(struct kunit *test)
 
 	if (other >= nr_cpu_ids)
 		kunit_skip(test, "needs two CPUs: the callback holds one");
-	/* the timers live on @cpu's base; this thread steps the clock on @other */
+	/*
+	 * The timers live on @cpu's base, armed from @cpu so that its hrtimer
+	 * runs there (an hrtimer started elsewhere may move to the starting
+	 * CPU); this thread then steps the clock from @other.
+	 */
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
 	p = new_probes(test, 2, HWTIMER_REALTIME);
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(other)), 0);
 	atomic_set(&stepped, 0);
 	p[0].hold = &stepped;
 	deadline = hwtimer_now(&p[0].t) + 50 * MS;
 	/* both due at once, @p[0] first in the run */
 	KUNIT_ASSERT_EQ(test, hwtimer_start(&p[0].t, deadline, 0, HWTIMER_ABS), 0);
 	KUNIT_ASSERT_EQ(test, hwtimer_start(&p[1].t, deadline, 0, HWTIMER_ABS), 0);
-	KUNIT_ASSERT_TRUE(test, wait_until(atomic_read(&p[0].entered), 20000));
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(other)), 0);
+	/*
+	 * Spin, do not sleep: with timer migration, the timer of a sleep here
+	 * may be expired by the CPU the callback holds.
+	 */
+	KUNIT_ASSERT_TRUE(test, spin_until(&p[0].entered, 20000));
 	KUNIT_ASSERT_EQ(test, step_realtime(-10 * (s64)SEC), 0);
 	set_back_at = hwtimer_now(&p[1].t);
 	atomic_set(&stepped, 1);
