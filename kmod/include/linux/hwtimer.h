@@ -19,6 +19,12 @@
  * timer started with hwtimer_start_range() may fire up to its slack later,
  * so that timers whose windows overlap share one wakeup.
  *
+ * Clocks: a HWTIMER_REALTIME timer's deadline is a time on CLOCK_REALTIME,
+ * relative or not: setting the clock moves it, as it moves an hrtimer
+ * started with HRTIMER_MODE_ABS on CLOCK_REALTIME. Unlike hrtimer and
+ * /dev/hwtimer, a relative delay is not turned into elapsed time: for
+ * that, use a HWTIMER_MONOTONIC timer.
+ *
  * Callbacks run in softirq context (HRTIMER_SOFTIRQ; a thread on PREEMPT_RT),
  * with interrupts enabled and no hwtimer lock held, like timer_list
  * callbacks: they must not sleep, and may start, modify or cancel any timer,
