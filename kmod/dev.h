@@ -12,8 +12,10 @@
  *   dev_ops.c      ADD, MOD and CANCEL: validation and execution, a chunk
  *                  of them under one hold of the lock
  *   dev_ioctl.c    the ioctls: struct sizes, single ops, BATCH, GET,
- *                  DRAIN, SET_EVENTFD, INFO
+ *                  DRAIN, SET_EVENTFD, SLACK, INFO
  *   dev_read.c     records: read() and poll()
+ *   dev_clockset.c HWTIMER_F_CANCEL_ON_SET: withdrawing timers when
+ *                  CLOCK_REALTIME is set
  *
  * Every open file has its own timers, in an xarray by id, and up to three
  * timer bases (one per clock, set up on first use). The xarray's spinlock is
