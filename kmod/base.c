@@ -207,8 +207,17 @@ int hwt_base_deadline(struct hwt_base *b, u64 now, u64 expires, bool abs,
  */
 static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 {
-	u64 range = min_t(u64, latest - when, HWT_ARM_SLACK_NS);
+	u64 range;
 
+	/*
+	 * The wheel's time is modular u64; an hrtimer's is a positive s64.
+	 * A deadline near KTIME_MAX plus its slack (or its key) would wrap
+	 * to a time long past, and the hrtimer would fire at once, again
+	 * and again.
+	 */
+	latest = min_t(u64, latest, KTIME_MAX);
+	when = min(when, latest);
+	range = min_t(u64, latest - when, HWT_ARM_SLACK_NS);
 	if (b->armed != U64_MAX && (s64)(latest - b->armed) >= 0)
 		return;
 	b->armed = latest;

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
@@ -807,6 +808,38 @@ TEST_F(dev, slack_default_applies_to_adds_without_slack)
 	/* a slack of its own overrides the file's */
 	op.slack = 1;
 	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+}
+
+/*
+ * A deadline near the end of ktime plus a long slack lies beyond what an
+ * hrtimer can be armed for. It wrapped to a soft expiry long past: the next
+ * time that CPU ran its soft hrtimers (here, for another timer of the same
+ * file on another clock), the file's hrtimer fired, re-armed for the same
+ * time and fired again, for ever.
+ */
+TEST_F(dev, slack_past_the_end_of_ktime_does_not_spin)
+{
+	struct hwtimer_info info;
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS, .clockid = CLOCK_MONOTONIC,
+	};
+	struct hwtimer_record r;
+	cpu_set_t one;
+
+	/* both hrtimers on one CPU: the one that arms them */
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	op.slack = info.max_delay_ns;
+	op.expires = now_ns(CLOCK_MONOTONIC) + info.max_delay_ns;
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_BOOTTIME, 10 * MS, 0, 0, NULL));
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(CLOCK_BOOTTIME, (int)r.clockid);
+	usleep(100000);
+	/* a wakeup or two, not one per microsecond */
+	EXPECT_GE(4ULL, fdinfo_u64(self->fd, "wakeups"));
 }
 
 TEST_F(dev, slack_unknown_flag_einval)
