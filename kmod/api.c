@@ -82,6 +82,7 @@ static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
 			queue_work(hwt_wq, &t->work);
 		} else {
 			hwt_run_callback(t, &flags);
+			hwt_base_expiry_relocked(b, &x);
 		}
 	}
 	hwt_base_expiry_end(b, &x);

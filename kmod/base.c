@@ -320,12 +320,8 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
  * @b: the base, locked
  * @x: the run's state
  *
- * The lock may be dropped between calls (the in-kernel API runs each
- * callback with it dropped). On CLOCK_REALTIME, which can be set back
- * meanwhile, each call reads the clock again: a run that finds it behind
- * @x->now goes on at that time, and rebases the wheel if the clock is now
- * behind it too, so no timer of the run fires early on the clock as it is
- * now.
+ * The lock may be dropped between calls, if the owner then calls
+ * hwt_base_expiry_relocked().
  *
  * The run's budget is spent in steps, HWT_PASS_MIN units and then
  * HWT_PASS_CHECK at a time; after each, a run that has taken HWT_PASS_NS
@@ -343,14 +339,6 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 	unsigned int bucket;
 	u64 late;
 
-	if (unlikely(b->clockid == CLOCK_REALTIME)) {
-		u64 now = hwt_base_now(b);
-
-		if ((s64)(now - x->now) < 0) {
-			x->now = now;
-			hwt_base_sync(b, now);
-		}
-	}
 	do {
 		unsigned int step = min(x->left, x->check), left = step;
 
@@ -375,6 +363,30 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 	b->stats.late_hist[bucket]++;
 	this_cpu_inc(hwt_gstats.late_hist[bucket]);
 	return n;
+}
+
+/**
+ * hwt_base_expiry_relocked() - go on with a run after dropping the lock
+ * @b: the base, locked again
+ * @x: the run's state
+ *
+ * The in-kernel API runs each callback with the lock dropped. CLOCK_REALTIME
+ * may have been set back meanwhile: then the run goes on at the time it is
+ * now, and the wheel is rebased if it is ahead of that too, so that no timer
+ * of the run fires early on the clock as it is now. The other clocks never
+ * go back.
+ */
+void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x)
+{
+	u64 now;
+
+	if (b->clockid != CLOCK_REALTIME)
+		return;
+	now = hwt_base_now(b);
+	if ((s64)(now - x->now) < 0) {
+		x->now = now;
+		hwt_base_sync(b, now);
+	}
 }
 
 /**

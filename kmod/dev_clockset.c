@@ -38,6 +38,7 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 	do {
 		struct hwt_signals sig = {};
 		unsigned int n = 0, queued = 0;
+		u64 now;
 
 		more = false;
 		hwt_lock(hf);
@@ -45,13 +46,14 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 			hwt_unlock(hf);
 			return;
 		}
+		now = hwt_base_now(b);
 		xas_for_each(&xas, t, ULONG_MAX) {
 			if (xa_is_zero(t))
 				continue;
 			if (t->state == HWT_U_PENDING &&
 			    (t->flags & HWT_U_CANCEL_ON_SET)) {
 				hwt_base_del(b, &t->node, t->id);
-				t->fired = hwt_base_now(b);
+				t->fired = now;
 				t->state = HWT_U_CANCELED;
 				list_add_tail(&t->node.entry, &hf->ready);
 				WRITE_ONCE(hf->nready, hf->nready + 1);

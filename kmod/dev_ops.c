@@ -98,9 +98,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 		/* the NO_RECORD floor needs the timer: hwt_do_mod() */
 		if (!hwt_period_in_range(s, false))
 			return -ERANGE;
-		/* so does the clock: hwt_do_mod() checks it is CLOCK_REALTIME */
-		if ((f & HWTIMER_F_CANCEL_ON_SET) && !(f & HWTIMER_F_ABS))
-			return -EINVAL;
+		/* so does the clock, which must be CLOCK_REALTIME: hwt_do_mod() */
 		if (f & HWTIMER_F_CANCEL_ON_SET)
 			hwt_cos_join(hf);
 		if (op->period || s->slack) {

@@ -259,6 +259,7 @@ void hwt_stats_sum(struct hwt_stats *sum);
 void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x);
 struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 				      struct hwt_expiry *x);
+void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x);
 void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x);
 
 int hwt_api_init(void);

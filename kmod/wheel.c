@@ -97,6 +97,21 @@ static inline u64 hwt_earlier(const struct hwt_wheel *w, u64 a, u64 b)
 }
 
 /*
+ * Lower the bounds of an occupied slot for @n, whose key is @key, joining
+ * it. Level 0's slots hold one key each: their first[] is not needed.
+ */
+static inline void hwt_slot_bounds(struct hwt_wheel *w, unsigned int lvl,
+				   unsigned int idx, const struct hwt_node *n,
+				   u64 key)
+{
+	struct hwt_level *l = &w->lvl[lvl];
+
+	if (lvl)
+		l->first[idx] = hwt_earlier(w, l->first[idx], key);
+	l->late[idx] = hwt_earlier(w, l->late[idx], hwt_wheel_late(w, n, key));
+}
+
+/*
  * Account @n, whose key is @key (not before the clock), to the slot it
  * belongs in now and return that slot; the caller links the node into it.
  */
@@ -123,11 +138,7 @@ static struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n,
 		l->late[idx] = hwt_wheel_late(w, n, key);
 		slots = 1;
 	} else {
-		/* level 0's slots hold one key each: first[] is not needed */
-		if (lvl)
-			l->first[idx] = hwt_earlier(w, l->first[idx], key);
-		l->late[idx] = hwt_earlier(w, l->late[idx],
-					   hwt_wheel_late(w, n, key));
+		hwt_slot_bounds(w, lvl, idx, n, key);
 	}
 	l->count++;
 	hwt_hook_occupancy(lvl, 1, slots);
@@ -343,17 +354,11 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 	key = hwt_clamp(w, &expires);
 	lvl = hwt_slot_of(w, key, &idx);
 	if (lvl == olvl && idx == oidx) {
-		struct hwt_level *l = &w->lvl[lvl];
-
 		n->expires = expires;
-		if (unlikely(lvl == w->levels)) {
+		if (unlikely(lvl == w->levels))
 			w->parked_min = hwt_earlier(w, w->parked_min, key);
-			return true;
-		}
-		if (lvl)
-			l->first[idx] = hwt_earlier(w, l->first[idx], key);
-		l->late[idx] = hwt_earlier(w, l->late[idx],
-					   hwt_wheel_late(w, n, key));
+		else
+			hwt_slot_bounds(w, lvl, idx, n, key);
 		return true;
 	}
 	hwt_unlink(w, n);
