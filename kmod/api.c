@@ -1,159 +1,160 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hwtimer in-kernel API: struct hwtimer on per-CPU timer bases.
- * See include/linux/hwtimer.h for the contract and hwt.h for the design.
+ * See include/linux/hwtimer.h for the contract, api.h for the locking.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitops.h>
 #include <linux/export.h>
-#include <linux/hwtimer.h>
+#include <linux/lockdep.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/smp.h>
-#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
-#include "hwt.h"
-#include "hwt_trace.h"
-
-/* struct hwtimer state bits, under the base's lock */
-#define HWT_PENDING	BIT(0)	/* queued on the wheel */
-#define HWT_QUEUED	BIT(1)	/* expired, sleepable callback queued */
-#define HWT_RUNNING	BIT(2)	/* callback running */
-#define HWT_SHUTDOWN	BIT(3)	/* will not be armed again */
-#define HWT_SYNC_WAIT	BIT(4)	/* someone waits for RUNNING to clear */
-
-static DEFINE_PER_CPU(struct hwt_base *, hwt_kbases[HWT_NR_CLOCKS]);
-static struct workqueue_struct *hwt_wq;
-
-/* Called with the base locked; returns with it locked. */
-static void hwt_run_callback(struct hwtimer *t, unsigned long *flags)
-{
-	struct hwt_base *b = t->base;
-	u32 seq = t->seq;
-	bool wake;
-
-	t->state |= HWT_RUNNING;
-	spin_unlock_irqrestore(b->lock, *flags);
-	t->fn(t);
-	spin_lock_irqsave(b->lock, *flags);
-
-	/* re-arm a periodic timer the callback did not touch */
-	if (t->period && t->seq == seq &&
-	    !(t->state & (HWT_PENDING | HWT_SHUTDOWN))) {
-		u64 now = hwt_base_now(b);
-
-		t->node.expires = hwt_period_next(t->node.expires, t->fired,
-						  now, t->period,
-						  t->flags & HWTIMER_FIXED_DELAY,
-						  &t->overruns);
-		hwt_gstat_add(HWT_C_OVERRUNS, t->overruns);
-		hwt_base_add(b, &t->node, now, 0);
-		t->state |= HWT_PENDING;
-	}
-	wake = t->state & HWT_SYNC_WAIT;
-	t->state &= ~(HWT_RUNNING | HWT_SYNC_WAIT);
-	/* the waiter may free @t as soon as it sees RUNNING clear: use the
-	 * address only
-	 */
-	if (wake)
-		wake_up_var(&t->state);
-}
-
-static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
-{
-	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
-	struct hwt_expiry x;
-	struct hwt_node *n;
-	unsigned long flags;
-
-	spin_lock_irqsave(b->lock, flags);
-	hwt_base_expiry_begin(b, &x);
-	while ((n = hwt_base_expire_next(b, &x))) {
-		struct hwtimer *t = container_of(n, struct hwtimer, node);
-
-		trace_hwt_expire(b->clockid, t, 0, n->expires, x.now);
-		t->state &= ~HWT_PENDING;
-		t->fired = x.now;
-		if (t->flags & HWTIMER_SLEEPABLE) {
-			t->state |= HWT_QUEUED;
-			queue_work(hwt_wq, &t->work);
-		} else {
-			hwt_run_callback(t, &flags);
-			hwt_base_expiry_relocked(b, &x);
-		}
-	}
-	hwt_base_expiry_end(b, &x);
-	spin_unlock_irqrestore(b->lock, flags);
-	return HRTIMER_NORESTART;
-}
-
-static void hwt_work_fn(struct work_struct *work)
-{
-	struct hwtimer *t = container_of(work, struct hwtimer, work);
-	struct hwt_base *b = t->base;
-	unsigned long flags;
-
-	spin_lock_irqsave(b->lock, flags);
-	/* a cancel since the timer fired clears QUEUED */
-	if (t->state & HWT_QUEUED) {
-		t->state &= ~HWT_QUEUED;
-		hwt_run_callback(t, &flags);
-	}
-	spin_unlock_irqrestore(b->lock, flags);
-}
+#include "api.h"
 
 /**
- * hwtimer_init() - initialise a timer
+ * hwtimer_init_on() - initialise a timer on a given CPU
  * @t: the timer
  * @fn: its callback
  * @flags: HWTIMER_MONOTONIC (default), HWTIMER_BOOTTIME or HWTIMER_REALTIME,
- *	   optionally ORed with HWTIMER_SLEEPABLE and HWTIMER_FIXED_DELAY
+ *	   optionally ORed with HWTIMER_FIXED_DELAY and HWTIMER_PINNED
+ * @cpu: a possible CPU: the timer's CPU until it is armed from another (for
+ *	 ever with HWTIMER_PINNED)
  *
- * The timer is bound to the base of the current CPU for its clock. Call this
- * once, before any other function, on a timer that is not on the stack.
+ * Call this once, before any other function, on a timer that is not on the
+ * stack.
+ *
+ * Context: any.
  */
-void hwtimer_init(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags)
+void hwtimer_init_on(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags,
+		     unsigned int cpu)
 {
 	unsigned int clk = flags & HWTIMER_CLOCK_MASK;
 
-	if (WARN_ON_ONCE((flags & ~HWTIMER_INIT_FLAGS) || clk >= HWT_NR_CLOCKS)) {
+	if (WARN_ON_ONCE((flags & ~HWTIMER_INIT_FLAGS) || clk >= HWT_NR_CLOCKS ||
+			 cpu >= nr_cpu_ids || !cpu_possible(cpu))) {
 		flags = 0;
 		clk = 0;
+		cpu = raw_smp_processor_id();
 	}
 	memset(t, 0, sizeof(*t));
 	INIT_LIST_HEAD(&t->node.entry);
 	t->fn = fn;
 	t->flags = flags;
-	t->base = per_cpu(hwt_kbases[clk], raw_smp_processor_id());
-	INIT_WORK(&t->work, hwt_work_fn);
+	t->base = hwt_kbase_of(clk, cpu);
+}
+EXPORT_SYMBOL_GPL(hwtimer_init_on);
+
+/**
+ * hwtimer_init() - initialise a timer
+ * @t: the timer
+ * @fn: its callback, run in softirq context
+ * @flags: as for hwtimer_init_on()
+ *
+ * The timer starts on the current CPU: see hwtimer_init_on().
+ *
+ * Context: any.
+ */
+void hwtimer_init(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags)
+{
+	hwtimer_init_on(t, fn, flags, raw_smp_processor_id());
 }
 EXPORT_SYMBOL_GPL(hwtimer_init);
+
+/**
+ * hwtimer_init_sleepable() - initialise a timer whose callback may sleep
+ * @st: the timer; every other function takes &@st->timer
+ * @fn: its callback, run from a workqueue in process context
+ * @flags: as for hwtimer_init()
+ *
+ * Context: any.
+ */
+void hwtimer_init_sleepable(struct hwtimer_sleepable *st, hwtimer_fn_t fn,
+			    unsigned int flags)
+{
+	hwtimer_init(&st->timer, fn, flags);
+	st->timer.flags |= HWT_F_SLEEPABLE;
+	INIT_WORK(&st->work, hwt_work_fn);
+	st->fired = 0;
+	st->missed = 0;
+}
+EXPORT_SYMBOL_GPL(hwtimer_init_sleepable);
+
+/*
+ * Lock the base @t is on and the one arming should put it on, the current
+ * CPU's unless @t is pinned, with interrupts off. *@to is that base,
+ * locked too if it is another; it is @t's own if @t's callback is running,
+ * which never moves.
+ */
+static struct hwt_kbase *hwt_lock_arm(struct hwtimer *t,
+				      struct hwt_kbase **to,
+				      unsigned long *flags)
+{
+	local_irq_save(*flags);
+	for (;;) {
+		struct hwt_kbase *kb = READ_ONCE(t->base), *nb = kb;
+
+		if (!(t->flags & HWTIMER_PINNED))
+			nb = hwt_kbase_of(t->flags & HWTIMER_CLOCK_MASK,
+					  smp_processor_id());
+		if (nb == kb) {
+			raw_spin_lock(&kb->lock);
+		} else if (kb < nb) {
+			raw_spin_lock(&kb->lock);
+			raw_spin_lock_nested(&nb->lock, SINGLE_DEPTH_NESTING);
+		} else {
+			raw_spin_lock(&nb->lock);
+			raw_spin_lock_nested(&kb->lock, SINGLE_DEPTH_NESTING);
+		}
+		if (likely(kb == t->base)) {
+			if (nb != kb && kb->running == t) {
+				raw_spin_unlock(&nb->lock);
+				nb = kb;
+			}
+			*to = nb;
+			return kb;
+		}
+		if (nb != kb)
+			raw_spin_unlock(&nb->lock);
+		raw_spin_unlock(&kb->lock);
+	}
+}
+
+static void hwt_unlock_arm(struct hwt_kbase *kb, struct hwt_kbase *nb,
+			   unsigned long flags)
+{
+	if (nb != kb)
+		raw_spin_unlock(&nb->lock);
+	raw_spin_unlock(&kb->lock);
+	local_irq_restore(flags);
+}
 
 static int hwt_arm(struct hwtimer *t, u64 expires, u64 delta, u64 period,
 		   bool start, unsigned int mode)
 {
 	unsigned int cond = mode & (HWTIMER_IF_EARLIER | HWTIMER_IF_PENDING |
 				    HWTIMER_IF_IDLE);
-	struct hwt_base *b = t->base;
+	struct hwt_kbase *kb, *nb;
 	unsigned long flags;
 	u64 now, deadline;
 	int ret;
 
-	if ((mode & ~HWTIMER_MODE_FLAGS) || hweight32(cond) > 1)
+	if ((mode & ~HWTIMER_MODE_FLAGS) || (cond & (cond - 1)))
 		return -EINVAL;
 	if (period > hwt_geo.max_delay || delta > hwt_geo.max_delay)
 		return -ERANGE;
 
-	spin_lock_irqsave(b->lock, flags);
+	kb = hwt_lock_arm(t, &nb, &flags);
 	if (t->state & HWT_SHUTDOWN) {
 		ret = -ESHUTDOWN;
 		goto out;
 	}
-	now = hwt_base_now(b);
-	ret = hwt_base_deadline(b, now, expires, mode & HWTIMER_ABS, &deadline);
+	now = hwt_base_now(&nb->base);
+	ret = hwt_base_deadline(&nb->base, now, expires, mode & HWTIMER_ABS,
+				&deadline);
 	if (ret)
 		goto out;
 	ret = !!(t->state & HWT_PENDING);
@@ -164,21 +165,27 @@ static int hwt_arm(struct hwtimer *t, u64 expires, u64 delta, u64 period,
 		goto out;
 	if (start) {
 		t->period = period;
-		t->slack = delta;
+		t->node.owner = min(delta, HWT_SLACK_MAX);
 		t->node.slack = !!delta;
 	}
-	t->seq++;
-	if (ret) {
-		hwt_base_mod(b, &t->node, deadline, now, 0);
+	/* the pass must not re-arm a running periodic timer after this */
+	if (kb->running == t)
+		kb->rearm = false;
+	if (ret && nb == kb) {
+		hwt_base_mod(&kb->base, &t->node, deadline, now, 0);
 		hwt_gstat_add(HWT_C_MODIFIED, 1);
-	} else {
-		t->node.expires = deadline;
-		hwt_base_add(b, &t->node, now, 0);
-		t->state |= HWT_PENDING;
-		hwt_gstat_add(HWT_C_ADDED, 1);
+		goto out;
 	}
+	if (ret)
+		hwt_base_del(&kb->base, &t->node, 0);
+	if (nb != kb)
+		WRITE_ONCE(t->base, nb);
+	t->node.expires = deadline;
+	hwt_base_add(&nb->base, &t->node, now, 0);
+	t->state |= HWT_PENDING;
+	hwt_gstat_add(ret ? HWT_C_MODIFIED : HWT_C_ADDED, 1);
 out:
-	spin_unlock_irqrestore(b->lock, flags);
+	hwt_unlock_arm(kb, nb, flags);
 	return ret;
 }
 
@@ -194,9 +201,10 @@ out:
  * @mode: HWTIMER_REL or HWTIMER_ABS, optionally ORed with one of
  *	  HWTIMER_IF_EARLIER, HWTIMER_IF_PENDING or HWTIMER_IF_IDLE
  *
- * Re-arms the timer if it is pending.
+ * Re-arms the timer if it is pending. The timer moves to the current CPU
+ * unless it is pinned or its callback is running.
  *
- * Context: any; takes the base's lock with interrupts disabled.
+ * Context: any, hard interrupts and raw spinlocks included.
  * Return: 1 if the timer was pending, 0 if not, -EINVAL for bad @mode,
  * -ERANGE for a deadline, slack or period beyond the wheel's range,
  * -ESHUTDOWN after hwtimer_shutdown_sync(). With a condition that does not
@@ -219,7 +227,7 @@ EXPORT_SYMBOL_GPL(hwtimer_start_range);
  * The timer fires at its deadline, rounded up to the wheel's tick, plus the
  * latency of the hrtimer that drives the wheel.
  *
- * Context: any; takes the base's lock with interrupts disabled.
+ * Context: any, hard interrupts and raw spinlocks included.
  * Return: as for hwtimer_start_range().
  */
 int hwtimer_start(struct hwtimer *t, u64 expires, u64 period,
@@ -239,7 +247,7 @@ EXPORT_SYMBOL_GPL(hwtimer_start);
  * A new deadline in the timer's current wheel slot only updates the timer,
  * as mod_timer() does.
  *
- * Context: any.
+ * Context: any, hard interrupts and raw spinlocks included.
  * Return: as for hwtimer_start().
  */
 int hwtimer_modify(struct hwtimer *t, u64 expires, unsigned int mode)
@@ -248,21 +256,22 @@ int hwtimer_modify(struct hwtimer *t, u64 expires, unsigned int mode)
 }
 EXPORT_SYMBOL_GPL(hwtimer_modify);
 
-/* Called with the base locked. */
-static bool __hwtimer_cancel(struct hwtimer *t)
+/* Called with @t's base @kb locked. */
+static bool __hwtimer_cancel(struct hwt_kbase *kb, struct hwtimer *t)
 {
 	bool was = false;
 
-	t->seq++;
+	if (kb->running == t)
+		kb->rearm = false;
 	if (t->state & HWT_PENDING) {
-		hwt_base_del(t->base, &t->node, 0);
+		hwt_base_del(&kb->base, &t->node, 0);
 		t->state &= ~HWT_PENDING;
 		hwt_gstat_add(HWT_C_CANCELLED, 1);
 		was = true;
 	}
 	if (t->state & HWT_QUEUED) {
 		/* if the work already started, it sees QUEUED clear */
-		cancel_work(&t->work);
+		cancel_work(&hwt_sleepable(t)->work);
 		t->state &= ~HWT_QUEUED;
 		was = true;
 	}
@@ -276,59 +285,86 @@ static bool __hwtimer_cancel(struct hwtimer *t)
  * Does not wait for a callback that is running; a periodic timer whose
  * callback is running is not re-armed after it.
  *
- * Context: any.
+ * Context: any, hard interrupts and raw spinlocks included.
  * Return: true if the timer was pending (its callback would have run).
  */
 bool hwtimer_cancel(struct hwtimer *t)
 {
+	struct hwt_kbase *kb;
 	unsigned long flags;
 	bool was;
 
-	spin_lock_irqsave(t->base->lock, flags);
-	was = __hwtimer_cancel(t);
-	spin_unlock_irqrestore(t->base->lock, flags);
+	kb = hwt_lock_timer(t, &flags);
+	was = __hwtimer_cancel(kb, t);
+	raw_spin_unlock_irqrestore(&kb->lock, flags);
 	return was;
 }
 EXPORT_SYMBOL_GPL(hwtimer_cancel);
 
-/* Flag that we wait for the callback; false if none is running. */
-static bool hwt_sync_wait_prepare(struct hwtimer *t)
+/* Tell lockdep we may wait for a callback of @t's base, running or not. */
+static void hwt_sync_annotate(struct hwtimer *t)
 {
-	unsigned long flags;
-	bool running;
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	struct hwt_kbase *kb = READ_ONCE(t->base);
 
-	spin_lock_irqsave(t->base->lock, flags);
-	running = t->state & HWT_RUNNING;
-	if (running)
-		t->state |= HWT_SYNC_WAIT;
-	spin_unlock_irqrestore(t->base->lock, flags);
-	return running;
+	local_bh_disable();
+	lock_map_acquire(&kb->expiry_lock.dep_map);
+	lock_map_release(&kb->expiry_lock.dep_map);
+	local_bh_enable();
+#endif
+}
+
+/*
+ * Cancel until the timer is neither pending, nor queued, nor running: a
+ * callback that was running may have re-armed it.
+ */
+static bool hwt_cancel_sync(struct hwtimer *t, bool shutdown)
+{
+	bool was = false;
+
+	might_sleep();
+	hwt_sync_annotate(t);
+	for (;;) {
+		struct hwt_kbase *kb;
+		unsigned long flags;
+		bool running;
+
+		kb = hwt_lock_timer(t, &flags);
+		if (shutdown)
+			t->state |= HWT_SHUTDOWN;
+		was |= __hwtimer_cancel(kb, t);
+		running = kb->running == t;
+		if (running)
+			atomic_inc(&kb->waiters);
+		raw_spin_unlock_irqrestore(&kb->lock, flags);
+		if (running) {
+			hwt_kbase_wait_running(kb);
+			continue;
+		}
+		/* flush_work() is true if it waited: the callback ran */
+		if (!(t->flags & HWT_F_SLEEPABLE) ||
+		    !flush_work(&hwt_sleepable(t)->work))
+			return was;
+	}
 }
 
 /**
  * hwtimer_cancel_sync() - disarm a timer and wait for its callback
  * @t: the timer
  *
- * On return the callback is not running, and will not run unless something
- * re-arms the timer. It must not be called from the timer's own callback,
- * nor while holding a lock the callback takes.
+ * On return the timer is not pending and its callback is not running, even
+ * if the callback re-armed it meanwhile (it is cancelled again), so the
+ * timer can be freed unless other code arms it again; see
+ * hwtimer_shutdown_sync() for that. It must not be called from the timer's
+ * own callback, nor while holding a lock the callback takes (lockdep says
+ * so).
  *
  * Context: process context; may sleep.
  * Return: true if the timer was pending.
  */
 bool hwtimer_cancel_sync(struct hwtimer *t)
 {
-	bool was;
-
-	might_sleep();
-	was = hwtimer_cancel(t);
-	if (t->flags & HWTIMER_SLEEPABLE)
-		cancel_work_sync(&t->work);
-	else
-		while (hwt_sync_wait_prepare(t))
-			wait_var_event(&t->state,
-				       !(READ_ONCE(t->state) & HWT_RUNNING));
-	return was;
+	return hwt_cancel_sync(t, false);
 }
 EXPORT_SYMBOL_GPL(hwtimer_cancel_sync);
 
@@ -345,12 +381,7 @@ EXPORT_SYMBOL_GPL(hwtimer_cancel_sync);
  */
 void hwtimer_shutdown_sync(struct hwtimer *t)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(t->base->lock, flags);
-	t->state |= HWT_SHUTDOWN;
-	spin_unlock_irqrestore(t->base->lock, flags);
-	hwtimer_cancel_sync(t);
+	hwt_cancel_sync(t, true);
 }
 EXPORT_SYMBOL_GPL(hwtimer_shutdown_sync);
 
@@ -358,6 +389,7 @@ EXPORT_SYMBOL_GPL(hwtimer_shutdown_sync);
  * hwtimer_pending() - whether a timer is armed
  * @t: the timer
  *
+ * Context: any.
  * Return: true if the timer is on the wheel, or has fired and waits for
  * its sleepable callback to start.
  */
@@ -371,9 +403,11 @@ EXPORT_SYMBOL_GPL(hwtimer_pending);
  * hwtimer_expires() - a timer's deadline
  * @t: the timer
  *
- * Inside the callback this is the deadline that fired, unless other code
- * re-armed the timer meanwhile.
+ * Inside the callback this is the deadline that fired, unless the timer was
+ * re-armed meanwhile: by other code, or, for a periodic sleepable timer,
+ * when it fired.
  *
+ * Context: any.
  * Return: the deadline it was last armed for, in ns on its clock.
  */
 u64 hwtimer_expires(const struct hwtimer *t)
@@ -383,17 +417,24 @@ u64 hwtimer_expires(const struct hwtimer *t)
 EXPORT_SYMBOL_GPL(hwtimer_expires);
 
 /**
- * hwtimer_fired() - when a timer last fired
+ * hwtimer_fired() - when a timer fired
  * @t: the timer
  *
  * Inside the callback, hwtimer_fired() - hwtimer_expires() is the timer's
- * lateness (for a periodic timer, until the callback returns).
+ * lateness. The time is kept by the base for a softirq callback (it is
+ * the time of the base's current pass) and by the timer for a sleepable
+ * one (the time it last fired), so outside its callback a softirq timer's
+ * answer is the time of its base's last pass.
  *
+ * Context: the timer's callback.
  * Return: the time the wheel expired it, in ns on its clock.
  */
 u64 hwtimer_fired(const struct hwtimer *t)
 {
-	return READ_ONCE(t->fired);
+	if (t->flags & HWT_F_SLEEPABLE)
+		return READ_ONCE(container_of(t, struct hwtimer_sleepable,
+					      timer)->fired);
+	return READ_ONCE(READ_ONCE(t->base)->fired);
 }
 EXPORT_SYMBOL_GPL(hwtimer_fired);
 
@@ -401,8 +442,10 @@ EXPORT_SYMBOL_GPL(hwtimer_fired);
  * hwtimer_overruns() - periods a periodic timer missed
  * @t: the timer
  *
+ * Context: the timer's callback.
  * Return: the number of whole periods that ended before the timer could be
- * re-armed the last time; they were skipped, not replayed.
+ * re-armed the last time (for a sleepable timer: since its callback last
+ * started); they were skipped, not replayed.
  */
 u64 hwtimer_overruns(const struct hwtimer *t)
 {
@@ -414,17 +457,19 @@ EXPORT_SYMBOL_GPL(hwtimer_overruns);
  * hwtimer_now() - the current time on a timer's clock
  * @t: an initialised timer
  *
+ * Context: any.
  * Return: ns, comparable with hwtimer_expires().
  */
 u64 hwtimer_now(const struct hwtimer *t)
 {
-	return hwt_base_now(t->base);
+	return hwt_base_now(&READ_ONCE(t->base)->base);
 }
 EXPORT_SYMBOL_GPL(hwtimer_now);
 
 /**
  * hwtimer_tick_ns() - the wheel's tick
  *
+ * Context: any.
  * Return: the tick in ns; a timer fires less than one tick after its
  * deadline, plus hrtimer latency.
  */
@@ -433,66 +478,3 @@ u64 hwtimer_tick_ns(void)
 	return hwt_geo.tick_ns;
 }
 EXPORT_SYMBOL_GPL(hwtimer_tick_ns);
-
-static void hwt_api_free_bases(void)
-{
-	unsigned int cpu, clk;
-
-	for_each_possible_cpu(cpu) {
-		for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
-			struct hwt_base *b = per_cpu(hwt_kbases[clk], cpu);
-
-			if (!b)
-				continue;
-			hwt_base_destroy(b);
-			kfree(b);
-			per_cpu(hwt_kbases[clk], cpu) = NULL;
-		}
-	}
-}
-
-/* The wheel's struct hwt_wheel.slack_of for the in-kernel bases. */
-static u64 hwt_kslack(const struct hwt_node *n)
-{
-	return container_of(n, struct hwtimer, node)->slack;
-}
-
-int hwt_api_init(void)
-{
-	unsigned int cpu, clk;
-	int ret;
-
-	hwt_wq = alloc_workqueue("hwtimer", WQ_UNBOUND, 0);
-	if (!hwt_wq)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
-			struct hwt_base *b = kzalloc(sizeof(*b), GFP_KERNEL);
-
-			if (!b) {
-				ret = -ENOMEM;
-				goto fail;
-			}
-			ret = hwt_base_init(b, NULL, hwt_clockids[clk],
-					    hwt_kbase_tick, hwt_kslack,
-					    GFP_KERNEL);
-			if (ret) {
-				kfree(b);
-				goto fail;
-			}
-			per_cpu(hwt_kbases[clk], cpu) = b;
-		}
-	}
-	return 0;
-fail:
-	hwt_api_free_bases();
-	destroy_workqueue(hwt_wq);
-	return ret;
-}
-
-void hwt_api_exit(void)
-{
-	/* clients hold module references, so every timer is gone */
-	hwt_api_free_bases();
-	destroy_workqueue(hwt_wq);
-}

@@ -7,6 +7,7 @@
 #include <linux/hrtimer.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/timekeeping.h>
 
 #include "compat/compat.h"
@@ -63,16 +64,19 @@ int hwt_clock_index(clockid_t clockid)
 /**
  * hwt_base_init() - set up a base with an empty wheel
  * @b: the base
- * @lock: the lock to use, or NULL for the base's own
  * @clockid: the clock its timers run on
  * @fn: the owner's hrtimer callback
  * @slack_of: the owner's: the slack of a node with hwt_node.slack set (see
  *	      struct hwt_wheel), or NULL if it never sets it
  * @gfp: for allocating the wheel
  *
+ * The base is not bound to a CPU (@b->cpu is -1): its hrtimer fires where
+ * hrtimer puts it. An owner that binds it sets @b->cpu and @b->arm_csd
+ * afterwards (see struct hwt_base).
+ *
  * Return: 0 or -ENOMEM.
  */
-int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
+int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 		  enum hrtimer_restart (*fn)(struct hrtimer *),
 		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp)
 {
@@ -89,9 +93,9 @@ int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
 		return ret;
 	}
 	b->wheel->slack_of = slack_of;
-	spin_lock_init(&b->own_lock);
-	b->lock = lock ?: &b->own_lock;
 	b->armed = U64_MAX;
+	b->cpu = -1;
+	b->cpu_online = false;
 	memset(&b->stats, 0, sizeof(b->stats));
 	hwt_hrtimer_setup(&b->hrt, fn, clockid, HRTIMER_MODE_ABS_SOFT);
 	atomic_inc(&hwt_nbases);
@@ -102,8 +106,8 @@ int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
  * hwt_base_destroy() - tear down a base whose wheel is empty
  * @b: the base
  *
- * Waits for a running hrtimer callback. Must not be called with @b->lock
- * held.
+ * Waits for a running hrtimer callback. Must not be called with the base's
+ * lock held.
  */
 void hwt_base_destroy(struct hwt_base *b)
 {
@@ -222,8 +226,37 @@ static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 		return;
 	b->armed = latest;
 	hwt_stat_add(&b->stats, HWT_C_ARMS, 1);
-	hrtimer_start_range_ns(&b->hrt, ns_to_ktime(latest - range), range,
-			       HRTIMER_MODE_ABS_SOFT);
+	if (b->cpu < 0) {
+		hrtimer_start_range_ns(&b->hrt, ns_to_ktime(latest - range),
+				       range, HRTIMER_MODE_ABS_SOFT);
+		return;
+	}
+	/*
+	 * A base bound to a CPU keeps its hrtimer there, so its timers fire
+	 * there: an hrtimer started from another CPU would move to it. Its
+	 * owner's arm_csd programs it from its CPU, with hwt_base_rearm(). If
+	 * one is in flight already, it reads the wheel after this change.
+	 */
+	if (b->cpu == smp_processor_id() || !b->cpu_online ||
+	    smp_call_function_single_async(b->cpu, &b->arm_csd) == -ENXIO)
+		hrtimer_start_range_ns(&b->hrt, ns_to_ktime(latest - range),
+				       range, HRTIMER_MODE_ABS_PINNED_SOFT);
+}
+
+/**
+ * hwt_base_rearm() - program the hrtimer for the wheel's next window
+ * @b: the base, locked
+ *
+ * For the owner of a base bound to a CPU, on that CPU: from its arm_csd,
+ * and when the CPU comes online.
+ */
+void hwt_base_rearm(struct hwt_base *b)
+{
+	u64 next, latest;
+
+	b->armed = U64_MAX;
+	if (hwt_wheel_next_range(b->wheel, &next, &latest))
+		hwt_base_arm(b, next, latest);
 }
 
 /* Arm for a node just queued: the window from its key to its slack's end. */

@@ -188,8 +188,8 @@ static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
 		return 0;
 	mutex_lock(&hf->setup);
 	if (!test_bit(clk, &hf->clocks)) {
-		ret = hwt_base_init(&hf->base[clk], &hf->timers.xa_lock,
-				    hwt_clockids[clk], hwt_file_tick,
+		ret = hwt_base_init(&hf->base[clk], hwt_clockids[clk],
+				    hwt_file_tick,
 				    hwt_utimer_slack, GFP_KERNEL_ACCOUNT);
 		if (!ret) {
 			hf->base[clk].owner = hf;

@@ -82,6 +82,7 @@
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/time.h>
 
@@ -181,25 +182,32 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
 
 /**
  * struct hwt_base - a wheel driven by an hrtimer on one clock
- * @lock: guards everything below; &@own_lock or the owner's
  * @wheel: the wheel
  * @hrt: drives the wheel, armed to fire by @armed
  * @clockid: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME
+ * @cpu: the CPU the base is bound to, or -1; a bound base's hrtimer is
+ *	 always programmed on @cpu while it is online (through @arm_csd
+ *	 from other CPUs), so that its timers fire there
+ * @cpu_online: whether @cpu is online, kept by the owner under its lock
  * @armed: the end of the window @hrt is armed for (its hard expiry), or
  *	   U64_MAX when it is not armed
  * @stats: counters
  * @owner: the object the base belongs to, for its hrtimer callback
- * @own_lock: the lock of a base that does not share its owner's
+ * @arm_csd: set up by the owner of a bound base: an IPI to @cpu that takes
+ *	     the owner's lock and calls hwt_base_rearm()
+ *
+ * The owner serialises every call on a base with a lock of its own.
  */
 struct hwt_base {
-	spinlock_t *lock;		/* see @lock above */
 	struct hwt_wheel *wheel;
 	struct hrtimer hrt;
 	clockid_t clockid;
+	int cpu;
+	bool cpu_online;
 	u64 armed;
 	struct hwt_stats stats;
 	void *owner;
-	spinlock_t own_lock;		/* see @own_lock above */
+	call_single_data_t arm_csd;
 };
 
 /**
@@ -241,7 +249,7 @@ struct hwt_occupancy {
 extern const clockid_t hwt_clockids[HWT_NR_CLOCKS];
 
 int hwt_clock_index(clockid_t clockid);
-int hwt_base_init(struct hwt_base *b, spinlock_t *lock, clockid_t clockid,
+int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 		  enum hrtimer_restart (*fn)(struct hrtimer *),
 		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp);
 void hwt_base_destroy(struct hwt_base *b);
@@ -253,6 +261,7 @@ unsigned int hwt_base_add(struct hwt_base *b, struct hwt_node *n, u64 now,
 unsigned int hwt_base_mod(struct hwt_base *b, struct hwt_node *n,
 			  u64 deadline, u64 now, u32 id);
 void hwt_base_del(struct hwt_base *b, struct hwt_node *n, u32 id);
+void hwt_base_rearm(struct hwt_base *b);
 void hwt_occupancy(struct hwt_occupancy *o);
 void hwt_stats_fold(struct hwt_stats *sum, const struct hwt_stats *s);
 void hwt_stats_sum(struct hwt_stats *sum);

@@ -24,12 +24,19 @@
 #define SEC		(1000 * MS)
 #define MAX_LATE	(2 * SEC)	/* generous: emulated time, debug kernel */
 
+/* new_probes() flag: a struct hwtimer_sleepable */
+#define PROBE_SLEEPABLE	0x10000
+
 struct probe {
-	struct hwtimer t;
+	union {
+		struct hwtimer t;
+		struct hwtimer_sleepable st;	/* st.timer is t */
+	};
 	atomic_t fires;
 	atomic_t early;
 	u64 deadline;		/* of the last fire */
 	u64 fired_at;		/* clock read in the last callback */
+	u64 fired;		/* hwtimer_fired() in the last callback */
 	/* for the tests that look inside a running callback */
 	unsigned int delay_ms;
 	atomic_t entered;
@@ -58,6 +65,7 @@ static void probe_fn(struct hwtimer *t)
 		atomic_inc(&p->early);
 	p->deadline = hwtimer_expires(t);
 	p->fired_at = now;
+	p->fired = hwtimer_fired(t);
 	p->in_task = in_task();
 	if (n < ARRAY_SIZE(p->deadlines)) {
 		p->deadlines[n] = hwtimer_expires(t);
@@ -92,8 +100,13 @@ static struct probe *new_probes(struct kunit *test, unsigned int n,
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	for (i = 0; i < n; i++)
-		hwtimer_init(&p[i].t, probe_fn, flags);
+	for (i = 0; i < n; i++) {
+		if (flags & PROBE_SLEEPABLE)
+			hwtimer_init_sleepable(&p[i].st, probe_fn,
+					       flags & ~PROBE_SLEEPABLE);
+		else
+			hwtimer_init(&p[i].t, probe_fn, flags);
+	}
 	return p;
 }
 
@@ -294,7 +307,7 @@ static void base_cancel_sync_waits_for_callback(struct kunit *test)
 
 static void base_sleepable_callback_may_sleep(struct kunit *test)
 {
-	struct probe *p = new_probes(test, 1, HWTIMER_SLEEPABLE);
+	struct probe *p = new_probes(test, 1, PROBE_SLEEPABLE);
 
 	p->delay_ms = 5;	/* msleep() */
 	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 2 * MS, 0, HWTIMER_REL), 0);
@@ -302,7 +315,7 @@ static void base_sleepable_callback_may_sleep(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, p->in_task);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->early), 0);
 	stop_probes(p, 1);
-	check_cancel_sync_waits(test, HWTIMER_SLEEPABLE);
+	check_cancel_sync_waits(test, PROBE_SLEEPABLE);
 }
 
 static void base_shutdown_stops_for_good(struct kunit *test)
@@ -387,7 +400,7 @@ static void base_burst_in_one_tick(struct kunit *test)
 		early += atomic_read(&p[i].early);
 		twice += atomic_read(&p[i].fires) != 1;
 		/* one fire time for the whole batch it fired in */
-		KUNIT_EXPECT_LT(test, hwtimer_fired(&p[i].t) - deadline, MAX_LATE);
+		KUNIT_EXPECT_LT(test, p[i].fired - deadline, MAX_LATE);
 	}
 	KUNIT_EXPECT_EQ(test, early, 0U);
 	KUNIT_EXPECT_EQ(test, twice, 0U);
@@ -438,9 +451,8 @@ static void base_realtime_set_back_mid_run_not_early(struct kunit *test)
 	if (other >= nr_cpu_ids)
 		kunit_skip(test, "needs two CPUs: the callback holds one");
 	/*
-	 * The timers live on @cpu's base, armed from @cpu so that its hrtimer
-	 * runs there (an hrtimer started elsewhere may move to the starting
-	 * CPU); this thread then steps the clock from @other.
+	 * The timers are armed from @cpu, so they go to @cpu's base, whose
+	 * hrtimer runs there; this thread then steps the clock from @other.
 	 */
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
 	p = new_probes(test, 2, HWTIMER_REALTIME);

@@ -73,6 +73,8 @@ TEST(example_driver_fires_and_pins_hwtimer)
 	/* 100 periods of 20 ms; emulated time is slow, so ask for far fewer */
 	EXPECT_GE(beats, 10);
 	EXPECT_GE(param("hwtimer_example", "chores"), 1);
+	/* a notice every tenth beat, which frees itself 1 ms later */
+	EXPECT_GE(param("hwtimer_example", "notices"), beats / 10 - 1);
 	EXPECT_EQ(0, param("hwtimer_example", "early"));
 	EXPECT_GE(param("hwtimer_example", "max_late_ns"), 0);
 

@@ -99,7 +99,10 @@ debug_guest debug "$HWT_TOP/tests/vm/debug.config"
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	read -r label img hdr mode <<<"$entry"
 	rel=$(hwt_stock_release "$hdr")
-	timed "module against stock $label ($rel)" "$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$HWT_OUT/stock-$label"
+	# where every test runs, so do the KUnit suites, with a kunit.ko
+	ksrc=
+	[ "$mode" = user ] && ksrc=$src
+	HWT_KUNIT_SRC=$ksrc timed "module against stock $label ($rel)" "$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$HWT_OUT/stock-$label"
 	rc=$?; built "build module against stock $label ($rel)" $rc
 	[ $rc -eq 0 ] || continue
 	"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/stock-$label/initrd.gz" "$HWT_OUT/stock-$label/modules" \

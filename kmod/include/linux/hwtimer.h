@@ -7,11 +7,43 @@
  * hwtimer.ko, so hwtimer cannot be unloaded under it.
  *
  * A struct hwtimer is embedded in the caller's object and initialised once
- * with hwtimer_init(). It is then started, modified and cancelled any number
- * of times, from any context (interrupts included) except where a function
- * says it may sleep. Before the object is freed, the timer must be idle:
- * hwtimer_cancel_sync() or, when nothing may re-arm it any more,
- * hwtimer_shutdown_sync().
+ * with hwtimer_init(), or, for a callback that may sleep, a struct
+ * hwtimer_sleepable with hwtimer_init_sleepable(). It is then started,
+ * modified and cancelled any number of times.
+ *
+ * Contexts. hwtimer_start(), hwtimer_start_range(), hwtimer_modify() and
+ * hwtimer_cancel() may be called from any context: task, softirq, hard
+ * interrupt (a HARD hrtimer callback, an IRQF_NO_THREAD handler) and under
+ * a raw spinlock, on PREEMPT_RT too, as for timer_list and hrtimer. The
+ * bases' locks are raw spinlocks, and the work done under them is bounded
+ * (O(1) per call; an expiry pass drops the lock every HWT_PASS_CHECK
+ * timers). hwtimer_cancel_sync() and hwtimer_shutdown_sync() may sleep:
+ * they call might_sleep(), and lockdep sees them take the lock a callback
+ * runs under, so calling them with a lock the callback takes is reported as
+ * the deadlock it is, as for timer_delete_sync().
+ *
+ * Freeing. Before the object is freed, the timer must be idle: neither
+ * pending, nor waiting for its callback, nor running it. hwtimer_cancel_sync()
+ * leaves it so: it cancels, waits for a running callback, and cancels again
+ * until the callback did not re-arm it (the loop of timer_delete_sync() and
+ * hrtimer_cancel()). hwtimer_shutdown_sync() does the same and makes every
+ * later arm fail, so that other code still trying to arm it cannot bring it
+ * back. A callback may free its own timer: the expiry path does not touch a
+ * timer after its callback returns, unless it is a periodic timer the
+ * callback neither cancelled nor re-armed (it is re-armed then). So a
+ * one-shot timer may be freed in its callback, and a periodic one after
+ * hwtimer_cancel() in its callback. A pending timer must never be freed.
+ *
+ * Placement. Each CPU has a base (a wheel, its lock and the hrtimer that
+ * drives it) per clock. Like timer_list, a timer is queued on the base of the
+ * CPU that arms it, and moves there if it was on another, unless its
+ * callback is running (then it stays where it is, so that it never runs on
+ * two CPUs at once). A move holds both bases' locks, so cancel, modify and
+ * pending see the timer on one base or the other, never in between. A
+ * timer initialised with HWTIMER_PINNED never moves: it stays on the CPU
+ * given to hwtimer_init_on() (or that ran hwtimer_init()), and its callback
+ * runs there while that CPU is online (if it goes offline, the base's
+ * timers fire on another CPU, as hrtimers do).
  *
  * Precision: a timer never fires before its deadline. With no slack it fires
  * within one wheel tick (hwtimer_tick_ns(), 4.096 us by default) after it,
@@ -25,20 +57,29 @@
  * /dev/hwtimer, a relative delay is not turned into elapsed time: for
  * that, use a HWTIMER_MONOTONIC timer.
  *
- * Callbacks run in softirq context (HRTIMER_SOFTIRQ; a thread on PREEMPT_RT),
- * with interrupts enabled and no hwtimer lock held, like timer_list
- * callbacks: they must not sleep, and may start, modify or cancel any timer,
- * their own included. A timer initialised with HWTIMER_SLEEPABLE runs its
- * callback from a workqueue instead, in process context, where it may sleep;
- * a slow sleepable callback never delays the wheel or other timers.
+ * Callbacks run in softirq context (HRTIMER_SOFTIRQ; the ktimers thread on
+ * PREEMPT_RT), with interrupts enabled and no hwtimer lock held, like
+ * timer_list callbacks: they must not sleep, and may start, modify or cancel
+ * any timer, their own included. On PREEMPT_RT, hwtimer_cancel_sync() waits
+ * for a running callback on a lock the expiry pass holds, so the waiter
+ * boosts the thread running it (priority inheritance, as
+ * hrtimer_cancel_wait_running() does). The callback of a
+ * struct hwtimer_sleepable runs from a workqueue instead, in process
+ * context, where it may sleep; a slow one never delays the wheel or other
+ * timers.
  *
  * Periodic timers: a timer started with a period is re-armed after each
- * callback unless the callback re-armed or cancelled it. Fixed-rate (the
+ * callback unless the callback re-armed or cancelled it; a sleepable one is
+ * re-armed when it fires, before its callback runs. Fixed-rate (the
  * default) keeps the deadlines on the grid deadline + k * period; with
  * HWTIMER_FIXED_DELAY the next deadline is the time the timer fired plus the
- * period. Periods that end before the timer could be re-armed are not
- * replayed: they are counted, and hwtimer_overruns() tells the next callback
- * how many it missed.
+ * period. Periods that end before the timer could be re-armed, or while a
+ * sleepable callback is still waiting to run, are not replayed: they are
+ * counted, and hwtimer_overruns() tells the next callback how many it
+ * missed.
+ *
+ * Size: struct hwtimer is 64 bytes on 64-bit kernels (timer_list: 40,
+ * hrtimer: 64); struct hwtimer_sleepable adds a work_struct.
  */
 #ifndef _LINUX_HWTIMER_H
 #define _LINUX_HWTIMER_H
@@ -48,7 +89,7 @@
 #include <linux/workqueue.h>
 
 struct hwtimer;
-struct hwt_base;
+struct hwt_kbase;
 
 /**
  * typedef hwtimer_fn_t - a timer's callback
@@ -61,9 +102,10 @@ typedef void (*hwtimer_fn_t)(struct hwtimer *t);
 #define HWTIMER_BOOTTIME	0x1	/* CLOCK_BOOTTIME: counts suspend */
 #define HWTIMER_REALTIME	0x2	/* CLOCK_REALTIME: follows clock changes */
 #define HWTIMER_CLOCK_MASK	0x3
-#define HWTIMER_SLEEPABLE	0x4	/* callback in process context */
 #define HWTIMER_FIXED_DELAY	0x8	/* period counts from the fire time */
-#define HWTIMER_INIT_FLAGS	0xf
+#define HWTIMER_PINNED		0x10	/* never moves off its CPU */
+#define HWTIMER_INIT_FLAGS	(HWTIMER_CLOCK_MASK | HWTIMER_FIXED_DELAY | \
+				 HWTIMER_PINNED)
 
 /* hwtimer_start() and hwtimer_modify() mode bits */
 #define HWTIMER_REL		0x0	/* @expires is a delay from now */
@@ -78,33 +120,45 @@ typedef void (*hwtimer_fn_t)(struct hwtimer *t);
  *
  * All fields are private to hwtimer; use the accessors below.
  *
- * @node: the wheel's part: list link and deadline (ns on the timer's clock)
+ * @node: the wheel's part: list link and deadline (ns on the timer's
+ *	  clock); its owner bits hold the timer's slack, in ns
  * @fn: the callback
- * @base: the timer base the timer lives on, fixed by hwtimer_init()
+ * @base: the per-CPU base the timer is on; changes only with both bases'
+ *	  locks held
  * @period: 0 for a one-shot timer
- * @slack: how late after its deadline it may fire
- * @fired: when the timer last fired
- * @overruns: periods missed before the current callback
- * @seq: bumped by every start, modify and cancel
- * @flags: hwtimer_init() flags
- * @state: HWT_* state bits, under the base's lock
- * @work: runs the callback of a HWTIMER_SLEEPABLE timer
+ * @overruns: periods missed before the current callback (saturating)
+ * @flags: hwtimer_init() flags, and an internal bit for sleepable timers
+ * @state: state bits, under the base's lock
  */
 struct hwtimer {
 	struct hwt_node node;
 	hwtimer_fn_t fn;
-	struct hwt_base *base;
+	struct hwt_kbase *base;
 	u64 period;
-	u64 slack;
-	u64 fired;
-	u64 overruns;
-	u32 seq;
+	u32 overruns;
 	u16 flags;
-	u8 state;
+	u16 state;
+};
+
+/**
+ * struct hwtimer_sleepable - a timer whose callback runs in process context
+ * @timer: the timer, which every other function takes
+ * @work: runs the callback, on an unbound workqueue
+ * @fired: when the timer last fired
+ * @missed: periods missed since the callback last started
+ */
+struct hwtimer_sleepable {
+	struct hwtimer timer;
 	struct work_struct work;
+	u64 fired;
+	u32 missed;
 };
 
 void hwtimer_init(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags);
+void hwtimer_init_on(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags,
+		     unsigned int cpu);
+void hwtimer_init_sleepable(struct hwtimer_sleepable *st, hwtimer_fn_t fn,
+			    unsigned int flags);
 int hwtimer_start(struct hwtimer *t, u64 expires, u64 period,
 		  unsigned int mode);
 int hwtimer_start_range(struct hwtimer *t, u64 expires, u64 delta,
