@@ -566,8 +566,8 @@ def main():
                       f' | {ratio(v["hrtimer"], v["hwtimer"])} | {ratio(v["timer_list"], v["hwtimer"])} |')
         md += ['', 'Bytes per timer: ' + ', '.join(
             f'{i} {k(i, kns[0], "bytes_per_timer")}' for i in ['hwtimer', 'hrtimer', 'timer_list']) +
-               ' (struct hwtimer carries a work item for sleepable callbacks; timer_list '
-               'is at most 12.5% late where hwtimer is one 4.096 us tick late).', '']
+               ' (a sleepable timer, struct hwtimer_sleepable, adds its work item; '
+               'timer_list is at most 12.5% late where hwtimer is one 4.096 us tick late).', '']
         if klate:
             md += [f'One timer at a time, {klate[0]["timers"]} of them, 0.5 .. 5 ms each, armed '
                    'once the previous one fired; lateness is the callback\'s clock read minus '

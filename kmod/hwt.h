@@ -60,21 +60,25 @@
  * locks are sleeping ones, and the same budget bounds how long a boosted
  * lock holder runs.
  *
- * Locking: the base's spinlock guards the wheel, the hrtimer's arming and the
- * stats. It is never held while a callback runs. The in-kernel API may be
- * called from hard interrupt context, so its bases take it with interrupts
- * disabled. Device files share one lock between their bases (the file's
- * lock), since their expiries also feed the file's record queue; it is only
- * ever taken from process context and from the soft hrtimer callback, so it
- * is a BH lock and hard interrupts stay on while it is held.
+ * Locking: the owner serialises every call on a base with its own lock,
+ * which guards the wheel, the hrtimer's arming and the stats, and is never
+ * held while a callback runs. The in-kernel API may be called from any
+ * context, hard interrupts and raw spinlocks on PREEMPT_RT included, so its
+ * bases' locks are raw spinlocks taken with interrupts off (api.h); the
+ * bounded work above is what makes that acceptable on RT. Device files
+ * share one lock between their bases (the file's lock), since their
+ * expiries also feed the file's record queue; it is only ever taken from
+ * process context and from the soft hrtimer callback, so it is a BH lock
+ * and hard interrupts stay on while it is held.
  *
- * Scaling: the in-kernel API shards by CPU. A timer binds to the base of the
- * CPU that initialised it, and operations on it take only that base's lock,
- * so timers set up on different CPUs never contend (the kernel's timer_list
- * does the same). A timer never migrates between bases, which keeps cancel
- * and modify free of the migration protocol timer_list needs. Each device
- * file has its own bases: one file's million timers never delay another
- * file's, and a process that wants parallelism opens one file per thread.
+ * Scaling: the in-kernel API shards by CPU. As with timer_list, a timer is
+ * queued on the base of the CPU that arms it (HWTIMER_PINNED: of the CPU it
+ * was initialised for), moving between bases under both locks, and those
+ * bases keep their hrtimer on their CPU (hwt_base.cpu), so timers armed on
+ * different CPUs never contend and fire where they were armed. Each device
+ * file has its own bases, not bound to a CPU: one file's million timers
+ * never delay another file's, and a process that wants parallelism opens
+ * one file per thread.
  */
 #ifndef _HWT_H
 #define _HWT_H

@@ -5,7 +5,8 @@
 #  1. install what is missing from Debian's registry
 #  2. run the wheel core's KUnit suite natively (ASan + UBSan)
 #  3. build (or reuse) the debug kernel, build the module, its KUnit modules
-#     and the userspace tests, and run them all in a TCG guest
+#     and the userspace tests, and run them all in a TCG guest; the same
+#     KUnit suites again on a PREEMPT_RT debug kernel
 #  4. build against Debian's stock 6.1 and 6.12 and smoke-test each in a
 #     guest; run every userspace test on the stock PREEMPT_RT 6.12
 #  5. parse everything with kunit.py, scan the consoles for splats, and end
@@ -70,10 +71,10 @@ timed "library, CLI and userspace tests (static)" make -s -C "$HWT_TOP" user BUI
 rc=$?; built "build userspace tests" $rc
 [ $rc -eq 0 ] || cat "$res/user-build.log" >&2
 
-# debug_guest NAME FRAGMENT: build (or reuse) a debug kernel from FRAGMENT,
-# build everything against it and run the check mode in it.
+# debug_guest NAME FRAGMENT [MODE]: build (or reuse) a debug kernel from
+# FRAGMENT, build everything against it and run MODE (default check) in it.
 debug_guest() {
-	local name=$1 frag=$2 kdir rc
+	local name=$1 frag=$2 mode=${3:-check} kdir rc
 	kdir=$(timed "$name kernel (cached after the first run)" "$HWT_TOP/tests/vm/kernel.sh" "$frag")
 	rc=$?; built "build $name kernel" $rc
 	[ $rc -eq 0 ] || return
@@ -82,8 +83,8 @@ debug_guest() {
 	[ $rc -eq 0 ] || return
 	"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/$name/initrd.gz" "$HWT_OUT/$name/modules" \
 		smoke="$HWT_OUT/user/smoke" tests="$HWT_OUT/user/tests" bin="$HWT_OUT/user/bin"
-	timed "$name guest: KUnit + userspace tests" "$HWT_TOP/tests/vm/qemu.sh" \
-		"$kdir/arch/x86/boot/bzImage" "$HWT_OUT/$name/initrd.gz" check \
+	timed "$name guest: $mode" "$HWT_TOP/tests/vm/qemu.sh" \
+		"$kdir/arch/x86/boot/bzImage" "$HWT_OUT/$name/initrd.gz" $mode \
 		"$res/$name.console" "$res/$name.results" $limit $long
 	runs+=("$name:$res/$name.results:$res/$name.console:$?")
 }
@@ -93,6 +94,9 @@ debug_guest() {
 limit=2400 long=
 [ -n "${HWT_LONG:-}" ] && limit=7200 long=hwt.long=1
 debug_guest debug "$HWT_TOP/tests/vm/debug.config"
+# the KUnit suites on PREEMPT_RT with lockdep: Debian's stock 6.12-rt has no
+# KUnit (it runs every userspace test below instead)
+debug_guest rt "$HWT_TOP/tests/vm/rt.config" kunit
 [ -n "${HWT_LONG:-}" ] && debug_guest kcsan "$HWT_TOP/tests/vm/kcsan.config"
 
 # 4. the compatibility matrix

@@ -266,6 +266,14 @@ user)
 	check "unload leaves no hwtimer module" unload_all
 	finish
 	;;
+kunit)
+	check "load hwtimer.ko" insmod $HWT
+	for ko in /hwt/kunit/*.ko; do
+		[ -f "$ko" ] && run_kunit_module "$ko"
+	done
+	check "unload leaves no hwtimer module" unload_all
+	finish
+	;;
 smoke)
 	check "load hwtimer.ko" insmod $HWT
 	check "hwtimerctl after 20ms fires on this kernel" hwtimerctl after 20ms
