@@ -92,6 +92,7 @@ EXPORT_SYMBOL_GPL(hwtimer_init_sleepable);
 static struct hwt_kbase *hwt_lock_arm(struct hwtimer *t,
 				      struct hwt_kbase **to,
 				      unsigned long *flags)
+	__acquires(&t->base->lock) __acquires(&(*to)->lock)
 {
 	local_irq_save(*flags);
 	for (;;) {
@@ -102,6 +103,7 @@ static struct hwt_kbase *hwt_lock_arm(struct hwtimer *t,
 					  smp_processor_id());
 		if (nb == kb) {
 			raw_spin_lock(&kb->lock);
+			__acquire(&nb->lock);	/* the same lock, for sparse */
 		} else if (kb < nb) {
 			raw_spin_lock(&kb->lock);
 			raw_spin_lock_nested(&nb->lock, SINGLE_DEPTH_NESTING);
@@ -113,21 +115,27 @@ static struct hwt_kbase *hwt_lock_arm(struct hwtimer *t,
 			if (nb != kb && kb->running == t) {
 				raw_spin_unlock(&nb->lock);
 				nb = kb;
+				__acquire(&nb->lock);
 			}
 			*to = nb;
 			return kb;
 		}
 		if (nb != kb)
 			raw_spin_unlock(&nb->lock);
+		else
+			__release(&nb->lock);
 		raw_spin_unlock(&kb->lock);
 	}
 }
 
 static void hwt_unlock_arm(struct hwt_kbase *kb, struct hwt_kbase *nb,
 			   unsigned long flags)
+	__releases(&kb->lock) __releases(&nb->lock)
 {
 	if (nb != kb)
 		raw_spin_unlock(&nb->lock);
+	else
+		__release(&nb->lock);
 	raw_spin_unlock(&kb->lock);
 	local_irq_restore(flags);
 }

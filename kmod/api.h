@@ -52,7 +52,7 @@
 struct hwt_kbase {
 	struct hwt_base base;
 	raw_spinlock_t lock;
-	spinlock_t expiry_lock;
+	spinlock_t expiry_lock;	/* see @expiry_lock above */
 	struct hwtimer *running;
 	u64 fired;
 	bool rearm;
@@ -65,7 +65,8 @@ static inline struct hwtimer_sleepable *hwt_sleepable(struct hwtimer *t)
 }
 
 struct hwt_kbase *hwt_kbase_of(unsigned int clk, unsigned int cpu);
-struct hwt_kbase *hwt_lock_timer(struct hwtimer *t, unsigned long *flags);
+struct hwt_kbase *hwt_lock_timer(struct hwtimer *t, unsigned long *flags)
+	__acquires(&t->base->lock);
 void hwt_kbase_wait_running(struct hwt_kbase *kb);
 void hwt_work_fn(struct work_struct *work);
 

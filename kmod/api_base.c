@@ -31,6 +31,7 @@ struct hwt_kbase *hwt_kbase_of(unsigned int clk, unsigned int cpu)
  * unlocked.
  */
 struct hwt_kbase *hwt_lock_timer(struct hwtimer *t, unsigned long *flags)
+	__acquires(&t->base->lock)
 {
 	for (;;) {
 		struct hwt_kbase *kb = READ_ONCE(t->base);
@@ -103,6 +104,7 @@ static void hwt_kbase_queue(struct hwt_kbase *kb, struct hwtimer *t, u64 now)
  */
 static void hwt_kbase_run(struct hwt_kbase *kb, struct hwtimer *t, u64 now,
 			  unsigned long *flags)
+	__releases(&kb->lock)
 {
 	kb->running = t;
 	WRITE_ONCE(kb->fired, now);
