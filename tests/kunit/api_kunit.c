@@ -110,11 +110,12 @@ static void check_rearm_race(struct kunit *test, bool sleepable,
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	two_cpus(test, &a, &b);
+	/* initialised and armed on @a: its callback runs there */
+	move_to(test, a);
 	if (sleepable)
 		hwtimer_init_sleepable(&h->st, hostile_fn, 0);
 	else
 		hwtimer_init(&h->t, hostile_fn, 0);
-	move_to(test, a);
 	KUNIT_ASSERT_EQ(test, hwtimer_start(&h->t, MS, 0, HWTIMER_REL), 0);
 	move_to(test, b);
 	/* spin: a sleep's own timer might have to wait for @a's callback */
