@@ -20,6 +20,7 @@
 #define _HWT_API_H
 
 #include <linux/atomic.h>
+#include <linux/percpu.h>
 #include <linux/hwtimer.h>
 #include <linux/spinlock.h>
 
@@ -64,7 +65,14 @@ static inline struct hwtimer_sleepable *hwt_sleepable(struct hwtimer *t)
 	return container_of(t, struct hwtimer_sleepable, timer);
 }
 
-struct hwt_kbase *hwt_kbase_of(unsigned int clk, unsigned int cpu);
+DECLARE_PER_CPU(struct hwt_kbase *, hwt_kbases[HWT_NR_CLOCKS]);
+
+/* The base of @cpu for clock index @clk. */
+static inline struct hwt_kbase *hwt_kbase_of(unsigned int clk, unsigned int cpu)
+{
+	return per_cpu(hwt_kbases[clk], cpu);
+}
+
 struct hwt_kbase *hwt_lock_timer(struct hwtimer *t, unsigned long *flags)
 	__acquires(&t->base->lock);
 void hwt_kbase_wait_running(struct hwt_kbase *kb);

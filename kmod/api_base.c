@@ -13,14 +13,9 @@
 #include "api.h"
 #include "hwt_trace.h"
 
-static DEFINE_PER_CPU(struct hwt_kbase *, hwt_kbases[HWT_NR_CLOCKS]);
+DEFINE_PER_CPU(struct hwt_kbase *, hwt_kbases[HWT_NR_CLOCKS]);
 static struct workqueue_struct *hwt_wq;
 static int hwt_hp_state = -1;
-
-struct hwt_kbase *hwt_kbase_of(unsigned int clk, unsigned int cpu)
-{
-	return per_cpu(hwt_kbases[clk], cpu);
-}
 
 /**
  * hwt_lock_timer() - lock the base a timer is on

@@ -89,6 +89,7 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/time.h>
+#include <linux/timekeeping.h>
 
 #include "wheel.h"
 
@@ -257,9 +258,89 @@ int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 		  enum hrtimer_restart (*fn)(struct hrtimer *),
 		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp);
 void hwt_base_destroy(struct hwt_base *b);
-u64 hwt_base_now(const struct hwt_base *b);
-int hwt_base_deadline(struct hwt_base *b, u64 now, u64 expires, bool abs,
-		      u64 *deadline);
+/*
+ * The per-operation helpers are inline: every ADD and every hwtimer_start()
+ * goes through them.
+ */
+/**
+ * hwt_base_now() - the current time on the base's clock
+ * @b: the base
+ *
+ * Return: ns.
+ */
+static inline u64 hwt_base_now(const struct hwt_base *b)
+{
+	switch (b->clockid) {
+	case CLOCK_BOOTTIME:
+		return ktime_get_boottime_ns();
+	case CLOCK_REALTIME:
+		return ktime_get_real_ns();
+	default:
+		return ktime_get_ns();
+	}
+}
+
+/*
+ * Bring the wheel's clock to @now, a clock read made under the base's lock.
+ * Only CLOCK_REALTIME can be set back and leave the wheel ahead of a fresh
+ * read: then the wheel follows it back (an O(1) rebase). The other clocks
+ * never go back, and a wheel ahead of them is ahead of a read made before
+ * the lock was taken, which is not a reason to move anything.
+ */
+static inline void hwt_base_sync(struct hwt_base *b, u64 now)
+{
+	struct hwt_wheel *w = b->wheel;
+
+	if (unlikely((s64)(now - w->clk) < 0)) {
+		if (b->clockid == CLOCK_REALTIME) {
+			hwt_wheel_rebase(w, now);
+			hwt_stat_add(&b->stats, HWT_C_REBASES, 1);
+		}
+	} else if (now - w->clk >= hwt_wheel_tick(w) << HWT_LVL_BITS &&
+		   w->clk != w->stuck) {
+		/*
+		 * place new timers against a fresh clock, on low levels;
+		 * not while the wheel knows something is due first (@stuck)
+		 */
+		hwt_wheel_forward(w, now);
+	}
+}
+
+/**
+ * hwt_base_deadline() - validate a deadline and make it absolute
+ * @b: the base, locked
+ * @now: the current time on its clock
+ * @expires: a delay, or an absolute time if @abs
+ * @abs: whether @expires is absolute
+ * @deadline: set to the absolute deadline; a time already passed becomes @now
+ *
+ * Brings the wheel's clock up to @now first (or back, if the clock was set
+ * back), so that what the caller does next is placed against it.
+ *
+ * Return: 0, or -ERANGE if the deadline lies more than hwt_geo.max_delay
+ * ahead of @now.
+ */
+static inline int hwt_base_deadline(struct hwt_base *b, u64 now, u64 expires,
+				    bool abs, u64 *deadline)
+{
+	u64 d;
+
+	if (abs) {
+		if (expires > KTIME_MAX)
+			return -ERANGE;
+		d = (s64)(expires - now) < 0 ? now : expires;
+	} else {
+		if (expires > hwt_geo.max_delay)
+			return -ERANGE;
+		d = now + expires;
+	}
+	if (d - now > hwt_geo.max_delay)
+		return -ERANGE;
+	hwt_base_sync(b, now);
+	*deadline = d;
+	return 0;
+}
+
 unsigned int hwt_base_add(struct hwt_base *b, struct hwt_node *n, u64 now,
 			  u32 id);
 unsigned int hwt_base_mod(struct hwt_base *b, struct hwt_node *n,

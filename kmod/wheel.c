@@ -262,6 +262,7 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 				    : HWT_LVL_BITS;
 	w->clk = now & ~(hwt_wheel_tick(w) - 1);
 	w->high = w->clk;
+	w->stuck = w->clk - 1;	/* never a tick-aligned time */
 	w->skewed = false;
 	w->horizon = levels == max ? 1ULL << 63 :
 		     (u64)(HWT_LVL_SIZE - 1) << lvl_shift(w, levels - 1);
@@ -675,16 +676,23 @@ bool hwt_wheel_next_range(const struct hwt_wheel *w, u64 *when, u64 *latest)
  * Placement is relative to the clock, so a clock that stayed behind while
  * the wheel idled would put new nodes on needlessly high levels. If
  * something is due at or before @now this does nothing: pop it first.
+ * Adding nodes cannot change that, so until the clock moves otherwise, later
+ * calls return at once instead of looking at every level again: owners
+ * call this on every arm, and a wheel whose next cascade is due while its
+ * first deadline is far away (nothing makes the owner pop it before then)
+ * would otherwise pay for that look every time.
  */
 void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
 {
 	u64 span = (now & ~(hwt_wheel_tick(w) - 1)) - w->clk;
 	unsigned int lvl, slot;
 
-	if ((s64)span <= 0)
+	if ((s64)span <= 0 || w->clk == w->stuck)
 		return;
 	if (hwt_next_event(w, &lvl, &slot) > span)
 		hwt_advance(w, span);
+	else
+		w->stuck = w->clk;
 }
 
 /**
@@ -727,20 +735,6 @@ void hwt_wheel_clear(struct hwt_wheel *w)
 	slack_of = w->slack_of;
 	hwt_wheel_init(w, w->shift, w->levels, w->clk);
 	w->slack_of = slack_of;
-}
-
-/**
- * hwt_wheel_level_of() - the level a queued node is on
- * @w: the wheel
- * @n: a node queued in @w
- *
- * Return: the level, 0 being the finest, or @w->levels for a node parked
- * beyond the horizon.
- */
-unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
-				const struct hwt_node *n)
-{
-	return n->lvl;
 }
 
 /**

@@ -167,6 +167,9 @@ struct hwt_level {
  * @high: with @skewed, the latest @clk before the clock was set back
  * @skewed: @clk is before @high: nodes may sit in slots placed against that
  *	    later clock
+ * @stuck: the @clk at which hwt_wheel_forward() last found something due
+ *	   before the time it was asked for: it cannot move the clock again
+ *	   before the clock has moved another way (a pop or a rebase)
  * @shift: a tick is 1 << @shift ns
  * @levels: number of levels in @lvl
  * @top_bits: log2 of the number of slots of the top level
@@ -185,6 +188,7 @@ struct hwt_level {
 struct hwt_wheel {
 	u64 clk;
 	u64 high;
+	u64 stuck;
 	unsigned int shift;
 	unsigned int levels;
 	unsigned int top_bits;
@@ -215,8 +219,6 @@ bool hwt_wheel_next_range(const struct hwt_wheel *w, u64 *when, u64 *latest);
 void hwt_wheel_forward(struct hwt_wheel *w, u64 now);
 void hwt_wheel_rebase(struct hwt_wheel *w, u64 now);
 void hwt_wheel_clear(struct hwt_wheel *w);
-unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
-				const struct hwt_node *n);
 
 u64 hwt_period_next(u64 deadline, u64 fired, u64 now, u64 period,
 		    bool fixed_delay, u64 *overruns);
@@ -248,6 +250,20 @@ static inline u64 hwt_wheel_late(const struct hwt_wheel *w,
 		return key;
 	late = n->expires + w->slack_of(n);
 	return (s64)(late - key) > 0 ? late : key;
+}
+
+/**
+ * hwt_wheel_level_of() - the level a queued node is on
+ * @w: the wheel
+ * @n: a node queued in @w
+ *
+ * Return: the level, 0 being the finest, or @w->levels for a node parked
+ * beyond the horizon.
+ */
+static inline unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
+					      const struct hwt_node *n)
+{
+	return n->lvl;
 }
 
 static inline bool hwt_wheel_empty(const struct hwt_wheel *w)

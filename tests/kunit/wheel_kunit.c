@@ -446,6 +446,28 @@ static void wheel_forward_stops_at_due_nodes(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, pop(w, 50 * TICK), &n);
 }
 
+/*
+ * A forward that found something due stays put, without looking again,
+ * until the clock moves another way; then it moves the clock again.
+ */
+static void wheel_forward_retries_after_the_clock_moved(struct kunit *test)
+{
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
+	struct hwt_node n, m;
+
+	add_at(w, &n, 10 * TICK);
+	hwt_wheel_forward(w, 50 * TICK);
+	KUNIT_EXPECT_EQ(test, w->clk, 0ULL);
+	KUNIT_EXPECT_EQ(test, w->stuck, w->clk);
+	hwt_wheel_forward(w, 60 * TICK);
+	KUNIT_EXPECT_EQ(test, w->clk, 0ULL);
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 50 * TICK), &n);
+	add_at(w, &m, 500 * TICK);
+	hwt_wheel_forward(w, 100 * TICK);
+	KUNIT_EXPECT_EQ(test, w->clk, 100 * TICK);
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 500 * TICK), &m);
+}
+
 static void wheel_fixed_rate_counts_overruns(struct kunit *test)
 {
 	const u64 p = 100, d = 1000;
@@ -499,6 +521,7 @@ static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_del_and_mod_of_parked_node),
 	KUNIT_CASE(wheel_rebase_parks_what_the_set_back_pushed_out),
 	KUNIT_CASE(wheel_forward_stops_at_due_nodes),
+	KUNIT_CASE(wheel_forward_retries_after_the_clock_moved),
 	KUNIT_CASE(wheel_fixed_rate_counts_overruns),
 	KUNIT_CASE(wheel_fixed_delay_spaces_from_fire),
 	{}
