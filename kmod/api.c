@@ -16,21 +16,17 @@
 #include "api.h"
 
 /**
- * hwtimer_init_on() - initialise a timer on a given CPU
+ * __hwtimer_init_on() - initialise a timer; use hwtimer_init_on()
  * @t: the timer
  * @fn: its callback
- * @flags: HWTIMER_MONOTONIC (default), HWTIMER_BOOTTIME or HWTIMER_REALTIME,
- *	   optionally ORed with HWTIMER_FIXED_DELAY and HWTIMER_PINNED
- * @cpu: a possible CPU: the timer's CPU until it is armed from another (for
- *	 ever with HWTIMER_PINNED)
- *
- * Call this once, before any other function, on a timer that is not on the
- * stack.
- *
- * Context: any.
+ * @flags: see hwtimer_init_on()
+ * @cpu: see hwtimer_init_on()
+ * @name: the lockdep class's name, or NULL without lockdep
+ * @key: the lockdep class of hwtimer_init_on()'s call site, or NULL
  */
-void hwtimer_init_on(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags,
-		     unsigned int cpu)
+void __hwtimer_init_on(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags,
+		       unsigned int cpu, const char *name,
+		       struct lock_class_key *key)
 {
 	unsigned int clk = flags & HWTIMER_CLOCK_MASK;
 
@@ -45,43 +41,30 @@ void hwtimer_init_on(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags,
 	t->fn = fn;
 	t->flags = flags;
 	t->base = hwt_kbase_of(clk, cpu);
+	lockdep_init_map(hwt_lockdep_map(t), name, key, 0);
 }
-EXPORT_SYMBOL_GPL(hwtimer_init_on);
+EXPORT_SYMBOL_GPL(__hwtimer_init_on);
 
 /**
- * hwtimer_init() - initialise a timer
- * @t: the timer
- * @fn: its callback, run in softirq context
- * @flags: as for hwtimer_init_on()
- *
- * The timer starts on the current CPU: see hwtimer_init_on().
- *
- * Context: any.
+ * __hwtimer_init_sleepable() - use hwtimer_init_sleepable()
+ * @st: the timer
+ * @fn: its callback
+ * @flags: see hwtimer_init_sleepable()
+ * @name: the lockdep class's name, or NULL without lockdep
+ * @key: the lockdep class of the call site, or NULL
  */
-void hwtimer_init(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags)
+void __hwtimer_init_sleepable(struct hwtimer_sleepable *st, hwtimer_fn_t fn,
+			      unsigned int flags, const char *name,
+			      struct lock_class_key *key)
 {
-	hwtimer_init_on(t, fn, flags, raw_smp_processor_id());
-}
-EXPORT_SYMBOL_GPL(hwtimer_init);
-
-/**
- * hwtimer_init_sleepable() - initialise a timer whose callback may sleep
- * @st: the timer; every other function takes &@st->timer
- * @fn: its callback, run from a workqueue in process context
- * @flags: as for hwtimer_init()
- *
- * Context: any.
- */
-void hwtimer_init_sleepable(struct hwtimer_sleepable *st, hwtimer_fn_t fn,
-			    unsigned int flags)
-{
-	hwtimer_init(&st->timer, fn, flags);
+	__hwtimer_init_on(&st->timer, fn, flags, raw_smp_processor_id(), name,
+			  key);
 	st->timer.flags |= HWT_F_SLEEPABLE;
 	INIT_WORK(&st->work, hwt_work_fn);
 	st->fired = 0;
 	st->missed = 0;
 }
-EXPORT_SYMBOL_GPL(hwtimer_init_sleepable);
+EXPORT_SYMBOL_GPL(__hwtimer_init_sleepable);
 
 /*
  * Lock the base @t is on and the one arming should put it on, the current
@@ -309,17 +292,19 @@ bool hwtimer_cancel(struct hwtimer *t)
 }
 EXPORT_SYMBOL_GPL(hwtimer_cancel);
 
-/* Tell lockdep we may wait for a callback of @t's base, running or not. */
+/*
+ * Tell lockdep we may wait for @t's callback, running or not, as
+ * timer_delete_sync() does: a lock held here that the callback takes is a
+ * deadlock whether or not this call happens to wait.
+ */
 static void hwt_sync_annotate(struct hwtimer *t)
 {
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	struct hwt_kbase *kb = READ_ONCE(t->base);
+	unsigned long flags;
 
-	local_bh_disable();
-	lock_map_acquire(&kb->expiry_lock.dep_map);
-	lock_map_release(&kb->expiry_lock.dep_map);
-	local_bh_enable();
-#endif
+	local_irq_save(flags);
+	lock_map_acquire(hwt_lockdep_map(t));
+	lock_map_release(hwt_lockdep_map(t));
+	local_irq_restore(flags);
 }
 
 /*

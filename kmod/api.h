@@ -22,6 +22,7 @@
 #include <linux/atomic.h>
 #include <linux/percpu.h>
 #include <linux/hwtimer.h>
+#include <linux/lockdep.h>
 #include <linux/spinlock.h>
 
 #include "hwt.h"
@@ -71,6 +72,18 @@ DECLARE_PER_CPU(struct hwt_kbase *, hwt_kbases[HWT_NR_CLOCKS]);
 static inline struct hwt_kbase *hwt_kbase_of(unsigned int clk, unsigned int cpu)
 {
 	return per_cpu(hwt_kbases[clk], cpu);
+}
+
+/* The timer's lockdep map, or NULL without lockdep (the annotations are
+ * then empty macros that never look at it).
+ */
+static inline struct lockdep_map *hwt_lockdep_map(struct hwtimer *t)
+{
+#ifdef CONFIG_LOCKDEP
+	return &t->lockdep_map;
+#else
+	return NULL;
+#endif
 }
 
 struct hwt_kbase *hwt_lock_timer(struct hwtimer *t, unsigned long *flags)

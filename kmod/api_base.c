@@ -8,6 +8,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/workqueue.h>
 
 #include "api.h"
@@ -52,6 +53,27 @@ void hwt_kbase_wait_running(struct hwt_kbase *kb)
 	spin_lock_bh(&kb->expiry_lock);
 	spin_unlock_bh(&kb->expiry_lock);
 	atomic_dec(&kb->waiters);
+}
+
+/**
+ * hwt_call() - run a timer's callback
+ * @t: the timer, which the callback may free
+ *
+ * With lockdep, the callback runs holding a copy of the timer's lockdep
+ * map, which hwtimer_cancel_sync() takes too, as timer_list does.
+ */
+static void hwt_call(struct hwtimer *t)
+{
+#ifdef CONFIG_LOCKDEP
+	struct lockdep_map map;
+
+	lockdep_copy_map(&map, &t->lockdep_map);
+	lock_map_acquire(&map);
+#endif
+	t->fn(t);
+#ifdef CONFIG_LOCKDEP
+	lock_map_release(&map);
+#endif
 }
 
 /*
@@ -105,7 +127,7 @@ static void hwt_kbase_run(struct hwt_kbase *kb, struct hwtimer *t, u64 now,
 	WRITE_ONCE(kb->fired, now);
 	kb->rearm = t->period != 0;
 	raw_spin_unlock_irqrestore(&kb->lock, *flags);
-	t->fn(t);
+	hwt_call(t);
 	raw_spin_lock_irqsave(&kb->lock, *flags);
 	if (kb->rearm)
 		t->overruns = min_t(u64, U32_MAX,
@@ -181,7 +203,7 @@ void hwt_work_fn(struct work_struct *work)
 	raw_spin_unlock_irqrestore(&kb->lock, flags);
 	/* the workqueue does not touch @work after this either */
 	if (run)
-		t->fn(t);
+		hwt_call(t);
 }
 
 /* On a base's CPU, in an IPI: program its hrtimer, as another CPU cannot. */
@@ -245,7 +267,6 @@ static void hwt_api_free_bases(void)
 
 			if (!kb)
 				continue;
-			/* no timer is left to arm it, so no IPI is on its way */
 			hwt_base_destroy(&kb->base);
 			kfree(kb);
 			per_cpu(hwt_kbases[clk], cpu) = NULL;
@@ -304,10 +325,23 @@ fail:
 	return ret;
 }
 
+static void hwt_nop(void *unused)
+{
+}
+
 void hwt_api_exit(void)
 {
 	/* clients hold module references, so every timer is gone */
 	cpuhp_remove_state(hwt_hp_state);
+	/*
+	 * An arm_csd sent by the last arm may still be queued. A CPU takes
+	 * its whole queue at once and runs the waited-for calls of it first,
+	 * so one round of waited-for calls may finish before an arm_csd
+	 * queued earlier; a second round is queued only after that, and
+	 * runs after the batch that held the arm_csd.
+	 */
+	on_each_cpu(hwt_nop, NULL, 1);
+	on_each_cpu(hwt_nop, NULL, 1);
 	hwt_api_free_bases();
 	destroy_workqueue(hwt_wq);
 }

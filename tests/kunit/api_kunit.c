@@ -446,7 +446,10 @@ static void api_struct_sizes(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_64BIT))
 		kunit_skip(test, "the sizes are for 64-bit kernels");
-	KUNIT_EXPECT_LE(test, sizeof(struct hwtimer), 64);
+	/* lockdep adds a map per timer, as it does to timer_list */
+	KUNIT_EXPECT_LE(test, sizeof(struct hwtimer),
+			64 + (IS_ENABLED(CONFIG_LOCKDEP) ?
+			      sizeof(struct lockdep_map) : 0));
 	KUNIT_EXPECT_LE(test, sizeof(struct hwtimer_sleepable),
 			sizeof(struct hwtimer) + sizeof(struct work_struct) + 16);
 }

@@ -79,12 +79,15 @@
  * missed.
  *
  * Size: struct hwtimer is 64 bytes on 64-bit kernels (timer_list: 40,
- * hrtimer: 64); struct hwtimer_sleepable adds a work_struct.
+ * hrtimer: 64), plus a lockdep map with lockdep; struct hwtimer_sleepable
+ * adds a work_struct.
  */
 #ifndef _LINUX_HWTIMER_H
 #define _LINUX_HWTIMER_H
 
 #include <linux/hwt_node.h>
+#include <linux/lockdep_types.h>
+#include <linux/smp.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -129,6 +132,9 @@ typedef void (*hwtimer_fn_t)(struct hwtimer *t);
  * @overruns: periods missed before the current callback (saturating)
  * @flags: hwtimer_init() flags, and an internal bit for sleepable timers
  * @state: state bits, under the base's lock
+ * @lockdep_map: with lockdep, held while the callback runs and taken by
+ *		 hwtimer_cancel_sync(), one class per hwtimer_init() call site,
+ *		 as timer_list's
  */
 struct hwtimer {
 	struct hwt_node node;
@@ -138,6 +144,9 @@ struct hwtimer {
 	u32 overruns;
 	u16 flags;
 	u16 state;
+#ifdef CONFIG_LOCKDEP
+	struct lockdep_map lockdep_map;
+#endif
 };
 
 /**
@@ -154,11 +163,66 @@ struct hwtimer_sleepable {
 	u32 missed;
 };
 
-void hwtimer_init(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags);
-void hwtimer_init_on(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags,
-		     unsigned int cpu);
-void hwtimer_init_sleepable(struct hwtimer_sleepable *st, hwtimer_fn_t fn,
-			    unsigned int flags);
+void __hwtimer_init_on(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags,
+		       unsigned int cpu, const char *name,
+		       struct lock_class_key *key);
+void __hwtimer_init_sleepable(struct hwtimer_sleepable *st, hwtimer_fn_t fn,
+			      unsigned int flags, const char *name,
+			      struct lock_class_key *key);
+
+#ifdef CONFIG_LOCKDEP
+#define __hwtimer_key(_init, _t, ...)					\
+	do {								\
+		static struct lock_class_key __key;			\
+		_init((_t), __VA_ARGS__, #_t, &__key);			\
+	} while (0)
+#else
+#define __hwtimer_key(_init, _t, ...)	_init((_t), __VA_ARGS__, NULL, NULL)
+#endif
+
+/**
+ * hwtimer_init_on() - initialise a timer on a given CPU
+ * @t: the timer
+ * @fn: its callback, run in softirq context
+ * @flags: HWTIMER_MONOTONIC (default), HWTIMER_BOOTTIME or HWTIMER_REALTIME,
+ *	   optionally ORed with HWTIMER_FIXED_DELAY and HWTIMER_PINNED
+ * @cpu: a possible CPU: the timer's CPU until it is armed from another (for
+ *	 ever with HWTIMER_PINNED)
+ *
+ * Call this once, before any other function, on a timer that is not on the
+ * stack. With lockdep, each call site is a lock class of its own, as for
+ * timer_setup().
+ *
+ * Context: any.
+ */
+#define hwtimer_init_on(t, fn, flags, cpu)				\
+	__hwtimer_key(__hwtimer_init_on, t, fn, flags, cpu)
+
+/**
+ * hwtimer_init() - initialise a timer
+ * @t: the timer
+ * @fn: its callback, run in softirq context
+ * @flags: as for hwtimer_init_on()
+ *
+ * The timer starts on the current CPU: see hwtimer_init_on().
+ *
+ * Context: any.
+ */
+#define hwtimer_init(t, fn, flags)					\
+	hwtimer_init_on(t, fn, flags, raw_smp_processor_id())
+
+/**
+ * hwtimer_init_sleepable() - initialise a timer whose callback may sleep
+ * @st: the struct hwtimer_sleepable; every other function takes
+ *	&@st->timer
+ * @fn: its callback, run from a workqueue in process context
+ * @flags: as for hwtimer_init()
+ *
+ * Context: any.
+ */
+#define hwtimer_init_sleepable(st, fn, flags)				\
+	__hwtimer_key(__hwtimer_init_sleepable, st, fn, flags)
+
 int hwtimer_start(struct hwtimer *t, u64 expires, u64 period,
 		  unsigned int mode);
 int hwtimer_start_range(struct hwtimer *t, u64 expires, u64 delta,
