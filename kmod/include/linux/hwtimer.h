@@ -16,11 +16,13 @@
  * interrupt (a HARD hrtimer callback, an IRQF_NO_THREAD handler) and under
  * a raw spinlock, on PREEMPT_RT too, as for timer_list and hrtimer. The
  * bases' locks are raw spinlocks, and the work done under them is bounded
- * (O(1) per call; an expiry pass drops the lock every HWT_PASS_CHECK
- * timers). hwtimer_cancel_sync() and hwtimer_shutdown_sync() may sleep:
- * they call might_sleep(), and lockdep sees them take the lock a callback
- * runs under, so calling them with a lock the callback takes is reported as
- * the deadlock it is, as for timer_delete_sync().
+ * (O(1) per call; an expiry pass drops the lock around every callback and
+ * after every 32 sleepable timers it queues). hwtimer_cancel_sync() and
+ * hwtimer_shutdown_sync() may sleep: they call might_sleep(), and with
+ * lockdep they take the timer's lockdep map, which its callback runs under
+ * (a class per hwtimer_init() call site), so calling them with a lock the
+ * callback takes is reported as the deadlock it is, as for
+ * timer_delete_sync(). Neither may be called from the timer's own callback.
  *
  * Freeing. Before the object is freed, the timer must be idle: neither
  * pending, nor waiting for its callback, nor running it. hwtimer_cancel_sync()
