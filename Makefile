@@ -38,8 +38,9 @@ UT := userspace-tool
 LIB_SOVER := 1
 LIB_VERSION := 1.0.0
 LIB_CFLAGS := $(UCFLAGS) -fPIC -fvisibility=default -I$(UT)/lib
-CLI_SRCS := $(UT)/hwtimerctl.c $(UT)/parse.c $(UT)/hist.c
-CLI_HDRS := $(UT)/parse.h $(UT)/hist.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
+CLI_SRCS := $(UT)/hwtimerctl.c $(UT)/cli.c $(UT)/cmd_timer.c $(UT)/cmd_latency.c \
+	$(UT)/cmd_bench.c $(UT)/cmd_observe.c $(UT)/parse.c $(UT)/hist.c
+CLI_HDRS := $(UT)/cli.h $(UT)/parse.h $(UT)/hist.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
 
 .PHONY: all module user lib cli user-tests ksft-check native-check host-check check check-long vm bench \
 	style clean \
