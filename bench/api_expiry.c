@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layer 2 of make bench, expiry: 10^5 timers due within one second, and one
+ * timer at a time, each way a program can keep them (see api_bench.c).
+ */
+#define _GNU_SOURCE
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/timerfd.h>
+
+#include "libhwtimer.h"
+#include "uheap.h"
+#include "api_bench.h"
+#include "uheap.h"
+
+/* Expiry: N timers spread over one second */
+
+#define NEXP	100000
+
+/* Busy CPU time of the whole system, ns, from /proc/stat. */
+static uint64_t busy_ns(void)
+{
+	unsigned long long v[10] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (!f || fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			 &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+			 &v[8], &v[9]) < 8)
+		die("/proc/stat", EIO);
+	fclose(f);
+	/* user, nice, system, irq, softirq: not idle, iowait or steal */
+	return (v[0] + v[1] + v[2] + v[5] + v[6]) * (SEC / (uint64_t)hz);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t deadline_of(uint64_t start, size_t i);
+
+/* Times this thread slept and was woken: its voluntary context switches. */
+static long wakeups(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw;
+}
+
+static void report_expiry(const char *name, int64_t *late, size_t n,
+			  uint64_t busy, uint64_t span, long woken)
+{
+	char extra[320];
+	size_t early = 0, i;
+
+	qsort(late, n, sizeof(*late), cmp_i64);
+	for (i = 0; i < n; i++)
+		early += late[i] < 0;
+	snprintf(extra, sizeof(extra),
+		 "\"timers\":%zu,\"late_p50_ns\":%lld,\"late_p99_ns\":%lld,"
+		 "\"late_max_ns\":%lld,\"early\":%zu,\"wall_ns\":%llu,"
+		 "\"wakeups_per_s\":%.0f",
+		 n, (long long)late[n / 2], (long long)late[n * 99 / 100],
+		 (long long)late[n - 1], early, (unsigned long long)span,
+		 (double)woken * SEC / (double)(deadline_of(0, n - 1) -
+						deadline_of(0, 0)));
+	emit("expiry", name, "cpu_ns_per_timer", (double)busy / (double)n, extra);
+}
+
+static uint64_t deadline_of(uint64_t start, size_t i)
+{
+	/*
+	 * Spread over one second that starts 2 s after @start: arming 10^5
+	 * timers must be over before the first is due, even emulated.
+	 */
+	return start + 2 * SEC + (uint64_t)i * SEC / NEXP;
+}
+
+/* hwtimer, with the file's default slack set to @slack */
+static void expiry_hwtimer(int64_t *late, uint64_t slack, const char *name)
+{
+	int fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
+	static struct hwtimer_record recs[1024];
+	struct hwtimer_vec v;
+	uint64_t start, b0, t0;
+	size_t i, got = 0;
+	long w0;
+
+	if (fd < 0)
+		die("hwtimer", fd);
+	/* a module that predates default slack (a before/after run) skips it */
+	if (slack && hwtimer_slack(fd, &slack, NULL)) {
+		close(fd);
+		return;
+	}
+	if (hwtimer_vec_init(&v, 4096))
+		die("hwtimer", ENOMEM);
+	start = now_ns();
+	for (i = 0; i < NEXP;) {
+		hwtimer_vec_reset(&v);
+		for (; i < NEXP && v.count < v.capacity; i++)
+			hwtimer_vec_add(&v, CLOCK_MONOTONIC, deadline_of(start, i), 0,
+					HWTIMER_F_ABS | HWTIMER_F_AUTOREMOVE, i);
+		if (hwtimer_vec_submit(fd, &v, HWTIMER_BATCH_STOP_ON_ERROR) != (int)v.count)
+			die("HWTIMER_IOC_BATCH", EIO);
+	}
+	hwtimer_vec_free(&v);
+	b0 = busy_ns();
+	t0 = now_ns();
+	w0 = wakeups();
+	while (got < NEXP) {
+		int k = hwtimer_read(fd, recs, 1024), j;
+		uint64_t t = now_ns();
+
+		if (k < 0)
+			die("read", k);
+		for (j = 0; j < k; j++)
+			late[got++] = (int64_t)(t - deadline_of(start, recs[j].cookie));
+	}
+	report_expiry(name, late, NEXP, busy_ns() - b0, now_ns() - t0,
+		      wakeups() - w0);
+	close(fd);
+}
+
+static void expiry_timerfd(int64_t *late)
+{
+	int ep = epoll_create1(EPOLL_CLOEXEC), *fds = calloc(NEXP, sizeof(int));
+	static struct epoll_event evs[1024];
+	uint64_t start, b0, t0;
+	size_t i, got = 0;
+	long w0;
+
+	if (ep < 0 || !fds)
+		die("epoll", errno);
+	/* the files first: only the arming counts against the deadlines */
+	for (i = 0; i < NEXP; i++) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = i };
+
+		fds[i] = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (fds[i] < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fds[i], &ev))
+			die("timerfd", errno);
+	}
+	start = now_ns();
+	for (i = 0; i < NEXP; i++) {
+		uint64_t d = deadline_of(start, i);
+		struct itimerspec its = {
+			.it_value = { .tv_sec = (time_t)(d / SEC), .tv_nsec = (long)(d % SEC) },
+		};
+
+		if (timerfd_settime(fds[i], TFD_TIMER_ABSTIME, &its, NULL))
+			die("timerfd_settime", errno);
+	}
+	b0 = busy_ns();
+	t0 = now_ns();
+	w0 = wakeups();
+	while (got < NEXP) {
+		int k = epoll_wait(ep, evs, 1024, -1), j;
+		uint64_t t = now_ns(), ticks;
+
+		if (k < 0)
+			die("epoll_wait", errno);
+		for (j = 0; j < k; j++) {
+			size_t id = evs[j].data.u64;
+
+			if (read(fds[id], &ticks, 8) != 8)
+				continue;
+			late[got++] = (int64_t)(t - deadline_of(start, id));
+			close(fds[id]);
+		}
+	}
+	report_expiry("timerfd + epoll", late, NEXP, busy_ns() - b0,
+		      now_ns() - t0, wakeups() - w0);
+	close(ep);
+	free(fds);
+}
+
+static void expiry_uheap(int64_t *late)
+{
+	static uint32_t ids[1024];
+	struct uqueue q;
+	uint64_t start, b0, t0;
+	size_t i, got = 0;
+	long w0;
+
+	if (uq_init(&q, NEXP))
+		die("uheap", ENOMEM);
+	start = now_ns();
+	for (i = 0; i < NEXP; i++)
+		if (uq_add(&q, (uint32_t)i, deadline_of(start, i)))
+			die("timerfd_settime", errno);
+	b0 = busy_ns();
+	t0 = now_ns();
+	w0 = wakeups();
+	while (got < NEXP) {
+		uint64_t t;
+		int k = uq_wait(&q, &t, ids, 1024), j;
+
+		if (k < 0)
+			die("uheap", -k);
+		for (j = 0; j < k; j++)
+			late[got++] = (int64_t)(t - deadline_of(start, ids[j]));
+	}
+	report_expiry("userspace heap + one timerfd", late, NEXP, busy_ns() - b0,
+		      now_ns() - t0, wakeups() - w0);
+	uq_free(&q);
+}
+
+static void expiry_uring(int64_t *late)
+{
+	struct __kernel_timespec *ts = calloc(NEXP, sizeof(*ts));
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	uint64_t start, b0, t0;
+	size_t i, got = 0;
+	long w0;
+	int ret;
+
+	ret = io_uring_queue_init(4096, &ring, 0);
+	if (ret || !ts)
+		die("io_uring_queue_init", ret);
+	start = now_ns();
+	for (i = 0; i < NEXP; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+		uint64_t d = deadline_of(start, i);
+
+		if (!sqe) {
+			io_uring_submit(&ring);
+			sqe = io_uring_get_sqe(&ring);
+		}
+		ts[i].tv_sec = (long long)(d / SEC);
+		ts[i].tv_nsec = (long long)(d % SEC);
+		io_uring_prep_timeout(sqe, &ts[i], 0, IORING_TIMEOUT_ABS);
+		sqe->user_data = i;
+	}
+	io_uring_submit(&ring);
+	b0 = busy_ns();
+	t0 = now_ns();
+	w0 = wakeups();
+	while (got < NEXP) {
+		unsigned int head, k = 0;
+
+		ret = io_uring_wait_cqe(&ring, &cqe);
+		if (ret)
+			die("io_uring_wait_cqe", ret);
+		/* completions may land while we walk: time each one */
+		io_uring_for_each_cqe(&ring, head, cqe) {
+			if (cqe->res == -ETIME)
+				late[got++] = (int64_t)(now_ns() -
+							deadline_of(start, cqe->user_data));
+			k++;
+		}
+		io_uring_cq_advance(&ring, k);
+	}
+	report_expiry("io_uring timeouts", late, NEXP, busy_ns() - b0,
+		      now_ns() - t0, wakeups() - w0);
+	io_uring_queue_exit(&ring);
+	free(ts);
+}
+
+/*
+ * Lateness of one timer at a time: NSEQ timers of 0.5 .. 5 ms each, armed
+ * when the previous one was seen, each way a program can wait for one.
+ * Each arm_wait function arms an absolute deadline and returns when the
+ * program sees it fire.
+ */
+
+#define NSEQ	300
+
+struct seq_ctx {
+	int fd;
+	struct io_uring ring;
+	timer_t posix;
+	sigset_t sig;
+};
+
+static void seq_hwtimer(struct seq_ctx *c, uint64_t d)
+{
+	struct hwtimer_record r;
+
+	if (hwtimer_add(c->fd, CLOCK_MONOTONIC, d, 0, HWTIMER_F_ABS |
+			HWTIMER_F_AUTOREMOVE, 0) < 0 || hwtimer_read(c->fd, &r, 1) != 1)
+		die("hwtimer", EIO);
+}
+
+static void seq_timerfd(struct seq_ctx *c, uint64_t d)
+{
+	struct itimerspec its = {
+		.it_value = { .tv_sec = (time_t)(d / SEC), .tv_nsec = (long)(d % SEC) },
+	};
+	uint64_t ticks;
+
+	if (timerfd_settime(c->fd, TFD_TIMER_ABSTIME, &its, NULL) ||
+	    read(c->fd, &ticks, 8) != 8)
+		die("timerfd", errno);
+}
+
+static void seq_uring(struct seq_ctx *c, uint64_t d)
+{
+	struct __kernel_timespec ts = { .tv_sec = d / SEC, .tv_nsec = d % SEC };
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&c->ring);
+	struct io_uring_cqe *cqe;
+
+	io_uring_prep_timeout(sqe, &ts, 0, IORING_TIMEOUT_ABS);
+	if (io_uring_submit_and_wait(&c->ring, 1) < 0 ||
+	    io_uring_wait_cqe(&c->ring, &cqe))
+		die("io_uring", EIO);
+	io_uring_cqe_seen(&c->ring, cqe);
+}
+
+static void seq_posix(struct seq_ctx *c, uint64_t d)
+{
+	struct itimerspec its = {
+		.it_value = { .tv_sec = (time_t)(d / SEC), .tv_nsec = (long)(d % SEC) },
+	};
+
+	if (timer_settime(c->posix, TIMER_ABSTIME, &its, NULL) ||
+	    sigwaitinfo(&c->sig, NULL) < 0)
+		die("timer_settime", errno);
+}
+
+static void latency_seq(const char *name, void (*arm_wait)(struct seq_ctx *, uint64_t),
+			struct seq_ctx *c)
+{
+	int64_t late[NSEQ];
+	char extra[160];
+	unsigned int i, seed = 14;
+
+	for (i = 0; i < NSEQ; i++) {
+		uint64_t d = now_ns() + 500000 + rand_r(&seed) % (4500 * 1000);
+
+		arm_wait(c, d);
+		late[i] = (int64_t)(now_ns() - d);
+	}
+	qsort(late, NSEQ, sizeof(*late), cmp_i64);
+	snprintf(extra, sizeof(extra),
+		 "\"timers\":%d,\"late_p99_ns\":%lld,\"late_max_ns\":%lld,"
+		 "\"early\":%d", NSEQ, (long long)late[NSEQ * 99 / 100],
+		 (long long)late[NSEQ - 1], late[0] < 0);
+	emit("latency", name, "late_p50_ns", (double)late[NSEQ / 2], extra);
+}
+
+void latency_all(void)
+{
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGRTMIN };
+	struct seq_ctx c;
+
+	c.fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
+	if (c.fd < 0)
+		die("hwtimer_open", c.fd);
+	latency_seq("hwtimer", seq_hwtimer, &c);
+	close(c.fd);
+	c.fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (c.fd < 0)
+		die("timerfd_create", errno);
+	latency_seq("timerfd", seq_timerfd, &c);
+	close(c.fd);
+	if (io_uring_queue_init(8, &c.ring, 0))
+		die("io_uring_queue_init", EIO);
+	latency_seq("io_uring timeout", seq_uring, &c);
+	io_uring_queue_exit(&c.ring);
+	sigemptyset(&c.sig);
+	sigaddset(&c.sig, SIGRTMIN);
+	sigprocmask(SIG_BLOCK, &c.sig, NULL);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &c.posix))
+		die("timer_create", errno);
+	latency_seq("POSIX timer (sigwaitinfo)", seq_posix, &c);
+	timer_delete(c.posix);
+}
+
+
+void expiry_all(void)
+{
+	int64_t *late = calloc(NEXP, sizeof(*late));
+
+	if (!late)
+		die("calloc", ENOMEM);
+	expiry_hwtimer(late, 0, "hwtimer read()");
+	expiry_hwtimer(late, MS, "hwtimer read(), 1 ms slack");
+	expiry_timerfd(late);
+	expiry_uring(late);
+	expiry_uheap(late);
+	free(late);
+}
