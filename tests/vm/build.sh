@@ -4,10 +4,6 @@
 # private copy of the sources so that builds for several kernels never share
 # object files. The .ko files land in OUTDIR/modules.
 #
-# With HWT_KUNIT_SRC set to a kernel source tree and a KDIR built without
-# KUnit, also builds kunit.ko from that tree (kunit_module.sh) and the KUnit
-# suites against it.
-#
 # usage: build.sh KDIR OUTDIR
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -18,13 +14,7 @@ mkdir -p "$out/src" "$out/modules"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	$(hwt_kbuild_sources) "$out/src/"
 rm -f "$out"/modules/*.ko
-kunit=()
-if [ -n "${HWT_KUNIT_SRC:-}" ] && ! grep -q '^CONFIG_KUNIT=' "$kdir/.config" &&
-	"$(dirname "$0")/kunit_module.sh" "$HWT_KUNIT_SRC" "$kdir" "$out/kunit"; then
-	kunit=(HWT_KUNIT_MODULE=y KBUILD_EXTRA_SYMBOLS="$out/kunit/Module.symvers")
-	cp "$out/kunit/kunit.ko" "$out/modules/"
-fi
-if ! make -C "$kdir" M="$out/src" -j"$(nproc)" "${kunit[@]}" modules >"$out/build.log" 2>&1; then
+if ! make -C "$kdir" M="$out/src" -j"$(nproc)" modules >"$out/build.log" 2>&1; then
 	tail -n 40 "$out/build.log" >&2
 	die "module build against $kdir failed"
 fi

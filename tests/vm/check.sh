@@ -103,10 +103,7 @@ debug_guest rt "$HWT_TOP/tests/vm/rt.config" kunit
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	read -r label img hdr mode <<<"$entry"
 	rel=$(hwt_stock_release "$hdr")
-	# where every test runs, so do the KUnit suites, with a kunit.ko
-	ksrc=
-	[ "$mode" = user ] && ksrc=$src
-	HWT_KUNIT_SRC=$ksrc timed "module against stock $label ($rel)" "$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$HWT_OUT/stock-$label"
+	timed "module against stock $label ($rel)" "$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$HWT_OUT/stock-$label"
 	rc=$?; built "build module against stock $label ($rel)" $rc
 	[ $rc -eq 0 ] || continue
 	"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/stock-$label/initrd.gz" "$HWT_OUT/stock-$label/modules" \

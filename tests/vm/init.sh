@@ -252,14 +252,6 @@ check)
 	;;
 user)
 	check "load hwtimer.ko" insmod $HWT
-	# a stock kernel has no KUnit: kunit.ko, built from its own source
-	# (tests/vm/kunit_module.sh), runs the suites there
-	if [ -f /hwt/modules/kunit.ko ]; then
-		check "load kunit.ko on a kernel without KUnit" insmod /hwt/modules/kunit.ko
-		for ko in /hwt/kunit/*.ko; do
-			[ -f "$ko" ] && run_kunit_module "$ko"
-		done
-	fi
 	for t in /hwt/smoke/* /hwt/tests/*; do
 		[ -x "$t" ] && run_user_test "$t"
 	done
