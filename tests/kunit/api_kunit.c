@@ -27,31 +27,9 @@
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 
+#include "api_test.h"
 #include "compat/compat.h"
 
-#define US		1000ULL
-#define MS		(1000 * US)
-
-/* Busy-wait until @v is at least @n, at most @ms; true if it got there. */
-static bool spin_until(atomic_t *v, int n, unsigned int ms)
-{
-	u64 end = ktime_get_ns() + ms * MS;
-
-	while (atomic_read(v) < n) {
-		if (ktime_get_ns() > end)
-			return false;
-		cpu_relax();
-	}
-	return true;
-}
-
-/* Poll until @cond or @ms pass; the test then checks @cond itself. */
-#define wait_until(cond, ms) ({						\
-	unsigned int __left = (ms);					\
-	while (!(cond) && __left--)					\
-		msleep(1);						\
-	(cond);								\
-})
 
 /* Two online CPUs, or skip. */
 static void two_cpus(struct kunit *test, unsigned int *a, unsigned int *b)

@@ -20,8 +20,8 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
-#define MS		(1000ULL * 1000)
-#define SEC		(1000 * MS)
+#include "api_test.h"
+
 #define MAX_LATE	(2 * SEC)	/* generous: emulated time, debug kernel */
 
 /* new_probes() flag: a struct hwtimer_sleepable */
@@ -117,14 +117,6 @@ static void stop_probes(struct probe *p, unsigned int n)
 	for (i = 0; i < n; i++)
 		hwtimer_cancel_sync(&p[i].t);
 }
-
-/* Poll until @cond or @ms pass; the test then checks @cond itself. */
-#define wait_until(cond, ms) ({						\
-	unsigned int __left = (ms);					\
-	while (!(cond) && __left--)					\
-		msleep(1);						\
-	(cond);								\
-})
 
 static unsigned int total_fires(struct probe *p, unsigned int n)
 {
@@ -408,19 +400,6 @@ static void base_burst_in_one_tick(struct kunit *test)
 	kvfree(p);
 }
 
-/* Busy-wait until @v is set, at most @ms; true if it was. */
-static bool spin_until(atomic_t *v, unsigned int ms)
-{
-	u64 end = ktime_get_ns() + ms * MS;
-
-	while (!atomic_read(v)) {
-		if (ktime_get_ns() > end)
-			return false;
-		cpu_relax();
-	}
-	return true;
-}
-
 /* Step CLOCK_REALTIME by @delta ns, from process context. */
 static int step_realtime(s64 delta)
 {
@@ -467,7 +446,7 @@ static void base_realtime_set_back_mid_run_not_early(struct kunit *test)
 	 * Spin, do not sleep: with timer migration, the timer of a sleep here
 	 * may be expired by the CPU the callback holds.
 	 */
-	KUNIT_ASSERT_TRUE(test, spin_until(&p[0].entered, 20000));
+	KUNIT_ASSERT_TRUE(test, spin_until(&p[0].entered, 1, 20000));
 	KUNIT_ASSERT_EQ(test, step_realtime(-10 * (s64)SEC), 0);
 	set_back_at = hwtimer_now(&p[1].t);
 	atomic_set(&stepped, 1);

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the suites on the real in-kernel API (base_kunit.c, api_kunit.c)
+ * share: time units and ways to wait for a callback.
+ */
+#ifndef _HWT_API_TEST_H
+#define _HWT_API_TEST_H
+
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/timekeeping.h>
+
+#define US		1000ULL
+#define MS		(1000 * US)
+#define SEC		(1000 * MS)
+
+/*
+ * Busy-wait until @v is at least @n, at most @ms; true if it got there. For
+ * a test that must not sleep: the timer of its own sleep could have to
+ * wait for the callback it is waiting for.
+ */
+static inline bool spin_until(atomic_t *v, int n, unsigned int ms)
+{
+	u64 end = ktime_get_ns() + ms * MS;
+
+	while (atomic_read(v) < n) {
+		if (ktime_get_ns() > end)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
+/* Poll until @cond or @ms pass; the test then checks @cond itself. */
+#define wait_until(cond, ms) ({						\
+	unsigned int __left = (ms);					\
+	while (!(cond) && __left--)					\
+		msleep(1);						\
+	(cond);								\
+})
+
+#endif /* _HWT_API_TEST_H */
