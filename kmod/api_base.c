@@ -291,7 +291,6 @@ static int hwt_kbase_create(unsigned int cpu, unsigned int clk)
 	raw_spin_lock_init(&kb->lock);
 	spin_lock_init(&kb->expiry_lock);
 	atomic_set(&kb->waiters, 0);
-	kb->base.owner = kb;
 	kb->base.cpu = cpu;
 	INIT_CSD(&kb->base.arm_csd, hwt_kbase_arm_csd, kb);
 	per_cpu(hwt_kbases[clk], cpu) = kb;
