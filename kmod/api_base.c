@@ -197,7 +197,7 @@ void hwt_work_fn(struct work_struct *work)
 	run = t->state & HWT_QUEUED;
 	if (run) {
 		t->state &= ~HWT_QUEUED;
-		t->overruns = min_t(u32, st->missed, U32_MAX);
+		t->overruns = st->missed;
 		st->missed = 0;
 	}
 	raw_spin_unlock_irqrestore(&kb->lock, flags);
