@@ -72,6 +72,7 @@ static int hwt_open(struct inode *inode, struct file *file)
 	}
 	xa_init_flags(&hf->timers, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH |
 		      XA_FLAGS_ACCOUNT);
+	hf->rec_size = HWTIMER_RECORD_SIZE_VER0;
 	/* the opener's prctl(PR_SET_TIMERSLACK), as its nanosleep() gets */
 	if (current->timer_slack_ns != current->default_timer_slack_ns)
 		hf->slack = min_t(u64, current->timer_slack_ns,
@@ -146,6 +147,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_user_put(hf->user);
 	mutex_destroy(&hf->read_lock);
 	mutex_destroy(&hf->setup);
+	kfree(hf->rbuf);
 	kfree(hf);
 	return 0;
 }

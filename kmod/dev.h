@@ -11,8 +11,10 @@
  *                  expiry (the bases' hrtimer callback)
  *   dev_ops.c      ADD, MOD and CANCEL: validation and execution, a chunk
  *                  of them under one hold of the lock
- *   dev_ioctl.c    the ioctls: struct sizes, single ops, BATCH, GET,
- *                  DRAIN, SET_EVENTFD, SLACK, INFO
+ *   dev_ioctl.c    the ioctls: struct sizes, single ops, GET,
+ *                  SET_EVENTFD, SLACK, RECORD_SIZE, INFO
+ *   dev_batch.c    the bulk ioctls, BATCH and DRAIN, over pinned user
+ *                  memory that their results cannot fail to reach
  *   dev_read.c     records: read() and poll()
  *   dev_clockset.c HWTIMER_F_CANCEL_ON_SET: withdrawing timers when
  *                  CLOCK_REALTIME is set
@@ -82,7 +84,7 @@ enum {
  * @__node_lvl: @node.lvl
  * @__node_slack: @node.slack
  * @id: its id in the file's xarray, 1..HWT_ID_MAX
- * @gen: generation of its arming, bumped by ADD, MOD
+ * @gen: generation of its arming, from the file's counter (ADD, MOD)
  * @clk: index of its clock in hwt_clockids, or HWT_CLK_ELAPSED
  * @state: HWT_U_*
  * @flags: HWT_U_* flags
@@ -204,7 +206,10 @@ struct hwt_user {
  * @user: the user who opened the file
  * @rearms: what the file's NO_RECORD periodic timers charge @user
  * @slack: the slack of ADDs and MODs that give none (HWTIMER_IOC_SLACK)
- * @next_id: cursor of the cyclic id allocator
+ * @gen: the last generation handed out, so that an id's next timer never
+ *	 repeats a generation of its last one (HWTIMER_F_GEN)
+ * @rec_size: the size of the records read() returns (HWTIMER_IOC_RECORD_SIZE)
+ * @rbuf: read()'s buffer, set up by the first read(), under @read_lock
  * @ntimers: timers on the file
  * @nready: entries of @ready
  * @cos_link: on the list of files that clock sets walk (dev_clockset.c),
@@ -226,7 +231,9 @@ struct hwt_file {
 	struct hwt_user *user;
 	unsigned long rearms;
 	u64 slack;
-	u32 next_id;
+	u32 gen;
+	u32 rec_size;
+	void *rbuf;
 	u32 ntimers;
 	u32 nready;
 	struct list_head cos_link;
@@ -238,15 +245,21 @@ struct hwt_file {
  * One operation of a batch, with what it needs allocated beforehand: a
  * timer object and, for an eventfd, its context and an entry for it in case
  * it is not the file's last one; and the slack it arms with, its own or
- * the file's.
+ * the file's. @added is the timer an ADD created, for hwt_undo_adds().
  */
 struct hwt_slot {
 	struct hwtimer_op op;
 	u64 slack;
 	struct hwt_utimer *fresh;
+	struct hwt_utimer *added;
 	struct eventfd_ctx *ctx;
 	struct hwt_efd *efd;
 };
+
+/* batch entries run per hold of the lock */
+#define HWT_CHUNK	64
+/* entries one BATCH may carry */
+#define HWT_MAX_BATCH	65536
 
 /* limits: module parameters (dev_account.c) */
 extern unsigned int hwt_max_timers_per_fd;
@@ -310,6 +323,41 @@ static inline struct hwt_efd *hwt_efd(struct hwt_utimer *t)
 	return t->flags & HWT_U_EXT ? hwt_ext(t)->efd : NULL;
 }
 
+/* generations count modulo 2^24: struct hwt_utimer.gen */
+#define HWT_GEN_MASK	GENMASK(23, 0)
+
+static inline u32 hwt_next_gen(struct hwt_file *hf)
+{
+	hf->gen = (hf->gen + 1) & HWT_GEN_MASK;
+	return hf->gen;
+}
+
+/*
+ * Clock reads made under one hold of the file's lock, one per base, 0 until
+ * made: every operation of a chunk, or every record of a read(), takes the
+ * same "now". Forget them (hwt_nows_forget()) whenever the lock is dropped:
+ * the wheels must only see reads made under the hold they are used in (see
+ * hwt_base_sync()).
+ */
+struct hwt_nows {
+	u64 now[HWT_NR_CLOCKS];
+};
+
+static inline void hwt_nows_forget(struct hwt_nows *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+static inline u64 hwt_now_once(struct hwt_file *hf, struct hwt_nows *c,
+			       unsigned int clk)
+{
+	unsigned int b = hwt_base_idx(clk);
+
+	if (!c->now[b])
+		c->now[b] = hwt_base_now(&hf->base[b]);
+	return c->now[b];
+}
+
 static inline struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
 {
 	return xa_load(&hf->timers, id);
@@ -325,6 +373,7 @@ void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
 struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
 void hwt_efd_put(struct hwt_efd *e);
 struct hwt_utimer *hwt_alloc(bool ext);
+int hwt_alloc_bulk(struct hwt_utimer **ts, unsigned int n);
 void hwt_timer_free(struct hwt_utimer *t);
 void hwt_free_list(struct hwt_file *hf, struct list_head *dead);
 int hwt_account_init(void);
@@ -338,7 +387,8 @@ void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
 void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	     u64 now);
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
-		 const struct hwtimer_op *op, u64 *now, u64 *deadline);
+		 const struct hwtimer_op *op, struct hwt_nows *nows,
+		 u64 *now, u64 *deadline);
 u64 hwt_utimer_slack(const struct hwt_node *n);
 void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e);
 void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig);
@@ -356,9 +406,17 @@ void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t, u64 when,
 /* dev_ops.c */
 unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			 unsigned int n, bool stop);
+void hwt_undo_adds(struct hwt_file *hf, struct hwt_slot *slots,
+		   unsigned int n);
 
 /* dev_ioctl.c */
 long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+int hwt_copy_in(void *dst, size_t ksize, size_t ver0,
+		const void __user *src, size_t usize);
+
+/* dev_batch.c */
+long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize);
+long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize);
 
 /* dev_read.c */
 ssize_t hwt_read(struct file *file, char __user *buf, size_t count,

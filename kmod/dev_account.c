@@ -160,6 +160,21 @@ struct hwt_utimer *hwt_alloc(bool ext)
 	return t;
 }
 
+/* @n plain timers at once (slab bulk allocation, one memcg charge). */
+int hwt_alloc_bulk(struct hwt_utimer **ts, unsigned int n)
+{
+	unsigned int i;
+
+	if (kmem_cache_alloc_bulk(hwt_timer_cache, GFP_KERNEL_ACCOUNT, n,
+				  (void **)ts) != n)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		memset(ts[i], 0, sizeof(*ts[i]));
+		INIT_LIST_HEAD(&ts[i]->node.entry);
+	}
+	return 0;
+}
+
 void hwt_timer_free(struct hwt_utimer *t)
 {
 	if (t->flags & HWT_U_EXT) {
@@ -170,15 +185,33 @@ void hwt_timer_free(struct hwt_utimer *t)
 	}
 }
 
-/* Free timers removed under the lock, once it is dropped. */
+/*
+ * Free timers removed under the lock, once it is dropped; plain ones in
+ * bulk, as hwt_alloc_bulk() allocates them.
+ */
 void hwt_free_list(struct hwt_file *hf, struct list_head *dead)
 {
 	struct hwt_utimer *t, *next;
+	void *plain[HWT_CHUNK];
+	unsigned int k = 0;
+	long n = 0;
 
 	list_for_each_entry_safe(t, next, dead, node.entry) {
-		atomic_long_dec(&hf->user->timers);
-		hwt_timer_free(t);
+		n++;
+		if (t->flags & HWT_U_EXT) {
+			hwt_timer_free(t);
+			continue;
+		}
+		plain[k++] = t;
+		if (k == ARRAY_SIZE(plain)) {
+			kmem_cache_free_bulk(hwt_timer_cache, k, plain);
+			k = 0;
+		}
 	}
+	if (k)
+		kmem_cache_free_bulk(hwt_timer_cache, k, plain);
+	if (n)
+		atomic_long_sub(n, &hf->user->timers);
 }
 
 int hwt_account_init(void)

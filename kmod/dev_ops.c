@@ -12,10 +12,12 @@
 
 #define HWT_ADD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
 			 HWTIMER_F_EVENTFD | HWTIMER_F_NO_RECORD | \
-			 HWTIMER_F_AUTOREMOVE | HWTIMER_F_CANCEL_ON_SET)
+			 HWTIMER_F_AUTOREMOVE | HWTIMER_F_CANCEL_ON_SET | \
+			 HWTIMER_F_REALTIME)
 #define HWT_MOD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
 			 HWTIMER_F_PERIOD | HWTIMER_F_IF_EARLIER | \
-			 HWTIMER_F_IF_IDLE | HWTIMER_F_CANCEL_ON_SET)
+			 HWTIMER_F_IF_IDLE | HWTIMER_F_CANCEL_ON_SET | \
+			 HWTIMER_F_GEN)
 
 /*
  * A periodic re-arm lies up to period + slack ahead: both within range. A
@@ -32,21 +34,28 @@ static bool hwt_period_in_range(const struct hwt_slot *s, bool no_record)
 	       period + s->slack <= hwt_geo.max_delay;
 }
 
-/* Validate an operation and allocate what it needs; no lock held. */
+/*
+ * Validate an operation and allocate what it needs; no lock held. A plain
+ * timer (no period, slack or eventfd) is left to hwt_run_ops(), which
+ * allocates those of a chunk in bulk: @s->fresh stays NULL and 1 comes back.
+ * Fields an operation writes back (an ADD's @id, @gen without
+ * HWTIMER_F_GEN, @result, a CANCEL's @expires) are not read.
+ */
 static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 {
 	struct hwtimer_op *op = &s->op;
 	u32 f = op->flags;
+	bool realtime;
 	int clk, ret;
 
-	if (op->padding || op->gen)
+	if (op->padding)
 		return -EINVAL;
 	/* ADD and MOD that give no slack take the file's */
 	s->slack = op->slack ?: READ_ONCE(hf->slack);
 
 	switch (op->op) {
 	case HWTIMER_OP_ADD:
-		if ((f & ~HWT_ADD_FLAGS) || op->id)
+		if (f & ~HWT_ADD_FLAGS)
 			return -EINVAL;
 		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
 			return -EINVAL;
@@ -55,6 +64,10 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 		if ((f & HWTIMER_F_NO_RECORD) && !(f & HWTIMER_F_EVENTFD))
 			return -EINVAL;
 		if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
+			return -EINVAL;
+		/* no one gets the clock that can be set by leaving it 0 */
+		realtime = op->clockid == CLOCK_REALTIME;
+		if (!!(f & HWTIMER_F_REALTIME) != realtime)
 			return -EINVAL;
 		if ((f & HWTIMER_F_CANCEL_ON_SET) &&
 		    (!(f & HWTIMER_F_ABS) || op->clockid != CLOCK_REALTIME))
@@ -81,7 +94,9 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			if (!s->efd)
 				return -ENOMEM;
 		}
-		s->fresh = hwt_alloc(op->period || s->slack || s->ctx);
+		if (!op->period && !s->slack && !s->ctx)
+			return 1;	/* a plain timer, allocated in bulk */
+		s->fresh = hwt_alloc(true);
 		return s->fresh ? 0 : -ENOMEM;
 	case HWTIMER_OP_MOD:
 		if (f & ~HWT_MOD_FLAGS)
@@ -109,7 +124,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 		}
 		return 0;
 	case HWTIMER_OP_CANCEL:
-		if (f || op->clockid || op->eventfd || op->expires ||
+		if ((f & ~HWTIMER_F_GEN) || op->clockid || op->eventfd ||
 		    op->period || op->slack || op->cookie)
 			return -EINVAL;
 		return 0;
@@ -119,24 +134,24 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 }
 
 /*
- * The next id after the last one handed out, wrapping at HWT_ID_MAX, so
- * that an id is not reused soon after its timer is gone. Unlike
- * __xa_alloc_cyclic(), which falls back to the lowest free id on any error,
- * an allocation failure here is ENOMEM and nothing else. May drop the lock
- * to allocate.
+ * The lowest free id, as file descriptors are handed out: ids stay dense,
+ * so the xarray keeps about one node per 64 timers however they churn. A
+ * stale id may name a newer timer: HWTIMER_F_GEN guards against that.
+ * Allocation drops the lock only when the xarray must grow and a
+ * non-sleeping allocation failed; then @nows is forgotten.
  */
-static int hwt_alloc_id(struct hwt_file *hf, u32 *id, struct hwt_utimer *t)
+static int hwt_alloc_id(struct hwt_file *hf, u32 *id, struct hwt_utimer *t,
+			struct hwt_nows *nows)
 {
-	u32 from = clamp_t(u32, hf->next_id, 1, HWT_ID_MAX);
+	const struct xa_limit lim = XA_LIMIT(1, HWT_ID_MAX);
 	int ret;
 
-	ret = __xa_alloc(&hf->timers, id, t, XA_LIMIT(from, HWT_ID_MAX),
-			 GFP_KERNEL_ACCOUNT);
-	if (ret == -EBUSY && from > 1)
-		ret = __xa_alloc(&hf->timers, id, t, XA_LIMIT(1, HWT_ID_MAX),
-				 GFP_KERNEL_ACCOUNT);
-	if (!ret)
-		hf->next_id = *id + 1;
+	ret = __xa_alloc(&hf->timers, id, t, lim,
+			 GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT);
+	if (ret == -ENOMEM) {
+		hwt_nows_forget(nows);
+		ret = __xa_alloc(&hf->timers, id, t, lim, GFP_KERNEL_ACCOUNT);
+	}
 	return ret;
 }
 
@@ -159,7 +174,8 @@ static struct hwt_efd *hwt_efd_of(struct hwt_file *hf, struct hwt_slot *s)
 	return e;
 }
 
-static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
+static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
+		      struct hwt_nows *nows)
 {
 	struct hwtimer_op *op = &s->op;
 	struct hwt_utimer *t = s->fresh;
@@ -177,13 +193,13 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 	 * Take the id first: it is stored only once allocated, and nothing
 	 * else of @t is visible until the lock is held again for good.
 	 */
-	ret = hwt_alloc_id(hf, &id, t);
+	ret = hwt_alloc_id(hf, &id, t, nows);
 	if (ret < 0) {
 		atomic_long_dec(&hf->user->timers);
 		return ret == -EBUSY ? -ENOSPC : ret;
 	}
-	/* the lock may have been dropped: read the clock, check the limit */
-	ret = hwt_deadline(hf, clk, op, &now, &deadline);
+	/* the lock may have been dropped: check the limit again */
+	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline);
 	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		ret = -ENOSPC;
 	if (!ret && !hwt_rearms_charge(hf, rearms))
@@ -206,6 +222,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s)
 	}
 	hwt_set_slack(t, s->slack);
 	s->fresh = NULL;
+	s->added = t;
 	hwt_arm(hf, t, deadline, now);
 	hf->ntimers++;
 	hwt_stat_add(&hf->stats, HWT_C_ADDED, 1);
@@ -258,21 +275,55 @@ static u64 hwt_expires_on(const struct hwt_utimer *t, unsigned int clk)
 				     t->node.expires - mono_to_real;
 }
 
-static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
+/*
+ * What MOD and CANCEL report of the arming they end: 1 if it was pending, 2
+ * if it fired and its record, not read yet, goes with it, 0 if neither.
+ */
+static int hwt_arming_was(const struct hwt_utimer *t)
+{
+	switch (t->state) {
+	case HWT_U_PENDING:
+		return 1;
+	case HWT_U_FIRED:
+	case HWT_U_CANCELED:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* The timer of a MOD or CANCEL, if its generation is the one asked for. */
+static struct hwt_utimer *hwt_op_timer(struct hwt_file *hf,
+				       const struct hwtimer_op *op, int *err)
+{
+	struct hwt_utimer *t = hwt_lookup(hf, op->id);
+
+	*err = -ENOENT;
+	if (t && (op->flags & HWTIMER_F_GEN) && t->gen != op->gen) {
+		*err = -ESTALE;
+		t = NULL;
+	}
+	return t;
+}
+
+static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s,
+		      struct hwt_nows *nows)
 {
 	struct hwtimer_op *op = &s->op;
-	struct hwt_utimer *t = hwt_lookup(hf, op->id);
+	int pending, was, ret;
 	u64 now, deadline;
-	int pending, ret;
+	struct hwt_utimer *t;
 	unsigned int clk;
 
+	t = hwt_op_timer(hf, op, &ret);
 	if (!t)
-		return -ENOENT;
+		return ret;
 	pending = t->state == HWT_U_PENDING;
+	was = hwt_arming_was(t);
 	clk = hwt_mod_clk(t, op);
 	if ((op->flags & HWTIMER_F_CANCEL_ON_SET) && clk != HWT_CLK_REAL)
 		return -EINVAL;
-	ret = hwt_deadline(hf, clk, op, &now, &deadline);
+	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline);
 	if (ret)
 		return ret;
 	if ((op->flags & HWTIMER_F_IF_IDLE) && pending)
@@ -316,6 +367,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s)
 	t->flags &= ~HWT_U_CANCEL_ON_SET;
 	if (op->flags & HWTIMER_F_CANCEL_ON_SET)
 		t->flags |= HWT_U_CANCEL_ON_SET;
+	pending = was;
 	hwt_arm(hf, t, deadline, now);
 	hwt_stat_add(&hf->stats, HWT_C_MODIFIED, 1);
 out:
@@ -324,27 +376,69 @@ out:
 }
 
 static int hwt_do_cancel(struct hwt_file *hf, struct hwt_slot *s,
-			 struct list_head *dead)
+			 struct hwt_nows *nows, struct list_head *dead)
 {
-	struct hwt_utimer *t = hwt_lookup(hf, s->op.id);
-	int pending;
+	struct hwtimer_op *op = &s->op;
+	struct hwt_utimer *t;
+	int was, ret;
 
+	t = hwt_op_timer(hf, op, &ret);
 	if (!t)
-		return -ENOENT;
-	pending = t->state == HWT_U_PENDING;
-	if (pending)
+		return ret;
+	was = hwt_arming_was(t);
+	op->gen = t->gen;
+	op->expires = 0;
+	if (was == 1) {
+		u64 now = hwt_now_once(hf, nows, t->clk);
+
+		if ((s64)(t->node.expires - now) > 0)
+			op->expires = t->node.expires - now;
 		hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
+	}
 	hwt_remove(hf, t, dead);
-	return pending;
+	return was;
 }
 
-/*
- * Run @n prepared operations under one hold of the lock; each gets its
- * result. Returns how many ran: all, or up to the first failure if @stop.
+/* Allocate the plain timers of a chunk at once; ENOMEM fails them all. */
+static void hwt_alloc_plain(struct hwt_slot *slots, unsigned int n)
+{
+	struct hwt_utimer *ts[HWT_CHUNK];
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (slots[i].op.result == 1)
+			k++;
+	if (k && hwt_alloc_bulk(ts, k))
+		k = 0;
+	for (i = 0; i < n; i++) {
+		if (slots[i].op.result != 1)
+			continue;
+		if (!k) {
+			slots[i].op.result = -ENOMEM;
+			continue;
+		}
+		slots[i].fresh = ts[--k];
+		slots[i].op.result = 0;
+	}
+}
+
+/**
+ * hwt_run_ops() - run a chunk of operations
+ * @hf: the file
+ * @slots: at most HWT_CHUNK operations; a @result already set (negative)
+ *	   fails its operation without running it
+ * @n: entries of @slots
+ * @stop: stop at the first failure (HWTIMER_BATCH_STOP_ON_ERROR)
+ *
+ * Each is validated and gets what it needs allocated, then they run under
+ * one hold of the lock, each with its own result.
+ *
+ * Return: how many ran: all, or up to the first failure if @stop.
  */
 unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			 unsigned int n, bool stop)
 {
+	struct hwt_nows nows = {};
 	unsigned int i, ran = n;
 	LIST_HEAD(dead);
 
@@ -352,12 +446,13 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 		struct hwt_slot *s = &slots[i];
 
 		s->fresh = NULL;
+		s->added = NULL;
 		s->ctx = NULL;
 		s->efd = NULL;
-		/* a result set on input is the caller's error, or ours */
 		if (!s->op.result)
 			s->op.result = hwt_prep(hf, s);
 	}
+	hwt_alloc_plain(slots, n);
 
 	hwt_lock(hf);
 	for (i = 0; i < n; i++) {
@@ -371,13 +466,13 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			continue;
 		switch (s->op.op) {
 		case HWTIMER_OP_ADD:
-			s->op.result = hwt_do_add(hf, s);
+			s->op.result = hwt_do_add(hf, s, &nows);
 			break;
 		case HWTIMER_OP_MOD:
-			s->op.result = hwt_do_mod(hf, s);
+			s->op.result = hwt_do_mod(hf, s, &nows);
 			break;
 		case HWTIMER_OP_CANCEL:
-			s->op.result = hwt_do_cancel(hf, s, &dead);
+			s->op.result = hwt_do_cancel(hf, s, &nows, &dead);
 			break;
 		}
 	}
@@ -392,4 +487,34 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 		kfree(slots[i].efd);
 	}
 	return ran;
+}
+
+/**
+ * hwt_undo_adds() - delete the timers ADDs of a chunk created
+ * @hf: the file
+ * @slots: operations hwt_run_ops() ran
+ * @n: entries of @slots
+ *
+ * For results that could not reach the caller: a timer whose id the caller
+ * never learnt is gone again, unless someone has re-armed it since.
+ */
+void hwt_undo_adds(struct hwt_file *hf, struct hwt_slot *slots,
+		   unsigned int n)
+{
+	unsigned int i;
+	LIST_HEAD(dead);
+
+	hwt_lock(hf);
+	for (i = 0; i < n; i++) {
+		struct hwt_slot *s = &slots[i];
+		struct hwt_utimer *t;
+
+		if (!s->added)
+			continue;
+		t = hwt_lookup(hf, s->op.id);
+		if (t == s->added && t->gen == s->op.gen)
+			hwt_remove(hf, t, &dead);
+	}
+	hwt_unlock(hf);
+	hwt_free_list(hf, &dead);
 }

@@ -10,7 +10,7 @@
 
 #include "dev.h"
 
-#define HWT_READ_CHUNK	64	/* records built per lock hold */
+#define HWT_READ_CHUNK	48	/* records built per lock hold: its buffer fits a page */
 
 /* Records */
 
@@ -30,25 +30,12 @@ struct hwt_peek {
 	u64 now;
 };
 
-/*
- * The time on the base of clock index @clk, read once per hold of the lock
- * into @now[].
- */
-static u64 hwt_now_once(struct hwt_file *hf, u64 *now, unsigned int clk)
-{
-	unsigned int b = hwt_base_idx(clk);
-
-	if (!now[b])
-		now[b] = hwt_base_now(&hf->base[b]);
-	return now[b];
-}
-
 /* Build records for the first @max timers of the queue; take none. */
 static unsigned int hwt_peek_records(struct hwt_file *hf,
 				     struct hwtimer_record *recs,
 				     struct hwt_peek *peek, unsigned int max)
 {
-	u64 now[HWT_NR_CLOCKS] = {};
+	struct hwt_nows now = {};
 	s64 off[HWT_CLK_ELAPSED + 1];
 	struct hwt_utimer *t;
 	unsigned int n = 0, clk;
@@ -81,7 +68,7 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 			r->flags |= HWTIMER_REC_CANCELED;
 		if (hwt_period(t) && !p->canceled) {
 			/* the overruns the re-arm in hwt_take_records() counts */
-			p->now = hwt_now_once(hf, now, t->clk);
+			p->now = hwt_now_once(hf, &now, t->clk);
 			hwt_period_next(hwt_ext(t)->due, t->fired, p->now,
 					hwt_period(t), t->flags & HWT_U_FIXED_DELAY,
 					&r->overruns);
@@ -105,7 +92,7 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 				     const struct hwt_peek *peek,
 				     unsigned int n, struct list_head *dead)
 {
-	u64 now[HWT_NR_CLOCKS] = {};
+	struct hwt_nows now = {};
 	unsigned int i;
 
 	hwt_lock(hf);
@@ -121,7 +108,7 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 		if (hwt_period(t) && !peek[i].canceled)
 			/* the wheel gets a fresh clock read: see hwt_base_sync() */
 			hwt_rearm_period(hf, t, peek[i].now,
-					 hwt_now_once(hf, now, t->clk));
+					 hwt_now_once(hf, &now, t->clk));
 		else if (t->flags & HWT_U_AUTOREMOVE)
 			hwt_remove(hf, t, dead);
 	}
@@ -130,45 +117,74 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 	return i;
 }
 
+/* read()'s buffer: a chunk of records and what it needs to take them */
+struct hwt_rbuf {
+	struct hwtimer_record recs[HWT_READ_CHUNK];
+	struct hwt_peek peek[HWT_READ_CHUNK];
+};
+
+/*
+ * Copy @n records to @buf, each in a slot of @rsize bytes (the file's
+ * record size): zero-extended past what the kernel fills.
+ */
+static int hwt_copy_records(char __user *buf, size_t rsize,
+			    const struct hwtimer_record *recs, unsigned int n)
+{
+	const size_t k = sizeof(*recs);
+	unsigned int i;
+
+	if (rsize == k)
+		return copy_to_user(buf, recs, n * k) ? -EFAULT : 0;
+	for (i = 0; i < n; i++, buf += rsize)
+		if (copy_to_user(buf, &recs[i], min(rsize, k)) ||
+		    (rsize > k && clear_user(buf + k, rsize - k)))
+			return -EFAULT;
+	return 0;
+}
+
 /*
  * Records are copied to the caller before they are taken off the queue, so
  * that a fault (a bad buffer, or a page fault that fails) loses none. One
- * reader at a time, so that two never copy the same records. A long read()
- * gives the CPU up between chunks, and a signal ends it with what it has.
+ * reader at a time, so that two never copy the same records, and the
+ * reader lock also guards the file's buffer, allocated by the first read()
+ * and kept: a read() allocates nothing. A long read() gives the CPU up
+ * between chunks, and a signal ends it with what it has.
  */
 ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 		 loff_t *ppos)
 {
-	const size_t rsize = sizeof(struct hwtimer_record);
 	struct hwt_file *hf = file->private_data;
-	size_t max = count / rsize, done = 0;
-	struct hwtimer_record *recs;
-	struct hwt_peek *peek;
+	size_t rsize, max, done = 0;
+	struct hwt_rbuf *rb;
 	ssize_t ret = 0;
 
-	if (!max)
-		return -EINVAL;
-	recs = kmalloc_array(HWT_READ_CHUNK, rsize, GFP_KERNEL);
-	peek = kmalloc_array(HWT_READ_CHUNK, sizeof(*peek), GFP_KERNEL);
-	if (!recs || !peek) {
-		ret = -ENOMEM;
+	if (mutex_lock_interruptible(&hf->read_lock))
+		return -ERESTARTSYS;
+	rsize = hf->rec_size;
+	max = count / rsize;
+	if (!max) {
+		ret = -EINVAL;
 		goto out;
 	}
-	if (mutex_lock_interruptible(&hf->read_lock)) {
-		ret = -ERESTARTSYS;
-		goto out;
+	if (!hf->rbuf) {
+		hf->rbuf = kmalloc(sizeof(*rb), GFP_KERNEL_ACCOUNT);
+		if (!hf->rbuf) {
+			ret = -ENOMEM;
+			goto out;
+		}
 	}
+	rb = hf->rbuf;
 	while (done < max) {
 		unsigned int n = min_t(size_t, HWT_READ_CHUNK, max - done);
 		LIST_HEAD(dead);
 
-		n = hwt_peek_records(hf, recs, peek, n);
+		n = hwt_peek_records(hf, rb->recs, rb->peek, n);
 		if (n) {
-			if (copy_to_user(buf + done * rsize, recs, n * rsize)) {
-				ret = -EFAULT;
+			ret = hwt_copy_records(buf + done * rsize, rsize,
+					       rb->recs, n);
+			if (ret)
 				break;
-			}
-			n = hwt_take_records(hf, peek, n, &dead);
+			n = hwt_take_records(hf, rb->peek, n, &dead);
 			hwt_free_list(hf, &dead);
 			done += n;
 			/* a signal, not task_work: see hwt_ioc_batch() */
@@ -187,16 +203,22 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 		mutex_unlock(&hf->read_lock);
 		ret = wait_event_interruptible(hf->wq, READ_ONCE(hf->nready));
 		if (ret)
-			goto out;
-		if (mutex_lock_interruptible(&hf->read_lock)) {
-			ret = -ERESTARTSYS;
-			goto out;
+			return ret;
+		if (mutex_lock_interruptible(&hf->read_lock))
+			return -ERESTARTSYS;
+		/* the record size may have changed meanwhile */
+		if (hf->rec_size != rsize) {
+			rsize = hf->rec_size;
+			max = count / rsize;
+			if (!max) {
+				ret = -EINVAL;
+				break;
+			}
 		}
+		rb = hf->rbuf;
 	}
-	mutex_unlock(&hf->read_lock);
 out:
-	kfree(peek);
-	kfree(recs);
+	mutex_unlock(&hf->read_lock);
 	return done ? done * rsize : ret;
 }
 

@@ -51,7 +51,7 @@ void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 		hwt_base_add(b, &t->node, now, t->id);
 	}
 	t->state = HWT_U_PENDING;
-	t->gen++;
+	t->gen = hwt_next_gen(hf);
 }
 
 /*
@@ -126,9 +126,13 @@ static u64 hwt_timens_to_host(unsigned int clk, u64 t)
 	return t > U64_MAX - neg ? U64_MAX : t + neg;
 }
 
-/* The absolute deadline of an ADD or MOD, and the time it was read at. */
+/*
+ * The absolute deadline of an ADD or MOD, and the time it was read at: the
+ * same for every operation under this hold of the lock (@nows).
+ */
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
-		 const struct hwtimer_op *op, u64 *now, u64 *deadline)
+		 const struct hwtimer_op *op, struct hwt_nows *nows,
+		 u64 *now, u64 *deadline)
 {
 	struct hwt_base *b = &hf->base[hwt_base_idx(clk)];
 	bool abs = op->flags & HWTIMER_F_ABS;
@@ -136,7 +140,7 @@ int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 
 	if (abs)
 		expires = hwt_timens_to_host(clk, expires);
-	*now = hwt_base_now(b);
+	*now = hwt_now_once(hf, nows, clk);
 	return hwt_base_deadline(b, *now, expires, abs, deadline);
 }
 

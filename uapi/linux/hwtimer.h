@@ -11,6 +11,10 @@
  * Timers are created with HWTIMER_IOC_ADD, re-armed in place with
  * HWTIMER_IOC_MOD and deleted with HWTIMER_IOC_CANCEL; HWTIMER_IOC_BATCH
  * carries thousands of these operations in one call, with a result each.
+ * Ids are handed out as file descriptors are: the lowest free one, from 1.
+ * So an id is reused as soon as its timer is gone, and a stale id may name
+ * a newer timer; an operation with HWTIMER_F_GEN acts only on the arming
+ * whose generation it gives, and fails with ESTALE otherwise.
  * A timer fires no earlier than its deadline and, with no slack, less than
  * one wheel tick (struct hwtimer_info.tick_ns, 4096 ns by default) after
  * it, plus the latency of the hrtimer that drives the wheel. A timer with
@@ -41,14 +45,18 @@
  *
  * Freshness: once MOD or CANCEL returns, no record from the timer's earlier
  * arming is read and no eventfd is signalled for it. Every arming has a new
- * generation number, reported by ADD and MOD and carried by its records;
- * generations count modulo 2^24, so compare them only for equality. A
+ * generation number, reported by ADD and MOD and carried by its records.
+ * Generations are counted per file, modulo 2^24, so an id's next timer
+ * does not repeat its last one's; compare them only for equality. A
  * record counts as delivered when read() takes it off the queue: a read()
  * that runs concurrently with MOD or CANCEL may return a record it took
  * before they did, and that record carries the earlier generation.
  *
  * Times are in nanoseconds on the timer's clock (CLOCK_MONOTONIC,
- * CLOCK_BOOTTIME or CLOCK_REALTIME). A deadline that has already passed is
+ * CLOCK_BOOTTIME or CLOCK_REALTIME). CLOCK_REALTIME, the clock that can be
+ * set, is POSIX's clock id 0, and a zeroed struct would ask for it without
+ * meaning to: an ADD on it needs HWTIMER_F_REALTIME too (EINVAL without). A
+ * deadline that has already passed is
  * raised to the time of arming and fires at the next tick. Deadlines more
  * than struct hwtimer_info.max_delay_ns ahead fail with ERANGE.
  *
@@ -91,13 +99,29 @@
  *
  * Structs and extension: every ioctl struct is a multiple of 8 bytes with
  * explicit padding, which must be zero, as must every field an operation
- * does not use; unknown flags fail with EINVAL. A struct may grow at its
- * end: the kernel takes the caller's size from the ioctl number (or, for
- * batch entries, from struct hwtimer_batch.op_size), treats missing fields
- * of an older, shorter struct as zero, and refuses a newer, longer one with
- * E2BIG unless the fields it does not know are zero. A size below the first
- * version's (HWTIMER_*_SIZE_VER0) fails with EINVAL. Unknown ioctls fail
- * with ENOTTY. Feature discovery: HWTIMER_IOC_INFO.
+ * does not use; unknown flags fail with EINVAL. Fields the kernel writes
+ * back (struct hwtimer_op's @result, an ADD's @id, @gen unless
+ * HWTIMER_F_GEN asks for it, a CANCEL's @expires; the out fields of the
+ * other structs) are not read, so an array of ops can be submitted again
+ * as it came back. A struct may grow at its end: the kernel takes the
+ * caller's size from the ioctl number (or, for batch entries, from struct
+ * hwtimer_batch.op_size, and for records from HWTIMER_IOC_RECORD_SIZE),
+ * treats missing fields of an older, shorter struct as zero, and refuses a
+ * newer, longer one with E2BIG unless the fields it does not know are zero.
+ * A size below the first version's (HWTIMER_*_SIZE_VER0) fails with EINVAL.
+ * Unknown ioctls fail with ENOTTY. Feature discovery: HWTIMER_IOC_INFO.
+ *
+ * ioctl numbers carry the size of the struct the caller was built with, in
+ * _IOC_SIZE(), as DRM's do; the kernel dispatches on the rest. A struct
+ * that grows thus changes the numbers of a newer header, the way openat2()
+ * and clone3() take a size beside their struct. A filter (seccomp, an LSM's
+ * ioctl allowlist) that must accept every version matches
+ * HWTIMER_IOC_BASE(cmd), which masks the size: direction, type and number
+ * never change.
+ *
+ * 32-bit processes on a 64-bit kernel use the same structs: pointers travel
+ * as __u64 and every 64-bit field is 8-byte aligned, so the layout is the
+ * same on both and no translation is needed.
  */
 #ifndef _UAPI_LINUX_HWTIMER_H
 #define _UAPI_LINUX_HWTIMER_H
@@ -129,6 +153,8 @@
 						     * relative CLOCK_REALTIME
 						     */
 #define HWTIMER_FEAT_CANCEL_ON_SET	_BITULL(11)
+#define HWTIMER_FEAT_GEN		_BITULL(12) /* HWTIMER_F_GEN */
+#define HWTIMER_FEAT_RECORD_SIZE	_BITULL(13) /* HWTIMER_IOC_RECORD_SIZE */
 
 /**
  * struct hwtimer_info - what the module offers, from HWTIMER_IOC_INFO
@@ -139,7 +165,9 @@
  * @max_delay_ns: the longest delay or period accepted
  * @slots_per_level: slots of each wheel level; level L's slots are
  *	@tick_ns * @slots_per_level^L long
- * @record_size: size of struct hwtimer_record as read() returns it
+ * @record_size: size of struct hwtimer_record as this kernel knows it; read()
+ *	returns records of HWTIMER_RECORD_SIZE_VER0 bytes until the file asks
+ *	for more with HWTIMER_IOC_RECORD_SIZE
  * @max_timers_per_fd: timers one file may hold (ENOSPC past it)
  * @max_timers_per_user: timers one user may hold over all files (EDQUOT)
  * @max_batch: entries one HWTIMER_IOC_BATCH may carry (E2BIG past it)
@@ -181,18 +209,28 @@ struct hwtimer_info {
 					   * CLOCK_REALTIME: withdraw the
 					   * timer if the clock is set
 					   */
+#define HWTIMER_F_GEN		_BITUL(9) /* MOD, CANCEL: only the arming of
+					   * generation @gen (else ESTALE)
+					   */
+#define HWTIMER_F_REALTIME	_BITUL(10) /* ADD: yes, CLOCK_REALTIME; needed
+					    * with it, refused with others
+					    */
 
 /**
  * struct hwtimer_op - one timer operation
  * @op: in a batch, HWTIMER_OP_*; for HWTIMER_IOC_ADD, _MOD and _CANCEL,
  *	zero or the matching HWTIMER_OP_*
  * @flags: HWTIMER_F_* flags valid for the operation
- * @id: MOD and CANCEL: the timer; ADD: set to the new timer's id
- * @gen: ADD and MOD: set to the generation of the new arming; zero on input
- * @clockid: ADD: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME
+ * @id: MOD and CANCEL: the timer; ADD: set to the new timer's id (out only)
+ * @gen: ADD and MOD: set to the generation of the new arming; CANCEL: set
+ *	to the generation of the arming it ended. In: with HWTIMER_F_GEN (MOD,
+ *	CANCEL), the generation the timer must still have; else not read
+ * @clockid: ADD: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME (with
+ *	HWTIMER_F_REALTIME)
  * @eventfd: ADD with HWTIMER_F_EVENTFD: an eventfd to signal on expiry
  * @expires: ADD and MOD: the delay in ns, or with HWTIMER_F_ABS the deadline
- *	on the timer's clock
+ *	on the timer's clock. CANCEL: set to the ns that were left if the
+ *	timer was pending, else 0 (out only)
  * @period: ADD (and MOD with HWTIMER_F_PERIOD): 0 for a one-shot timer, else
  *	the period in ns. Fixed-rate (the default) keeps deadlines on the grid
  *	@expires + k * @period; HWTIMER_F_FIXED_DELAY makes each deadline the
@@ -203,13 +241,14 @@ struct hwtimer_info {
  *	periodic timer, in each period. Records and HWTIMER_IOC_GET report
  *	the deadline as given. 0: fire at the deadline, to the wheel's tick.
  * @cookie: ADD: any value, returned in the timer's records
- * @result: in a batch, set to the operation's result: as for the matching
- *	single ioctl, 0 or a positive value on success, or -errno; zero on
- *	input. ADD gives 0; MOD and CANCEL give 1 if the timer was pending
- *	(armed, not yet fired) and 0 if not. A MOD whose condition
- *	(HWTIMER_F_IF_EARLIER, HWTIMER_F_IF_IDLE) does not hold leaves the
- *	timer alone and still says whether it is pending; @gen then tells
- *	whether it was re-armed.
+ * @result: set to the operation's result (out only): as the matching single
+ *	ioctl returns it, 0 or a positive value on success, or -errno. ADD
+ *	gives 0. MOD and CANCEL tell what became of the arming they end: 1 if
+ *	it was pending (armed, not yet fired), 2 if it had fired and its
+ *	record, not read yet, was dropped with it, 0 otherwise. A MOD whose
+ *	condition (HWTIMER_F_IF_EARLIER, HWTIMER_F_IF_IDLE) does not hold
+ *	leaves the timer alone and gives 1 if it is pending, else 0; @gen
+ *	then tells whether it was re-armed.
  * @padding: reserved, zero
  */
 struct hwtimer_op {
@@ -271,8 +310,8 @@ struct hwtimer_get {
 /**
  * struct hwtimer_batch - many operations in one HWTIMER_IOC_BATCH
  * @ops: pointer to an array of @count entries of @op_size bytes each, each
- *	a struct hwtimer_op with @op set; their @result and output fields are
- *	written back
+ *	a struct hwtimer_op with @op set; each entry processed is written back
+ *	whole, with its @result and output fields
  * @count: number of entries, at most struct hwtimer_info.max_batch
  * @op_size: sizeof(struct hwtimer_op) as the caller was built with
  * @flags: HWTIMER_BATCH_STOP_ON_ERROR: stop after the first failed entry
@@ -281,6 +320,12 @@ struct hwtimer_get {
  * Entries are processed in order, each on its own; one failing does not
  * undo the others. The ioctl returns the number of entries processed,
  * fewer than @count if it stopped on an error or for a pending signal.
+ *
+ * Results cannot be lost: the kernel pins the pages of each chunk of
+ * entries (64 at most, within one page's worth of bytes) before it runs
+ * them, and writes their results through the pins. An array it cannot
+ * write (read-only, unmapped) fails before the chunk runs: the ioctl
+ * returns the entries done before it, or EFAULT if none.
  */
 struct hwtimer_batch {
 	__aligned_u64 ops;
@@ -304,7 +349,10 @@ struct hwtimer_batch {
  *	going)
  *
  * Like a timer wheel's stop() returning the tasks it never ran. Timers that
- * fired are deleted too, with any records they had queued.
+ * fired are deleted too, with any records they had queued. As BATCH does,
+ * DRAIN pins the part of @ids each chunk of 256 timers fills before it
+ * deletes them: if it cannot, it stops there (EFAULT if nothing was done)
+ * and the timers stay.
  */
 struct hwtimer_drain {
 	__aligned_u64 ids;
@@ -330,8 +378,8 @@ struct hwtimer_eventfd {
 /**
  * struct hwtimer_slack - the file's default slack, for HWTIMER_IOC_SLACK
  * @slack: with HWTIMER_SLACK_SET, the new default in ns, at most struct
- *	hwtimer_info.max_delay_ns (else ERANGE); on return, the default as
- *	it was before the call
+ *	hwtimer_info.max_delay_ns (else ERANGE), else not read; on return,
+ *	the default as it was before the call
  * @flags: HWTIMER_SLACK_SET, or 0 to read the default only
  * @padding: reserved, zero
  */
@@ -375,6 +423,26 @@ struct hwtimer_record {
 	__u32 clockid;
 };
 
+/**
+ * struct hwtimer_record_size - the size of read()'s records, for
+ * HWTIMER_IOC_RECORD_SIZE
+ * @size: 0 to read the setting only, else the record size the caller was
+ *	built with: a multiple of 8, from HWTIMER_RECORD_SIZE_VER0 to 4096
+ *	(EINVAL otherwise). On return, the file's record size
+ * @known: set to the bytes of each record the kernel fills, at most @size;
+ *	the rest of a record is zero
+ *
+ * read() returns records of HWTIMER_RECORD_SIZE_VER0 bytes until a file
+ * asks for another size, so a reader built before struct hwtimer_record
+ * grew keeps working, and one built after asks for its own size and learns
+ * from @known which of its fields this kernel fills. read() needs room for
+ * one record of the file's size (EINVAL).
+ */
+struct hwtimer_record_size {
+	__u32 size;
+	__u32 known;
+};
+
 /* The sizes of the first version of each struct: smaller ones are refused. */
 #define HWTIMER_INFO_SIZE_VER0		56
 #define HWTIMER_OP_SIZE_VER0		64
@@ -383,15 +451,22 @@ struct hwtimer_record {
 #define HWTIMER_DRAIN_SIZE_VER0		24
 #define HWTIMER_EVENTFD_SIZE_VER0	8
 #define HWTIMER_SLACK_SIZE_VER0		16
+#define HWTIMER_RECORD_SIZE_VER0	48
+#define HWTIMER_RECORD_SIZE_MAX		4096
+#define HWTIMER_RECORD_SIZE_SIZE_VER0	8
+
+/* an ioctl number without its size: what a filter of every version matches */
+#define HWTIMER_IOC_BASE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
 
 #define HWTIMER_IOC_INFO	_IOR(HWTIMER_IOC_MAGIC, 0x00, struct hwtimer_info)
 #define HWTIMER_IOC_ADD		_IOWR(HWTIMER_IOC_MAGIC, 0x01, struct hwtimer_op)
 #define HWTIMER_IOC_MOD		_IOWR(HWTIMER_IOC_MAGIC, 0x02, struct hwtimer_op)
-#define HWTIMER_IOC_CANCEL	_IOW(HWTIMER_IOC_MAGIC, 0x03, struct hwtimer_op)
+#define HWTIMER_IOC_CANCEL	_IOWR(HWTIMER_IOC_MAGIC, 0x03, struct hwtimer_op)
 #define HWTIMER_IOC_GET		_IOWR(HWTIMER_IOC_MAGIC, 0x04, struct hwtimer_get)
 #define HWTIMER_IOC_BATCH	_IOWR(HWTIMER_IOC_MAGIC, 0x05, struct hwtimer_batch)
 #define HWTIMER_IOC_DRAIN	_IOWR(HWTIMER_IOC_MAGIC, 0x06, struct hwtimer_drain)
 #define HWTIMER_IOC_SET_EVENTFD	_IOW(HWTIMER_IOC_MAGIC, 0x07, struct hwtimer_eventfd)
 #define HWTIMER_IOC_SLACK	_IOWR(HWTIMER_IOC_MAGIC, 0x08, struct hwtimer_slack)
+#define HWTIMER_IOC_RECORD_SIZE	_IOWR(HWTIMER_IOC_MAGIC, 0x09, struct hwtimer_record_size)
 
 #endif /* _UAPI_LINUX_HWTIMER_H */
