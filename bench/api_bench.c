@@ -432,26 +432,12 @@ static void memory_all(void)
 	io_uring_queue_exit(&ring);
 }
 
-int main(int argc, char **argv)
+/* Arm + cancel: hwtimer one by one and batched, and what else a user has */
+static void arm_cancel_all(int fd)
 {
-	struct rlimit rl = { 1 << 20, 1 << 20 };
 	uint32_t sizes[] = { 1, 16, 256, 4096 }, s;
-	struct utsname u;
 	char name[64];
-	int fd, i;
-
-	uname(&u);
-	kernel = u.release;
-	/* 10^5 timerfds and POSIX timers: raise the limits (root in the VM) */
-	setrlimit(RLIMIT_NOFILE, &rl);
-	setrlimit(RLIMIT_SIGPENDING, &rl);
-	fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
-	if (fd < 0)
-		die("/dev/hwtimer", fd);
-
-	emit("floor", "getppid()", "ns_per_op", median_of(floor_syscall, NULL, 5), NULL);
-	emit("floor", "hwtimer null ioctl", "ns_per_op", median_of(floor_ioctl, &fd, 5), NULL);
-	emit("floor", "eventfd write+read", "ns_per_op", median_of(floor_eventfd, NULL, 5), NULL);
+	int i;
 
 	/* 1000 timers pending on the file while the arm+cancel loops run */
 	for (i = 0; i < PENDING; i++) {
@@ -482,11 +468,48 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "io_uring TIMEOUT+REMOVE, batch of %u", s);
 		emit("arm_cancel", name, "ns_per_timer", median_of(uring_batched, &s, 3), NULL);
 	}
+}
+
+/* Whether section @name runs: all do, unless some are named on the command line. */
+static int wanted(int argc, char **argv, const char *name)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], name))
+			return 1;
+	return argc < 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct rlimit rl = { 1 << 20, 1 << 20 };
+	struct utsname u;
+	int fd;
+
+	uname(&u);
+	kernel = u.release;
+	/* 10^5 timerfds and POSIX timers: raise the limits (root in the VM) */
+	setrlimit(RLIMIT_NOFILE, &rl);
+	setrlimit(RLIMIT_SIGPENDING, &rl);
+	fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
+	if (fd < 0)
+		die("/dev/hwtimer", fd);
+
+	if (wanted(argc, argv, "floor")) {
+		emit("floor", "getppid()", "ns_per_op", median_of(floor_syscall, NULL, 5), NULL);
+		emit("floor", "hwtimer null ioctl", "ns_per_op", median_of(floor_ioctl, &fd, 5), NULL);
+		emit("floor", "eventfd write+read", "ns_per_op", median_of(floor_eventfd, NULL, 5), NULL);
+	}
+	if (wanted(argc, argv, "arm_cancel"))
+		arm_cancel_all(fd);
 	close(fd);
 
-	expiry_all();
-	latency_all();
-
-	memory_all();
+	if (wanted(argc, argv, "expiry"))
+		expiry_all();
+	if (wanted(argc, argv, "latency"))
+		latency_all();
+	if (wanted(argc, argv, "memory"))
+		memory_all();
 	return 0;
 }

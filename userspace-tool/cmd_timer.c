@@ -50,7 +50,8 @@ static void run_exec(const char *cmd, const struct hwtimer_record *r)
 static int run_timer(const struct after_opts *o)
 {
 	struct hwtimer_op op = {
-		.op = HWTIMER_OP_ADD, .flags = o->flags,
+		.op = HWTIMER_OP_ADD,
+		.flags = o->flags | (o->clock == CLOCK_REALTIME ? HWTIMER_F_REALTIME : 0),
 		.clockid = (uint32_t)o->clock, .expires = o->expires,
 		.period = o->period, .slack = o->slack,
 	};

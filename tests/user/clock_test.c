@@ -187,7 +187,7 @@ static void cancel_on_set(struct __test_metadata *_metadata,
 			  uint64_t period)
 {
 	struct hwtimer_op op = {
-		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
+		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
 		.clockid = CLOCK_REALTIME, .period = period,
 		.expires = now_ns(CLOCK_REALTIME) + 30 * SEC,
 	};
@@ -249,7 +249,7 @@ TEST_F(clk, without_cancel_on_set_a_set_withdraws_nothing)
 TEST_F(clk, mod_clears_cancel_on_set)
 {
 	struct hwtimer_op op = {
-		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
+		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
 		.clockid = CLOCK_REALTIME,
 		.expires = now_ns(CLOCK_REALTIME) + 30 * SEC,
 	};

@@ -43,13 +43,20 @@ static inline uint64_t now_ns(clockid_t clk)
 	return ts.tv_sec * SEC + ts.tv_nsec;
 }
 
-/* ADD a timer; on success *id (and *gen if given) are set. */
+/* the flag an ADD on @clk needs: HWTIMER_F_REALTIME for CLOCK_REALTIME */
+#define HWT_CLOCK_FLAGS(clk)	((clk) == CLOCK_REALTIME ? HWTIMER_F_REALTIME : 0)
+
+/*
+ * ADD a timer; on success *id is set. CLOCK_REALTIME takes
+ * HWTIMER_F_REALTIME too, as the uapi asks.
+ */
 static inline long hwt_add(int fd, uint32_t flags, clockid_t clk,
 			   uint64_t expires, uint64_t period, uint64_t cookie,
 			   uint32_t *id)
 {
 	struct hwtimer_op op = {
-		.flags = flags, .clockid = clk, .expires = expires,
+		.flags = flags | HWT_CLOCK_FLAGS(clk),
+		.clockid = clk, .expires = expires,
 		.period = period, .cookie = cookie,
 	};
 	long ret = hwt_ioctl(fd, HWTIMER_IOC_ADD, &op);
@@ -100,6 +107,15 @@ static inline long hwt_get(int fd, uint32_t id, struct hwtimer_get *g)
 	return hwt_ioctl(fd, HWTIMER_IOC_GET, g);
 }
 
+/* A timer's HWTIMER_STATE_*, or -errno. */
+static inline long hwt_get_state(int fd, uint32_t id)
+{
+	struct hwtimer_get g;
+	long ret = hwt_get(fd, id, &g);
+
+	return ret ? ret : (long)g.state;
+}
+
 /* read() records; returns how many, or -errno. */
 static inline long hwt_read(int fd, struct hwtimer_record *recs, size_t n)
 {
@@ -111,6 +127,21 @@ static inline long hwt_read(int fd, struct hwtimer_record *recs, size_t n)
 static inline long hwt_set_nonblock(int fd)
 {
 	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) ? -errno : 0;
+}
+
+/* The file has no timers and no records: errors changed nothing. */
+static inline int file_is_empty(int fd)
+{
+	struct hwtimer_drain d = { 0 };
+	struct hwtimer_record r;
+	int fl = fcntl(fd, F_GETFL);
+	long n;
+
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	n = hwt_read(fd, &r, 1);
+	fcntl(fd, F_SETFL, fl);
+	return n == -EAGAIN && hwt_ioctl(fd, HWTIMER_IOC_DRAIN, &d) == 0 &&
+	       d.count == 0 && d.remaining == 0;
 }
 
 /* A sysfs parameter of the module; returns the old value. */

@@ -7,8 +7,10 @@
  * Every outcome the kernel reports goes into a ledger in shared memory.
  * When the run ends, every timer must be accounted for:
  *
- *  - no id is handed out twice (ids are cyclic), and no one-shot arming
- *    is reported twice (no (id, gen) record twice);
+ *  - no id is handed out while its timer lives (ids are the lowest free,
+ *    as fds are; only an AUTOREMOVE timer's id may come back before the
+ *    ledger has seen its record), and no one-shot arming is reported
+ *    twice (no (id, gen) record twice);
  *  - a one-shot timer never yields more records than it had armings;
  *  - after a final drain and read, each file holds exactly the timers the
  *    ledger says are alive, none pending, no record queued;
@@ -48,6 +50,8 @@ struct tl {
 	uint8_t untracked;	/* too many armings to keep gens for */
 	uint8_t ngens;
 	uint8_t dropped;	/* periodic: the last cancel dropped a record */
+	uint8_t autoremove;
+	uint32_t first_gen;	/* the ADD's: older records are an earlier timer's */
 	uint32_t armings;	/* ADD, and MODs that re-armed an idle timer */
 	uint32_t ended;		/* armings cancelled or drained while pending */
 	uint32_t reads;
@@ -62,6 +66,7 @@ struct ledger {
 	pthread_mutex_t lock;
 	uint64_t adds, cancels1, cancels0, drained, records, mods0, mods1;
 	uint64_t removed;	/* ids gone: cancel, drain-unlisted, autoremove */
+	uint64_t fired_before;	/* expiries of the earlier timers of reused ids */
 	uint64_t violations;
 	char why[256];
 	struct tl t[MAX_IDS];
@@ -88,6 +93,16 @@ static struct tl *tl_of(struct ledger *l, uint32_t id)
 	return id && id < MAX_IDS ? &l->t[id] : NULL;
 }
 
+/*
+ * Every arming of a one-shot ends exactly once: it expires, or is
+ * cancelled or drained while pending. A periodic timer expires once per
+ * record it queued: those read, and one a cancel dropped.
+ */
+static uint64_t tl_fired(const struct tl *t)
+{
+	return t->periodic ? t->reads + t->dropped : t->armings - t->ended;
+}
+
 /* Ledger updates, each under the ledger's lock. */
 
 static void on_add(struct ledger *l, const struct hwtimer_op *op)
@@ -97,12 +112,18 @@ static void on_add(struct ledger *l, const struct hwtimer_op *op)
 	l->adds++;
 	if (!t)
 		return;
-	/* ids are cyclic: none comes back within a run (2^26 of them) */
-	if (t->armings)
-		violation(l, "id %u handed out again (%llu armings before)", op->id,
-			  t->armings);
+	/*
+	 * The lowest free id: a live timer's never comes back, but one that
+	 * AUTOREMOVE took may, before the reader told the ledger
+	 */
+	if (t->alive && !t->autoremove)
+		violation(l, "id %u handed out while its timer lives (%llu armings)",
+			  op->id, t->armings);
+	l->fired_before += tl_fired(t);
 	memset(t, 0, sizeof(*t));
 	t->alive = 1;
+	t->autoremove = !!(op->flags & HWTIMER_F_AUTOREMOVE);
+	t->first_gen = op->gen;
 	t->periodic = op->period != 0;
 	t->armings = 1;
 	t->first_deadline = op->expires;
@@ -114,11 +135,12 @@ static void on_mod(struct ledger *l, uint32_t id, long ret)
 
 	if (ret == -ENOMEM)
 		atomic_fetch_add(&sh->nomem, 1);
+	/* 0 or 2: it was not pending, and is armed again */
 	if (ret == 1)
 		l->mods1++;
-	else if (ret == 0)
+	else if (ret == 0 || ret == 2)
 		l->mods0++;
-	if (t && ret == 0)
+	if (t && (ret == 0 || ret == 2))
 		t->armings++;
 }
 
@@ -130,7 +152,7 @@ static void on_cancel(struct ledger *l, uint32_t id, long ret)
 		atomic_fetch_add(&sh->nomem, 1);
 	if (ret < 0)
 		return;
-	if (ret)
+	if (ret == 1)
 		l->cancels1++;
 	else
 		l->cancels0++;
@@ -140,8 +162,8 @@ static void on_cancel(struct ledger *l, uint32_t id, long ret)
 			violation(l, "cancel of dead id %u succeeded (%llu)", id, ret);
 		t->alive = 0;
 		t->ended += ret == 1;
-		/* a periodic timer that is not pending has a record queued */
-		t->dropped = t->periodic && ret == 0;
+		/* 2: it had fired, and its unread record was dropped */
+		t->dropped = t->periodic && ret == 2;
 	}
 }
 
@@ -155,7 +177,12 @@ static void on_record(struct ledger *l, const struct hwtimer_record *r)
 		violation(l, "id %u fired early by %llu ns", r->id, r->deadline - r->fired);
 	if (r->flags & HWTIMER_REC_REMOVED)
 		l->removed++;
-	if (!t)
+	/*
+	 * Generations count up per file: one before the ADD's belongs to an
+	 * earlier timer of the id, whose record was read before the ledger
+	 * saw its end
+	 */
+	if (!t || (int32_t)((r->gen - t->first_gen) << 8) < 0)
 		return;
 	t->reads++;
 	if (r->flags & HWTIMER_REC_PERIODIC) {
@@ -506,20 +533,10 @@ static const char *settle(int fd, struct ledger *l, char *msg,
 	EXPECT_FDINFO("cancelled", l->cancels1);
 	EXPECT_FDINFO("drained", l->drained);
 	EXPECT_FDINFO("records", l->records);
-	/*
-	 * Every arming of a one-shot ends exactly once: it expires, or is
-	 * cancelled or drained while pending. A periodic timer expires once
-	 * per record it queued: those read, and one a cancel dropped.
-	 */
-	fired = 0;
-	for (id = 1; id < MAX_IDS; id++) {
-		struct tl *t = &l->t[id];
-
-		if (t->periodic)
-			fired += t->reads + t->dropped;
-		else
-			fired += t->armings - t->ended;
-	}
+	/* what each timer expired: see tl_fired() */
+	fired = l->fired_before;
+	for (id = 1; id < MAX_IDS; id++)
+		fired += tl_fired(&l->t[id]);
 	EXPECT_FDINFO("fired", fired);
 #undef EXPECT_FDINFO
 	ksft_print_msg("file: %llu added, %llu armings, %llu records, %llu cancelled, %llu drained, %llu fired\n",

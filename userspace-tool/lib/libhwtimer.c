@@ -52,7 +52,8 @@ static void prep_add(struct hwtimer_op *op, clockid_t clock, uint64_t expires,
 {
 	memset(op, 0, sizeof(*op));
 	op->op = HWTIMER_OP_ADD;
-	op->flags = flags;
+	/* naming the clock is asking for it: the uapi wants it said twice */
+	op->flags = flags | (clock == CLOCK_REALTIME ? HWTIMER_F_REALTIME : 0);
 	op->clockid = (uint32_t)clock;
 	op->expires = expires;
 	op->period = period;
