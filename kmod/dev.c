@@ -70,8 +70,7 @@ static int hwt_open(struct inode *inode, struct file *file)
 		kfree(hf);
 		return -ENOMEM;
 	}
-	xa_init_flags(&hf->timers, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH |
-		      XA_FLAGS_ACCOUNT);
+	spin_lock_init(&hf->lock);
 	hf->rec_size = HWTIMER_RECORD_SIZE_VER0;
 	/* the opener's prctl(PR_SET_TIMERSLACK), as its nanosleep() gets */
 	if (current->timer_slack_ns != current->default_timer_slack_ns)
@@ -89,9 +88,9 @@ static int hwt_open(struct inode *inode, struct file *file)
 static int hwt_release(struct inode *inode, struct file *file)
 {
 	struct hwt_file *hf = file->private_data;
-	XA_STATE(xas, &hf->timers, 0);
 	struct hwt_utimer *t;
 	unsigned int clk, n;
+	u32 pos = 1;
 
 	/* 1. no expiry may re-arm a base's hrtimer any more */
 	hwt_lock(hf);
@@ -104,35 +103,29 @@ static int hwt_release(struct inode *inode, struct file *file)
 		if (test_bit(clk, &hf->clocks))
 			hrtimer_cancel(&hf->base[clk].hrt);
 	/*
-	 * 3. nothing else can touch the timers now: free them and their
-	 * xarray slots a chunk at a time, giving the CPU up in between
+	 * 3. nothing else can touch the timers now: free them a chunk at a
+	 * time, giving the CPU up in between
 	 */
 	do {
 		n = 0;
-		xas_lock_bh(&xas);
-		xas_for_each(&xas, t, ULONG_MAX) {
-			/* the advanced API shows the reserved id 0 */
-			if (xa_is_zero(t))
-				continue;
+		hwt_lock(hf);
+		while ((t = hwt_ids_next(&hf->ids, &pos))) {
 			/* closing the file cancels what was pending */
 			if (t->state == HWT_U_PENDING) {
 				hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
 				trace_hwt_cancel(hwt_uclockid(t->clk), &t->node,
 						 t->id, t->node.expires);
 			}
-			xas_store(&xas, NULL);
 			hwt_timer_free(t);
-			if (++n == HWT_FREE_CHUNK) {
-				xas_pause(&xas);
+			if (++n == HWT_FREE_CHUNK)
 				break;
-			}
 		}
-		xas_unlock_bh(&xas);
+		hwt_unlock(hf);
 		cond_resched();
 	} while (n == HWT_FREE_CHUNK);
 	atomic_long_sub(hf->ntimers, &hf->user->timers);
 	atomic_long_sub(hf->rearms, &hf->user->rearms);
-	xa_destroy(&hf->timers);
+	hwt_ids_destroy(&hf->ids);
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		struct hwt_base *b = &hf->base[clk];
 

@@ -7,6 +7,7 @@
  *   dev.c          a file's life: open, release, fdinfo, the misc device
  *   dev_account.c  what timers cost and who pays: the limits, per-user
  *                  charges, timer objects and eventfd entries
+ *   dev_ids.c      a file's ids: an array of its timers by id
  *   dev_timer.c    a file's timers on its wheels: arming, removal, and
  *                  expiry (the bases' hrtimer callback)
  *   dev_ops.c      ADD, MOD and CANCEL: validation and execution, a chunk
@@ -19,13 +20,12 @@
  *   dev_clockset.c HWTIMER_F_CANCEL_ON_SET: withdrawing timers when
  *                  CLOCK_REALTIME is set
  *
- * Every open file has its own timers, in an xarray by id, and up to three
- * timer bases (one per clock, set up on first use). The xarray's spinlock is
- * the file's lock and its bases' lock: it guards the timers, the wheels,
- * the queue of expired timers whose records wait to be read, and the
- * counters. It is only taken in process context and in the bases' soft
- * hrtimer callbacks, so it is a BH lock (the xarray uses the _bh variants
- * when it drops it to allocate) and hard interrupts stay on.
+ * Every open file has its own timers, in an array by id (struct hwt_ids),
+ * and up to three timer bases (one per clock, set up on first use). The
+ * file's lock is its bases' lock too: it guards the timers, their ids, the
+ * wheels, the queue of expired timers whose records wait to be read, and
+ * the counters. It is only taken in process context and in the bases'
+ * soft hrtimer callbacks, so it is a BH lock and hard interrupts stay on.
  *
  * Expiry runs in the bases' soft hrtimer callbacks and does little per
  * timer: it moves the timer onto the record queue (the list link the wheel
@@ -37,9 +37,11 @@
  * Memory: a one-shot timer without an eventfd is a 48-byte struct
  * hwt_utimer; periodic timers and timers with an eventfd take an 80-byte
  * struct hwt_utimer_ext, and MOD moves a timer to the larger object when it
- * gains a period. Both caches are SLAB_ACCOUNT and the xarray accounts its
- * nodes, so timers are charged to the memory cgroup of whoever creates them,
- * and module parameters cap the timers of a file and of a user.
+ * gains a period. Each id takes a word of the id array, which is at most
+ * twice the most timers the file held at once. The caches are SLAB_ACCOUNT
+ * and the array is accounted too, so timers are charged to the memory
+ * cgroup of whoever creates them, and module parameters cap the timers of
+ * a file and of a user.
  *
  * Teardown (release) follows timer_shutdown_sync(): mark the file dead so no
  * expiry re-arms anything, cancel the bases' hrtimers, then free.
@@ -53,9 +55,9 @@
 #include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/uidgid.h>
 #include <linux/wait.h>
-#include <linux/xarray.h>
 #include <uapi/linux/hwtimer.h>
 
 #include "hwt.h"
@@ -83,7 +85,7 @@ enum {
  * @__node_expires: @node.expires
  * @__node_lvl: @node.lvl
  * @__node_slack: @node.slack
- * @id: its id in the file's xarray, 1..HWT_ID_MAX
+ * @id: its id on the file, 1..HWT_ID_MAX
  * @gen: generation of its arming, from the file's counter (ADD, MOD)
  * @clk: index of its clock in hwt_clockids, or HWT_CLK_ELAPSED
  * @state: HWT_U_*
@@ -193,8 +195,26 @@ struct hwt_user {
 };
 
 /**
+ * struct hwt_ids - a file's timers by id (dev_ids.c)
+ * @slot: slot[id - 1] is the timer of @id, or if bit 0 is set a free slot,
+ *	  holding the next free id above bit 0
+ * @cap: entries of @slot
+ * @top: ids up to @top have been handed out; the slots above are unused
+ * @free: the id freed last, taken next; 0 if none
+ * @nfree: free ids up to @top
+ */
+struct hwt_ids {
+	unsigned long *slot;
+	u32 cap;
+	u32 top;
+	u32 free;
+	u32 nfree;
+};
+
+/**
  * struct hwt_file - an open /dev/hwtimer
- * @timers: id -> struct hwt_utimer; its xa_lock is the file's lock
+ * @lock: the file's lock: see above
+ * @ids: its timers by id
  * @base: one timer base per clock, set up on first use
  * @clocks: bit c set once @base[c] is set up
  * @setup: serialises setting up a base
@@ -219,7 +239,8 @@ struct hwt_user {
  *	   the rest
  */
 struct hwt_file {
-	struct xarray timers;
+	spinlock_t lock;		/* see @lock above */
+	struct hwt_ids ids;
 	struct hwt_base base[HWT_NR_CLOCKS];
 	unsigned long clocks;
 	struct mutex setup;		/* see @setup above */
@@ -287,8 +308,8 @@ struct hwt_signals {
 };
 
 /* process context and the soft hrtimer only: see above */
-#define hwt_lock(hf)	xa_lock_bh(&(hf)->timers)
-#define hwt_unlock(hf)	xa_unlock_bh(&(hf)->timers)
+#define hwt_lock(hf)	spin_lock_bh(&(hf)->lock)
+#define hwt_unlock(hf)	spin_unlock_bh(&(hf)->lock)
 
 /* The HWT_U_* flags a timer keeps, from HWTIMER_F_* flags of an ADD... */
 static inline u32 hwt_uflags(u32 f)
@@ -358,9 +379,23 @@ static inline u64 hwt_now_once(struct hwt_file *hf, struct hwt_nows *c,
 	return c->now[b];
 }
 
+/* The timer of @id, or NULL; the file's lock held. */
 static inline struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
 {
-	return xa_load(&hf->timers, id);
+	const struct hwt_ids *ids = &hf->ids;
+	unsigned long v;
+
+	/* id 0 wraps past @top */
+	if (id - 1 >= ids->top)
+		return NULL;
+	v = ids->slot[id - 1];
+	return v & 1 ? NULL : (struct hwt_utimer *)v;
+}
+
+/* Put @t in the slot of its id, in place of the timer it replaces. */
+static inline void hwt_ids_replace(struct hwt_file *hf, struct hwt_utimer *t)
+{
+	hf->ids.slot[t->id - 1] = (unsigned long)t;
 }
 
 /* dev_account.c */
@@ -378,6 +413,13 @@ void hwt_timer_free(struct hwt_utimer *t);
 void hwt_free_list(struct hwt_file *hf, struct list_head *dead);
 int hwt_account_init(void);
 void hwt_account_exit(void);
+
+/* dev_ids.c */
+u32 hwt_ids_get(struct hwt_ids *ids, struct hwt_utimer *t);
+void hwt_ids_put(struct hwt_ids *ids, u32 id);
+int hwt_ids_reserve(struct hwt_file *hf, u32 n);
+struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos);
+void hwt_ids_destroy(struct hwt_ids *ids);
 
 /* dev_timer.c */
 int hwt_file_base(struct hwt_file *hf, unsigned int clk);

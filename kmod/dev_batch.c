@@ -197,7 +197,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 	struct hwtimer_drain d;
 	unsigned long budget = ULONG_MAX;
 	u32 __user *uids;
-	u32 *ids;
+	u32 *ids, pos = 1;
 	long ret;
 
 	ret = hwt_copy_in(&d, sizeof(d), HWTIMER_DRAIN_SIZE_VER0, uarg, usize);
@@ -212,15 +212,16 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 		return -ENOMEM;
 
 	/*
-	 * Chunk by chunk, each under one hold of the lock. The timers there
-	 * were when DRAIN started bound the work, so that another thread
-	 * adding timers cannot keep it going; so does a signal. Either way
-	 * the caller sees what is left in @remaining and can call again.
+	 * Chunk by chunk, each under one hold of the lock, in the order of
+	 * ids. The timers there were when DRAIN started bound the work, so
+	 * that another thread adding timers cannot keep it going; so does a
+	 * signal. Either way the caller sees what is left in @remaining and
+	 * can call again.
 	 */
 	while (budget) {
 		unsigned int k = 0, seen = 0, room = HWT_DRAIN_CHUNK;
-		unsigned long index = 0;
 		struct hwt_utimer *t;
+		u32 at = pos;
 		struct hwt_upin pin;
 		LIST_HEAD(dead);
 
@@ -235,7 +236,8 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 		hwt_lock(hf);
 		if (budget == ULONG_MAX)
 			budget = hf->ntimers;
-		xa_for_each(&hf->timers, index, t) {
+		/* ids from @pos on: each chunk goes on where the last ended */
+		while ((t = hwt_ids_next(&hf->ids, &at))) {
 			if (t->state == HWT_U_PENDING) {
 				if (d.max && k == room)
 					break;
@@ -243,6 +245,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 				hwt_stat_add(&hf->stats, HWT_C_DRAINED, 1);
 			}
 			hwt_remove(hf, t, &dead);
+			pos = at;
 			if (++seen == HWT_DRAIN_CHUNK)
 				break;
 		}

@@ -31,8 +31,8 @@ static DEFINE_MUTEX(hwt_cos_lock);	/* guards hwt_cos_files */
 static void hwt_cos_withdraw(struct hwt_file *hf)
 {
 	struct hwt_base *b = &hf->base[HWT_CLK_REAL];
-	XA_STATE(xas, &hf->timers, 0);
 	struct hwt_utimer *t;
+	u32 pos = 1;
 	bool more;
 
 	do {
@@ -47,9 +47,7 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 			return;
 		}
 		now = hwt_base_now(b);
-		xas_for_each(&xas, t, ULONG_MAX) {
-			if (xa_is_zero(t))
-				continue;
+		while ((t = hwt_ids_next(&hf->ids, &pos))) {
 			if (t->state == HWT_U_PENDING &&
 			    (t->flags & HWT_U_CANCEL_ON_SET)) {
 				hwt_base_del(b, &t->node, t->id);
@@ -64,7 +62,6 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 			}
 			/* a chunk, or as many eventfds as a run signals */
 			if (++n == HWT_COS_CHUNK || sig.nefd == HWT_PASS_EFDS) {
-				xas_pause(&xas);
 				more = true;
 				break;
 			}

@@ -134,25 +134,26 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 }
 
 /*
- * The lowest free id, as file descriptors are handed out: ids stay dense,
- * so the xarray keeps about one node per 64 timers however they churn. A
- * stale id may name a newer timer: HWTIMER_F_GEN guards against that.
- * Allocation drops the lock only when the xarray must grow and a
- * non-sleeping allocation failed; then @nows is forgotten.
+ * An id for @t: the one freed last, so that ids stay dense. A stale id may
+ * name a newer timer: HWTIMER_F_GEN guards against that. If the id array
+ * must grow, the lock is dropped for it, and @nows forgotten.
  */
 static int hwt_alloc_id(struct hwt_file *hf, u32 *id, struct hwt_utimer *t,
 			struct hwt_nows *nows)
 {
-	const struct xa_limit lim = XA_LIMIT(1, HWT_ID_MAX);
 	int ret;
 
-	ret = __xa_alloc(&hf->timers, id, t, lim,
-			 GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT);
-	if (ret == -ENOMEM) {
-		hwt_nows_forget(nows);
-		ret = __xa_alloc(&hf->timers, id, t, lim, GFP_KERNEL_ACCOUNT);
-	}
-	return ret;
+	*id = hwt_ids_get(&hf->ids, t);
+	if (*id)
+		return 0;
+	hwt_unlock(hf);
+	hwt_nows_forget(nows);
+	ret = hwt_ids_reserve(hf, 1);
+	hwt_lock(hf);
+	if (ret)
+		return ret;
+	*id = hwt_ids_get(&hf->ids, t);
+	return *id ? 0 : -ENOSPC;
 }
 
 /* The file's entry for @s's eventfd: its last one, or @s's new entry. */
@@ -196,7 +197,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
 	ret = hwt_alloc_id(hf, &id, t, nows);
 	if (ret < 0) {
 		atomic_long_dec(&hf->user->timers);
-		return ret == -EBUSY ? -ENOSPC : ret;
+		return ret;
 	}
 	/* the lock may have been dropped: check the limit again */
 	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline);
@@ -205,7 +206,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
 	if (!ret && !hwt_rearms_charge(hf, rearms))
 		ret = -EDQUOT;
 	if (ret) {
-		__xa_erase(&hf->timers, id);
+		hwt_ids_put(&hf->ids, id);
 		atomic_long_dec(&hf->user->timers);
 		return ret;
 	}
@@ -244,8 +245,7 @@ static struct hwt_utimer *hwt_upgrade(struct hwt_file *hf,
 		list_replace(&t->node.entry, &e->t.node.entry);
 	else
 		INIT_LIST_HEAD(&e->t.node.entry);
-	/* the slot exists: storing into it allocates nothing */
-	__xa_store(&hf->timers, t->id, &e->t, 0);
+	hwt_ids_replace(hf, &e->t);
 	hwt_timer_free(t);
 	return &e->t;
 }
@@ -438,8 +438,8 @@ static void hwt_alloc_plain(struct hwt_slot *slots, unsigned int n)
 unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			 unsigned int n, bool stop)
 {
+	unsigned int i, adds, ran = n;
 	struct hwt_nows nows = {};
-	unsigned int i, ran = n;
 	LIST_HEAD(dead);
 
 	for (i = 0; i < n; i++) {
@@ -453,6 +453,11 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			s->op.result = hwt_prep(hf, s);
 	}
 	hwt_alloc_plain(slots, n);
+	/* ids for the ADDs, grown without the lock; hwt_alloc_id() copes */
+	for (i = 0, adds = 0; i < n; i++)
+		adds += slots[i].op.op == HWTIMER_OP_ADD && !slots[i].op.result;
+	if (adds)
+		hwt_ids_reserve(hf, adds);
 
 	hwt_lock(hf);
 	for (i = 0; i < n; i++) {

@@ -32,7 +32,7 @@ void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
 {
 	hwt_rearms_uncharge(hf, hwt_rearms(t->flags, hwt_period(t)));
 	hwt_disarm(hf, t);
-	__xa_erase(&hf->timers, t->id);
+	hwt_ids_put(&hf->ids, t->id);
 	hf->ntimers--;
 	list_add(&t->node.entry, dead);
 }

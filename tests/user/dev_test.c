@@ -209,8 +209,8 @@ TEST_F(dev, add_ignores_its_output_fields)
 	EXPECT_EQ(first + 1, op.id);
 }
 
-/* ids are handed out as file descriptors are: the lowest free one */
-TEST_F(dev, ids_are_the_lowest_free)
+/* ids stay dense: the one freed last is handed out next */
+TEST_F(dev, ids_are_reused_last_freed_first)
 {
 	uint32_t id[4];
 	int i;
@@ -225,6 +225,8 @@ TEST_F(dev, ids_are_the_lowest_free)
 	EXPECT_EQ(1U, id[0]);
 	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[1]));
 	EXPECT_EQ(2U, id[1]);
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[1]));
+	EXPECT_EQ(5U, id[1]);
 }
 
 TEST_F(dev, add_autoremove_periodic_einval)

@@ -7,8 +7,8 @@
  * Every outcome the kernel reports goes into a ledger in shared memory.
  * When the run ends, every timer must be accounted for:
  *
- *  - no id is handed out while its timer lives (ids are the lowest free,
- *    as fds are; only an AUTOREMOVE timer's id may come back before the
+ *  - no id is handed out while its timer lives (ids are reused, last freed
+ *    first; only an AUTOREMOVE timer's id may come back before the
  *    ledger has seen its record), and no one-shot arming is reported
  *    twice (no (id, gen) record twice);
  *  - a one-shot timer never yields more records than it had armings;
@@ -113,7 +113,7 @@ static void on_add(struct ledger *l, const struct hwtimer_op *op)
 	if (!t)
 		return;
 	/*
-	 * The lowest free id: a live timer's never comes back, but one that
+	 * A reused id: a live timer's never comes back, but one that
 	 * AUTOREMOVE took may, before the reader told the ledger
 	 */
 	if (t->alive && !t->autoremove)

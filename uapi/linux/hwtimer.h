@@ -11,10 +11,11 @@
  * Timers are created with HWTIMER_IOC_ADD, re-armed in place with
  * HWTIMER_IOC_MOD and deleted with HWTIMER_IOC_CANCEL; HWTIMER_IOC_BATCH
  * carries thousands of these operations in one call, with a result each.
- * Ids are handed out as file descriptors are: the lowest free one, from 1.
- * So an id is reused as soon as its timer is gone, and a stale id may name
- * a newer timer; an operation with HWTIMER_F_GEN acts only on the arming
- * whose generation it gives, and fails with ESTALE otherwise.
+ * Ids start at 1 and stay dense: the id freed last is the next one handed
+ * out, so a file never has an id above the most timers it held at once.
+ * An id is thus reused as soon as its timer is gone, and a stale id may
+ * name a newer timer; an operation with HWTIMER_F_GEN acts only on the
+ * arming whose generation it gives, and fails with ESTALE otherwise.
  * A timer fires no earlier than its deadline and, with no slack, less than
  * one wheel tick (struct hwtimer_info.tick_ns, 4096 ns by default) after
  * it, plus the latency of the hrtimer that drives the wheel. A timer with

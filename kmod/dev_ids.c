@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer: a file's ids. An array indexed by id holds each timer; the
+ * free slots form a stack threaded through the array, so taking and
+ * freeing an id is O(1) and touches one word, and ids stay dense: a file
+ * never has an id above the most timers it ever held at once. The array
+ * only grows, by doubling, with no lock held (hwt_ids_reserve()), and is
+ * swapped under the file's lock, which every reader holds. See dev.h.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "dev.h"
+
+#define HWT_IDS_MIN	64	/* slots of a file's first array */
+
+/* a free slot: the next free id, tagged so it is no pointer */
+static inline unsigned long hwt_ids_link(u32 next)
+{
+	return (unsigned long)next << 1 | 1;
+}
+
+/* Ids a hwt_ids_get() can take without the array growing. */
+static u32 hwt_ids_room(const struct hwt_ids *ids)
+{
+	return ids->nfree + (ids->cap - ids->top);
+}
+
+/**
+ * hwt_ids_get() - give @t the id that was freed last, or a fresh one
+ * @ids: the file's ids, its lock held
+ * @t: the timer
+ *
+ * Return: the id, or 0 if the array is full: hwt_ids_reserve() first.
+ */
+u32 hwt_ids_get(struct hwt_ids *ids, struct hwt_utimer *t)
+{
+	u32 id;
+
+	if (ids->free) {
+		id = ids->free;
+		ids->free = ids->slot[id - 1] >> 1;
+		ids->nfree--;
+	} else if (ids->top < ids->cap) {
+		id = ++ids->top;
+	} else {
+		return 0;
+	}
+	ids->slot[id - 1] = (unsigned long)t;
+	return id;
+}
+
+/* Free @id, which hwt_ids_get() handed out: it is the next one taken. */
+void hwt_ids_put(struct hwt_ids *ids, u32 id)
+{
+	ids->slot[id - 1] = hwt_ids_link(ids->free);
+	ids->free = id;
+	ids->nfree++;
+}
+
+/**
+ * hwt_ids_reserve() - make room for @n ids without the lock
+ * @hf: the file, its lock not held
+ * @n: ids about to be taken
+ *
+ * Grows the array, to twice its size or more, if fewer than @n ids are
+ * left; other threads may still take them first, so callers that find
+ * none left under the lock drop it and call again.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int hwt_ids_reserve(struct hwt_file *hf, u32 n)
+{
+	struct hwt_ids *ids = &hf->ids;
+	unsigned long *slot, *old;
+	u32 have, room, cap;
+
+	/* a look without the lock says whether to take it: ids only grow */
+	if (data_race(hwt_ids_room(ids)) >= n)
+		return 0;
+	hwt_lock(hf);
+	have = ids->cap;
+	room = hwt_ids_room(ids);
+	hwt_unlock(hf);
+	if (room >= n)
+		return 0;
+	cap = max3(have * 2, have + n - room, (u32)HWT_IDS_MIN);
+	cap = min_t(u32, cap, HWT_ID_MAX);
+	if (cap <= have)
+		return 0;	/* no more ids: the caller's ENOSPC */
+	slot = kvmalloc_array(cap, sizeof(*slot), GFP_KERNEL_ACCOUNT);
+	if (!slot)
+		return -ENOMEM;
+
+	hwt_lock(hf);
+	old = slot;
+	if (cap > ids->cap) {
+		/* slots from @top on were never used: they need no copy */
+		memcpy(slot, ids->slot, ids->top * sizeof(*slot));
+		old = ids->slot;
+		ids->slot = slot;
+		ids->cap = cap;
+	}
+	hwt_unlock(hf);
+	kvfree(old);
+	return 0;
+}
+
+/**
+ * hwt_ids_next() - the timer of the lowest id at or after *@pos
+ * @ids: the file's ids, its lock held
+ * @pos: where to look from; set past the timer found
+ *
+ * Return: the timer, or NULL if there is none from *@pos on.
+ */
+struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos)
+{
+	u32 i;
+
+	for (i = max(*pos, 1U); i <= ids->top; i++) {
+		unsigned long v = ids->slot[i - 1];
+
+		if (!(v & 1)) {
+			*pos = i + 1;
+			return (struct hwt_utimer *)v;
+		}
+	}
+	*pos = i;
+	return NULL;
+}
+
+void hwt_ids_destroy(struct hwt_ids *ids)
+{
+	kvfree(ids->slot);
+	ids->slot = NULL;
+	ids->cap = 0;
+	ids->top = 0;
+}
