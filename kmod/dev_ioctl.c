@@ -64,11 +64,11 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 }
 
 /*
- * ADD, MOD or CANCEL on its own. Results go back into the caller's struct,
- * so it must be writable before the operation runs: writing back what was
- * read probes both pages of a struct that straddles two, at the cost of one
- * copy. If the write-back still faults (another thread unmapped the struct
- * in between), an ADD is undone; see hwt_undo_adds().
+ * ADD, MOD or CANCEL on its own. Results go back into the caller's struct.
+ * An ADD whose result cannot be written back is undone (hwt_undo_adds()),
+ * but MOD and CANCEL cannot be, so for them the struct must be writable
+ * before they run: writing back what was read probes both pages of a
+ * struct that straddles two, at the cost of one copy.
  */
 static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 		       u32 opcode)
@@ -85,7 +85,7 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 	given = s.op.op;
 	if (given && given != opcode)
 		return -EINVAL;
-	if (copy_to_user(uarg, &s.op, n))
+	if (opcode != HWTIMER_OP_ADD && copy_to_user(uarg, &s.op, n))
 		return -EFAULT;
 	s.op.op = opcode;
 	s.op.result = 0;
