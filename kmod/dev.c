@@ -65,10 +65,12 @@ static int hwt_open(struct inode *inode, struct file *file)
 	hf = kzalloc(sizeof(*hf), GFP_KERNEL_ACCOUNT);
 	if (!hf)
 		return -ENOMEM;
-	hf->user = hwt_user_get(file->f_cred->uid);
-	if (!hf->user) {
+	hf->user = hwt_user_get(file->f_cred);
+	if (IS_ERR(hf->user)) {
+		int ret = PTR_ERR(hf->user);
+
 		kfree(hf);
-		return -ENOMEM;
+		return ret;
 	}
 	spin_lock_init(&hf->lock);
 	hf->rec_size = HWTIMER_RECORD_SIZE_VER0;

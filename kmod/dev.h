@@ -181,8 +181,8 @@ struct hwt_utimer_ext {
 };
 
 /**
- * struct hwt_user - timers held by one user over all files
- * @uid: the user
+ * struct hwt_user - what one user holds over all its files
+ * @uid: the user who pays: see hwt_payer()
  * @ref: open files of the user
  * @timers: timers the user holds
  * @rearms: re-arms per second its NO_RECORD periodic timers cost
@@ -285,6 +285,7 @@ struct hwt_slot {
 /* limits: module parameters (dev_account.c) */
 extern unsigned int hwt_max_timers_per_fd;
 extern unsigned int hwt_max_timers_per_user;
+extern unsigned int hwt_max_files_per_user;
 extern unsigned int hwt_max_rearms_per_user;
 
 /* distinct eventfds one expiry run signals at most; then it ends early */
@@ -399,7 +400,7 @@ static inline void hwt_ids_replace(struct hwt_file *hf, struct hwt_utimer *t)
 }
 
 /* dev_account.c */
-struct hwt_user *hwt_user_get(kuid_t uid);
+struct hwt_user *hwt_user_get(const struct cred *cred);
 void hwt_user_put(struct hwt_user *u);
 bool hwt_user_charge(struct hwt_user *u);
 unsigned long hwt_rearms(u32 uflags, u64 period);

@@ -9,6 +9,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/user_namespace.h>
 
 #include "compat/compat.h"
 #include "dev.h"
@@ -22,6 +23,16 @@ unsigned int hwt_max_timers_per_user = 1U << 23;
 module_param_named(max_timers_per_user, hwt_max_timers_per_user, uint, 0644);
 MODULE_PARM_DESC(max_timers_per_user,
 		 "Timers one user may hold over all its files; EDQUOT past it (default 8388608)");
+
+/*
+ * Each open file costs its user its timer bases (a wheel per clock it
+ * uses) besides its timers: as inotify caps instances besides watches, a
+ * user may have this many files open at once, over all its processes.
+ */
+unsigned int hwt_max_files_per_user = 4096;
+module_param_named(max_files_per_user, hwt_max_files_per_user, uint, 0644);
+MODULE_PARM_DESC(max_files_per_user,
+		 "Files of /dev/hwtimer one user may have open; EMFILE past it (default 4096)");
 
 /*
  * A periodic HWTIMER_F_NO_RECORD timer is re-armed by the expiry itself, in
@@ -40,15 +51,45 @@ static DEFINE_MUTEX(hwt_users_lock);
 
 /* Per-user accounting */
 
-struct hwt_user *hwt_user_get(kuid_t uid)
+/*
+ * Who pays for a file: the user who opened it or, if that user lives in a
+ * user namespace, the user who created the outermost one. ucounts charges
+ * every level up to the initial namespace for the same reason (as for
+ * inotify's limits): the uids of a namespace, a subordinate range say,
+ * must not multiply their creator's limits.
+ */
+static kuid_t hwt_payer(const struct cred *cred)
 {
+	const struct user_namespace *ns = cred->user_ns;
+	kuid_t uid = cred->euid;
+
+	for (; ns != &init_user_ns; ns = ns->parent)
+		uid = ns->owner;
+	return uid;
+}
+
+/**
+ * hwt_user_get() - the account a new file is charged to
+ * @cred: the credentials the file is opened with
+ *
+ * Return: the account, with the file counted in it; ERR_PTR(-EMFILE) if
+ * its user has hwt_max_files_per_user files open, or ERR_PTR(-ENOMEM).
+ */
+struct hwt_user *hwt_user_get(const struct cred *cred)
+{
+	kuid_t uid = hwt_payer(cred);
 	unsigned long key = __kuid_val(uid);
 	struct hwt_user *u;
 
 	mutex_lock(&hwt_users_lock);
 	u = xa_load(&hwt_users, key);
 	if (u) {
-		refcount_inc(&u->ref);
+		if (refcount_read(&u->ref) >= READ_ONCE(hwt_max_files_per_user))
+			u = ERR_PTR(-EMFILE);
+		else
+			refcount_inc(&u->ref);
+	} else if (!READ_ONCE(hwt_max_files_per_user)) {
+		u = ERR_PTR(-EMFILE);
 	} else {
 		u = kzalloc(sizeof(*u), GFP_KERNEL);
 		if (u) {
@@ -60,6 +101,8 @@ struct hwt_user *hwt_user_get(kuid_t uid)
 				u = NULL;
 			}
 		}
+		if (!u)
+			u = ERR_PTR(-ENOMEM);
 	}
 	mutex_unlock(&hwt_users_lock);
 	return u;

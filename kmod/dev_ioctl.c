@@ -55,6 +55,7 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 		.max_timers_per_fd = min(READ_ONCE(hwt_max_timers_per_fd),
 					 HWT_ID_MAX),
 		.max_timers_per_user = READ_ONCE(hwt_max_timers_per_user),
+		.max_files_per_user = READ_ONCE(hwt_max_files_per_user),
 		.max_batch = HWT_MAX_BATCH,
 	};
 

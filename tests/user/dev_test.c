@@ -61,7 +61,7 @@ TEST_F(dev, info_reports_geometry_and_features)
 	EXPECT_NE(0ULL, info.features & HWTIMER_FEAT_BATCH);
 	EXPECT_NE(0ULL, info.features & HWTIMER_FEAT_CLOCK_REALTIME);
 	EXPECT_LE(1U, info.max_batch);
-	EXPECT_EQ(0U, info.padding);
+	EXPECT_LT(0U, info.max_files_per_user);
 }
 
 TEST_F(dev, info_zeroes_a_longer_struct)
@@ -297,13 +297,33 @@ TEST_F(dev, add_slack_out_of_range_erange)
 
 TEST_F(dev, add_bad_pointer_efault)
 {
-	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct hwtimer_op *ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	ASSERT_NE(MAP_FAILED, ro);
 	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, NULL));
 	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, (void *)1));
-	/* readable but not writable: the new id could not be returned */
+	/*
+	 * readable but not writable: the new id cannot be returned, so the
+	 * ADD is undone, and neither MOD nor CANCEL runs
+	 */
+	ro->clockid = CLOCK_MONOTONIC;
+	ro->expires = SEC;
+	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ));
 	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, ro));
+	EXPECT_TRUE(file_is_empty(self->fd));
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ | PROT_WRITE));
+	ro->id = 1;
+	ro->clockid = 0;
+	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ));
+	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, ro));
+	ro = mmap(ro, 4096, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	ro->id = 1;
+	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ));
+	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_CANCEL, ro));
+	EXPECT_EQ(1, hwt_cancel(self->fd, 1));
 	munmap(ro, 4096);
 	EXPECT_TRUE(file_is_empty(self->fd));
 }

@@ -3,11 +3,15 @@
  * Unprivileged users: any user may use /dev/hwtimer (mode 0666, as anyone
  * may create a timerfd), within the per-user limit, which gives EDQUOT past
  * it; one user's limit is not another's; no user reaches another's timers;
- * and only root may change the limits. Each case forks a child that drops
- * to an unprivileged uid; the parent (root) sets the limit around it.
+ * and only root may change the limits; a user's files count against a
+ * limit of their own (EMFILE); and the uids of a user namespace share the
+ * limits of the user who created it. Each case forks a child that drops to
+ * an unprivileged uid; the parent (root) sets the limit around it.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 
@@ -162,6 +166,106 @@ TEST_F(unpriv, no_user_reaches_anothers_timers)
 	EXPECT_EQ(0, hwt_get(fd, id, &g));
 	EXPECT_EQ(HWTIMER_STATE_PENDING, g.state);
 	close(fd);
+}
+
+/* open files until EMFILE: the limit of 3 is the user's, not a file's */
+static int open_past_limit(void *arg)
+{
+	int fd[4], i;
+
+	for (i = 0; i < 3; i++) {
+		fd[i] = hwt_open();
+		if (fd[i] < 0)
+			return 1;
+	}
+	fd[3] = hwt_open();
+	if (fd[3] >= 0 || errno != EMFILE)
+		return 2;
+	/* one closed, one more may open */
+	close(fd[0]);
+	fd[0] = hwt_open();
+	return fd[0] < 0 ? 3 : 0;
+}
+
+TEST_F(unpriv, files_past_the_users_limit_emfile)
+{
+	long long old = hwt_param_set("max_files_per_user", 3);
+	struct hwtimer_info info;
+	int fd = hwt_open();
+
+	ASSERT_NE(-1, old);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, hwt_ioctl(fd, HWTIMER_IOC_INFO, &info));
+	EXPECT_EQ(3U, info.max_files_per_user);
+	/* root has one open: A has all three of its own */
+	EXPECT_EQ(0, as_user(UID_A, open_past_limit, NULL));
+	close(fd);
+	hwt_param_set("max_files_per_user", old);
+}
+
+static int write_proc(pid_t pid, const char *name, const char *s)
+{
+	char path[64];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * As A: 3 timers, then a user namespace whose uids the parent maps to a
+ * range of their own (a subordinate range, as newuidmap would), and 2
+ * more timers as one of those uids before EDQUOT: they all count as A's.
+ */
+static int in_a_user_namespace(int *up, int *down)
+{
+	int a = hwt_open(), b, i;
+	char c;
+
+	for (i = 0; i < 3; i++)
+		if (hwt_add(a, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
+			return 1;
+	if (unshare(CLONE_NEWUSER))
+		return 2;
+	if (write(up[1], "x", 1) != 1 || read(down[0], &c, 1) != 1 || c != 'm')
+		return 3;
+	/* uid 5 of the namespace: kuid 200005, a user of its own outside */
+	if (setresgid(5, 5, 5) || setresuid(5, 5, 5) || geteuid() != 5)
+		return 4;
+	b = hwt_open();
+	if (b < 0)
+		return 5;
+	for (i = 0; i < 2; i++)
+		if (hwt_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
+			return 6;
+	return hwt_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL) == -EDQUOT ? 0 : 7;
+}
+
+TEST_F(unpriv, user_namespace_uids_share_their_creators_limit)
+{
+	int up[2], down[2], status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(down));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(become(UID_A) ? 100 : in_a_user_namespace(up, down));
+	close(up[1]);
+	close(down[0]);
+	ASSERT_EQ(1, read(up[0], &c, 1));
+	ASSERT_EQ(0, write_proc(pid, "uid_map", "0 200000 10\n"));
+	ASSERT_EQ(0, write_proc(pid, "gid_map", "0 200000 10\n"));
+	ASSERT_EQ(1, write(down[1], "m", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 static int change_limit(void *arg)

@@ -93,6 +93,16 @@
  *    or clears it. A timer armed within the few microseconds between a
  *    set and the kernel noticing it may be withdrawn too.
  *
+ * Limits: module parameters cap the timers of a file (ENOSPC), and the
+ * timers (EDQUOT) and open files (EMFILE at open()) of a user over all its
+ * files; struct hwtimer_info reports them. As with ucounts (inotify's
+ * limits), the user who pays is the opener, or if it lives in a user
+ * namespace, the user who created the outermost one, so that the uids of
+ * a namespace do not multiply their creator's limits. The memory a file
+ * takes is thus bounded per user: its timer bases, at most three, and per
+ * timer its object and a word or two of the id array; it is charged to
+ * the memory cgroup of the task that allocates it.
+ *
  * Long calls: read() and HWTIMER_IOC_BATCH give the CPU up between chunks
  * of their work, and a signal ends them early with what is done: read()
  * returns the records it copied, BATCH the number of entries processed
@@ -172,7 +182,8 @@
  * @max_timers_per_fd: timers one file may hold (ENOSPC past it)
  * @max_timers_per_user: timers one user may hold over all files (EDQUOT)
  * @max_batch: entries one HWTIMER_IOC_BATCH may carry (E2BIG past it)
- * @padding: reserved, zero
+ * @max_files_per_user: files of /dev/hwtimer one user may have open at once
+ *	(open() fails with EMFILE past it)
  */
 struct hwtimer_info {
 	__u32 api_version;
@@ -185,7 +196,7 @@ struct hwtimer_info {
 	__u32 max_timers_per_fd;
 	__u32 max_timers_per_user;
 	__u32 max_batch;
-	__u32 padding;
+	__u32 max_files_per_user;
 };
 
 /* struct hwtimer_op.op, in batch entries */

@@ -313,11 +313,18 @@ const char *hwtimer_strerror(int err)
 	case EDQUOT:
 		return "this user holds its maximum number of timers (max_timers_per_user), "
 		       "or of NO_RECORD periodic re-arms per second (max_rearms_per_user)";
+	case EMFILE:
+		return "too many open files: this process's (RLIMIT_NOFILE), or this user's "
+		       "files of " HWTIMER_DEVICE " (max_files_per_user)";
+	case ESTALE:
+		return "the timer was re-armed or replaced since the generation given "
+		       "with HWTIMER_F_GEN";
 	case E2BIG:
 		return "batch too large, or a struct with fields this module does not know";
 	case EINVAL:
 		return "invalid argument: an unknown flag or clock, a reserved field "
-		       "set, or a flag this call cannot carry";
+		       "set, a flag this call cannot carry, or CLOCK_REALTIME without "
+		       "HWTIMER_F_REALTIME";
 	case EBADF:
 		return "not an open file descriptor";
 	case EAGAIN:
