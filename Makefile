@@ -98,6 +98,11 @@ $(BUILD)/smoke/%: tests/smoke/%.c $(wildcard tests/user/*.h uapi/linux/*.h) | ks
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(TEST_WARN) -static -I"$(KSFT_DIR)" -Itests/user $< -o $@ -lpthread
 
+# the same uapi from a 32-bit process (gcc-multilib)
+$(BUILD)/smoke/compat32_test: tests/smoke/compat32_test.c $(wildcard tests/user/*.h uapi/linux/*.h) | ksft-check
+	@mkdir -p $(@D)
+	$(CC) -m32 $(UCFLAGS) $(TEST_WARN) -static -I"$(KSFT_DIR)" -Itests/user $< -o $@ -lpthread
+
 # The wheel core's KUnit suite, natively, under ASan and UBSan
 NATIVE_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	-Wno-sign-compare -fsanitize=address,undefined -fno-sanitize-recover=all \

@@ -337,6 +337,10 @@ static double uring_batched(void *arg)
 
 #define NMEM	100000
 
+/*
+ * Kernel memory objects take: slab, and vmalloc for large arrays (such as
+ * a file's id array, which kvmalloc() puts there past a few pages).
+ */
 static long long slab_bytes(void)
 {
 	char line[128];
@@ -349,10 +353,68 @@ static long long slab_bytes(void)
 	if (!f)
 		die("/proc/meminfo", errno);
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Slab: %lld kB", &kb) == 1)
-			total = kb * 1024;
+		if (sscanf(line, "Slab: %lld kB", &kb) == 1 ||
+		    sscanf(line, "VmallocUsed: %lld kB", &kb) == 1)
+			total += kb * 1024;
 	fclose(f);
 	return total;
+}
+
+#define CHURN_LIVE	10000	/* short-lived timers pending at a time */
+#define CHURN_LONG	100	/* long-lived ones, added along the way */
+#define CHURN_OPS	1000000
+
+/*
+ * Steady churn: a FIFO of CHURN_LIVE timers, each cancelled when a newer
+ * one is added, for CHURN_OPS adds; every CHURN_OPS / CHURN_LONG adds, a
+ * timer that stays. What is left holding memory, per timer still pending,
+ * is what churn costs: with ids that drift (cyclic allocation), each
+ * long-lived timer would pin a node of the id table.
+ */
+static void memory_churn(void)
+{
+	uint32_t *live = calloc(CHURN_LIVE, sizeof(*live));
+	struct hwtimer_vec v;
+	unsigned int head = 0, c;
+	long long before;
+	size_t i;
+	int fd;
+
+	fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
+	if (fd < 0 || !live || hwtimer_vec_init(&v, 2 * 256))
+		die("hwtimer", fd);
+	before = slab_bytes();
+	for (i = 0; i < CHURN_OPS; i += 256) {
+		unsigned int k;
+
+		hwtimer_vec_reset(&v);
+		for (k = 0; k < 256; k++)
+			hwtimer_vec_add(&v, CLOCK_MONOTONIC, FAR + i + k, 0, 0, 0);
+		if (hwtimer_vec_submit(fd, &v, 0) != 256)
+			die("HWTIMER_IOC_BATCH", EIO);
+		for (k = 0, c = 0; k < 256; k++) {
+			uint32_t id = v.ops[k].id;
+
+			/* now and then one stays for good */
+			if ((i + k) % (CHURN_OPS / CHURN_LONG) == 0)
+				continue;
+			/* the FIFO's oldest goes (none in the first round) */
+			if (live[head])
+				v.ops[c++] = (struct hwtimer_op){
+					.op = HWTIMER_OP_CANCEL, .id = live[head],
+				};
+			live[head] = id;
+			head = (head + 1) % CHURN_LIVE;
+		}
+		v.count = c;
+		if (c && hwtimer_vec_submit(fd, &v, 0) != (int)c)
+			die("HWTIMER_IOC_BATCH", EIO);
+	}
+	emit("memory", "hwtimer, steady churn", "bytes_per_timer",
+	     (double)(slab_bytes() - before) / (CHURN_LIVE + CHURN_LONG), NULL);
+	hwtimer_vec_free(&v);
+	free(live);
+	close(fd);
 }
 
 static void mem_report(const char *name, long long before, long long after)
@@ -387,6 +449,7 @@ static void memory_all(void)
 	mem_report("hwtimer", before, slab_bytes());
 	hwtimer_vec_free(&v);
 	close(fd);
+	memory_churn();
 
 	/* timerfd: one file per timer */
 	fds = calloc(NMEM, sizeof(*fds));

@@ -9,6 +9,8 @@ pkgs=(
 	# building the module, the debug kernel and the userspace side
 	gcc g++ make perl python3 bc flex bison libelf-dev libssl-dev dwarves
 	xz-utils cpio kmod rsync sparse pkg-config dkms
+	# a test built with -m32: the uapi from a 32-bit process
+	gcc-multilib
 	linux-source-6.12
 	# the VM
 	qemu-system-x86 busybox-static
