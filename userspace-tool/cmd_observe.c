@@ -32,6 +32,8 @@ void cmd_info(int json)
 		{ HWTIMER_FEAT_SLACK_DEFAULT, "default-slack" },
 		{ HWTIMER_FEAT_CLOCK_POSIX, "posix-clocks" },
 		{ HWTIMER_FEAT_CANCEL_ON_SET, "cancel-on-set" },
+		{ HWTIMER_FEAT_GEN, "generation-check" },
+		{ HWTIMER_FEAT_RECORD_SIZE, "record-size" },
 	};
 	FILE *f;
 	unsigned int l, i;
@@ -50,11 +52,13 @@ void cmd_info(int json)
 		printf("{\"module_version\":\"%s\",\"api_version\":%u,\"tick_ns\":%llu,"
 		       "\"levels\":%u,\"slots_per_level\":%u,\"max_delay_ns\":%llu,"
 		       "\"record_size\":%u,\"max_timers_per_fd\":%u,"
-		       "\"max_timers_per_user\":%u,\"max_batch\":%u,\"features\":[",
+		       "\"max_timers_per_user\":%u,\"max_files_per_user\":%u,"
+		       "\"max_batch\":%u,\"features\":[",
 		       version, in.api_version, (unsigned long long)in.tick_ns,
 		       in.levels, in.slots_per_level,
 		       (unsigned long long)in.max_delay_ns, in.record_size,
-		       in.max_timers_per_fd, in.max_timers_per_user, in.max_batch);
+		       in.max_timers_per_fd, in.max_timers_per_user,
+		       in.max_files_per_user, in.max_batch);
 		for (i = 0, l = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
 			if (in.features & feats[i].bit)
 				printf("%s\"%s\"", l++ ? "," : "", feats[i].name);
@@ -68,6 +72,7 @@ void cmd_info(int json)
 		printf("longest delay    %s\n", dur(a, in.max_delay_ns));
 		printf("timers per fd    %u\n", in.max_timers_per_fd);
 		printf("timers per user  %u\n", in.max_timers_per_user);
+		printf("files per user   %u\n", in.max_files_per_user);
 		printf("batch            %u operations\n", in.max_batch);
 		printf("features        ");
 		for (i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)

@@ -260,20 +260,15 @@ int hwtimer_vec_submit(int fd, struct hwtimer_vec *vec, unsigned int flags)
 		.op_size = sizeof(*vec->ops),
 		.flags = flags,
 	};
-	uint32_t i, done = 0;
+	uint32_t done = 0;
 	int ret;
 
 	/*
-	 * Outputs of an earlier submit are not inputs: a vector submitted
-	 * again adds new timers and re-arms or cancels the same ones.
-	 */
-	for (i = 0; i < vec->count; i++) {
-		vec->ops[i].result = 0;
-		vec->ops[i].gen = 0;
-		if (vec->ops[i].op == HWTIMER_OP_ADD)
-			vec->ops[i].id = 0;
-	}
-	/*
+	 * The kernel does not read what it writes back, so a vector can be
+	 * submitted again as it is: it adds new timers, and re-arms or
+	 * cancels the same ones (with HWTIMER_F_GEN, the arming the last
+	 * submit left).
+	 *
 	 * The kernel stops a long batch for a signal and says how far it
 	 * got: submit the rest, so that the caller sees the whole vector
 	 * done, or done up to the first failure it asked to stop at.
