@@ -73,6 +73,8 @@ static int hwt_open(struct inode *inode, struct file *file)
 		return ret;
 	}
 	spin_lock_init(&hf->lock);
+	spin_lock_init(&hf->cache_lock);
+	INIT_LIST_HEAD(&hf->cache);
 	hf->rec_size = HWTIMER_RECORD_SIZE_VER0;
 	/* the opener's prctl(PR_SET_TIMERSLACK), as its nanosleep() gets */
 	if (current->timer_slack_ns != current->default_timer_slack_ns)
@@ -128,6 +130,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	atomic_long_sub(hf->ntimers, &hf->user->timers);
 	atomic_long_sub(hf->rearms, &hf->user->rearms);
 	hwt_ids_destroy(&hf->ids);
+	hwt_cache_free(hf);
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		struct hwt_base *b = &hf->base[clk];
 

@@ -230,6 +230,9 @@ struct hwt_ids {
  *	 repeats a generation of its last one (HWTIMER_F_GEN)
  * @rec_size: the size of the records read() returns (HWTIMER_IOC_RECORD_SIZE)
  * @rbuf: read()'s buffer, set up by the first read(), under @read_lock
+ * @cache_lock: guards @cache and @ncache
+ * @cache: freed plain timers kept for the next ADDs (dev_account.c)
+ * @ncache: entries of @cache
  * @ntimers: timers on the file
  * @nready: entries of @ready
  * @cos_link: on the list of files that clock sets walk (dev_clockset.c),
@@ -255,6 +258,9 @@ struct hwt_file {
 	u32 gen;
 	u32 rec_size;
 	void *rbuf;
+	spinlock_t cache_lock;		/* see @cache_lock above */
+	struct list_head cache;
+	unsigned int ncache;
 	u32 ntimers;
 	u32 nready;
 	struct list_head cos_link;
@@ -402,14 +408,16 @@ static inline void hwt_ids_replace(struct hwt_file *hf, struct hwt_utimer *t)
 /* dev_account.c */
 struct hwt_user *hwt_user_get(const struct cred *cred);
 void hwt_user_put(struct hwt_user *u);
-bool hwt_user_charge(struct hwt_user *u);
+bool hwt_user_charge(struct hwt_user *u, unsigned int n);
 unsigned long hwt_rearms(u32 uflags, u64 period);
 bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
 void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
 struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
 void hwt_efd_put(struct hwt_efd *e);
-struct hwt_utimer *hwt_alloc(bool ext);
-int hwt_alloc_bulk(struct hwt_utimer **ts, unsigned int n);
+struct hwt_utimer *hwt_alloc_ext(void);
+int hwt_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
+		    unsigned int n);
+void hwt_cache_free(struct hwt_file *hf);
 void hwt_timer_free(struct hwt_utimer *t);
 void hwt_free_list(struct hwt_file *hf, struct list_head *dead);
 int hwt_account_init(void);

@@ -119,11 +119,13 @@ void hwt_user_put(struct hwt_user *u)
 	mutex_unlock(&hwt_users_lock);
 }
 
-bool hwt_user_charge(struct hwt_user *u)
+/* Charge @n timers to @u at once; false, and nothing charged, past its cap. */
+bool hwt_user_charge(struct hwt_user *u, unsigned int n)
 {
-	if (atomic_long_inc_return(&u->timers) <= READ_ONCE(hwt_max_timers_per_user))
+	if (atomic_long_add_return(n, &u->timers) <=
+	    READ_ONCE(hwt_max_timers_per_user))
 		return true;
-	atomic_long_dec(&u->timers);
+	atomic_long_sub(n, &u->timers);
 	return false;
 }
 
@@ -155,6 +157,8 @@ bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n)
 
 void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n)
 {
+	if (!n)
+		return;
 	atomic_long_sub(n, &hf->user->rearms);
 	hf->rearms -= n;
 }
@@ -182,25 +186,17 @@ void hwt_efd_put(struct hwt_efd *e)
 
 /* Timer objects */
 
-struct hwt_utimer *hwt_alloc(bool ext)
+/* A timer with a period, slack or an eventfd: struct hwt_utimer_ext. */
+struct hwt_utimer *hwt_alloc_ext(void)
 {
-	struct hwt_utimer *t;
+	struct hwt_utimer_ext *e = kmem_cache_zalloc(hwt_ext_cache,
+						     GFP_KERNEL_ACCOUNT);
 
-	if (ext) {
-		struct hwt_utimer_ext *e = kmem_cache_zalloc(hwt_ext_cache,
-							     GFP_KERNEL_ACCOUNT);
-
-		if (!e)
-			return NULL;
-		t = &e->t;
-		t->flags = HWT_U_EXT;
-	} else {
-		t = kmem_cache_zalloc(hwt_timer_cache, GFP_KERNEL_ACCOUNT);
-		if (!t)
-			return NULL;
-	}
-	INIT_LIST_HEAD(&t->node.entry);
-	return t;
+	if (!e)
+		return NULL;
+	e->t.flags = HWT_U_EXT;
+	INIT_LIST_HEAD(&e->t.node.entry);
+	return &e->t;
 }
 
 /*
@@ -209,30 +205,79 @@ struct hwt_utimer *hwt_alloc(bool ext)
  */
 #define HWT_BULK_MIN	4
 
-/* @n plain timers at once (slab bulk allocation, one memcg charge). */
-int hwt_alloc_bulk(struct hwt_utimer **ts, unsigned int n)
-{
-	unsigned int i;
+/*
+ * Each file keeps up to this many freed plain timers for its next ADDs, as
+ * io_uring keeps its alloc caches: a cancel + add then costs neither the
+ * slab nor the memory cgroup anything. They stay charged to whoever
+ * allocated them, and go with the file.
+ */
+#define HWT_CACHE_MAX	(2 * HWT_CHUNK)
 
-	if (n < HWT_BULK_MIN) {
-		for (i = 0; i < n; i++) {
-			ts[i] = hwt_alloc(false);
+static void hwt_timer_init(struct hwt_utimer *t)
+{
+	memset(t, 0, sizeof(*t));
+	INIT_LIST_HEAD(&t->node.entry);
+}
+
+/**
+ * hwt_alloc_plain() - @n plain timers, from the file's cache first
+ * @hf: the file
+ * @ts: receives them
+ * @n: how many, at most HWT_CHUNK
+ *
+ * Return: 0, or -ENOMEM with none allocated.
+ */
+int hwt_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
+		    unsigned int n)
+{
+	unsigned int i, k = 0;
+
+	spin_lock_bh(&hf->cache_lock);
+	while (k < n && !list_empty(&hf->cache)) {
+		ts[k] = list_first_entry(&hf->cache, struct hwt_utimer,
+					 node.entry);
+		list_del(&ts[k++]->node.entry);
+	}
+	hf->ncache -= k;
+	spin_unlock_bh(&hf->cache_lock);
+
+	if (n - k >= HWT_BULK_MIN) {
+		if (kmem_cache_alloc_bulk(hwt_timer_cache, GFP_KERNEL_ACCOUNT,
+					  n - k, (void **)ts + k) != n - k)
+			goto fail;
+	} else {
+		for (i = k; i < n; i++) {
+			ts[i] = kmem_cache_alloc(hwt_timer_cache,
+						 GFP_KERNEL_ACCOUNT);
 			if (!ts[i]) {
-				while (i--)
-					hwt_timer_free(ts[i]);
-				return -ENOMEM;
+				while (i-- > k)
+					kmem_cache_free(hwt_timer_cache, ts[i]);
+				goto fail;
 			}
 		}
-		return 0;
 	}
-	if (kmem_cache_alloc_bulk(hwt_timer_cache, GFP_KERNEL_ACCOUNT, n,
-				  (void **)ts) != n)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		memset(ts[i], 0, sizeof(*ts[i]));
-		INIT_LIST_HEAD(&ts[i]->node.entry);
-	}
+	for (i = 0; i < n; i++)
+		hwt_timer_init(ts[i]);
 	return 0;
+fail:
+	/* back to the cache: it had room for them */
+	spin_lock_bh(&hf->cache_lock);
+	for (i = 0; i < k; i++)
+		list_add(&ts[i]->node.entry, &hf->cache);
+	hf->ncache += k;
+	spin_unlock_bh(&hf->cache_lock);
+	return -ENOMEM;
+}
+
+/* Free the file's cache of timers (release). */
+void hwt_cache_free(struct hwt_file *hf)
+{
+	struct hwt_utimer *t, *next;
+
+	list_for_each_entry_safe(t, next, &hf->cache, node.entry)
+		kmem_cache_free(hwt_timer_cache, t);
+	INIT_LIST_HEAD(&hf->cache);
+	hf->ncache = 0;
 }
 
 void hwt_timer_free(struct hwt_utimer *t)
@@ -246,8 +291,8 @@ void hwt_timer_free(struct hwt_utimer *t)
 }
 
 /*
- * Free timers removed under the lock, once it is dropped; plain ones in
- * bulk, as hwt_alloc_bulk() allocates them.
+ * Free timers removed under the lock, once it is dropped: plain ones go to
+ * the file's cache while it has room, the rest to the slab, in bulk.
  */
 void hwt_free_list(struct hwt_file *hf, struct list_head *dead)
 {
@@ -256,10 +301,17 @@ void hwt_free_list(struct hwt_file *hf, struct list_head *dead)
 	unsigned int k = 0;
 	long n = 0;
 
+	if (list_empty(dead))
+		return;
+	spin_lock_bh(&hf->cache_lock);
 	list_for_each_entry_safe(t, next, dead, node.entry) {
 		n++;
-		if (t->flags & HWT_U_EXT) {
-			hwt_timer_free(t);
+		if (t->flags & HWT_U_EXT)
+			continue;
+		list_del(&t->node.entry);
+		if (hf->ncache < HWT_CACHE_MAX) {
+			list_add(&t->node.entry, &hf->cache);
+			hf->ncache++;
 			continue;
 		}
 		plain[k++] = t;
@@ -268,13 +320,15 @@ void hwt_free_list(struct hwt_file *hf, struct list_head *dead)
 			k = 0;
 		}
 	}
+	spin_unlock_bh(&hf->cache_lock);
 	if (k >= HWT_BULK_MIN)
 		kmem_cache_free_bulk(hwt_timer_cache, k, plain);
 	else
 		while (k)
 			kmem_cache_free(hwt_timer_cache, plain[--k]);
-	if (n)
-		atomic_long_sub(n, &hf->user->timers);
+	list_for_each_entry_safe(t, next, dead, node.entry)
+		hwt_timer_free(t);
+	atomic_long_sub(n, &hf->user->timers);
 }
 
 int hwt_account_init(void)

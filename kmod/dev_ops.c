@@ -96,7 +96,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 		}
 		if (!op->period && !s->slack && !s->ctx)
 			return 1;	/* a plain timer, allocated in bulk */
-		s->fresh = hwt_alloc(true);
+		s->fresh = hwt_alloc_ext();
 		return s->fresh ? 0 : -ENOMEM;
 	case HWTIMER_OP_MOD:
 		if (f & ~HWT_MOD_FLAGS)
@@ -118,7 +118,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
 			hwt_cos_join(hf);
 		if (op->period || s->slack) {
 			/* in case the timer must move to a larger object */
-			s->fresh = hwt_alloc(true);
+			s->fresh = hwt_alloc_ext();
 			if (!s->fresh)
 				return -ENOMEM;
 		}
@@ -175,8 +175,12 @@ static struct hwt_efd *hwt_efd_of(struct hwt_file *hf, struct hwt_slot *s)
 	return e;
 }
 
+/*
+ * @prepaid: timers a chunk charged its user at once for its ADDs; each
+ * takes one, or charges its own once they are gone
+ */
 static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
-		      struct hwt_nows *nows)
+		      struct hwt_nows *nows, unsigned int *prepaid)
 {
 	struct hwtimer_op *op = &s->op;
 	struct hwt_utimer *t = s->fresh;
@@ -188,7 +192,9 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
 
 	if (hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		return -ENOSPC;
-	if (!hwt_user_charge(hf->user))
+	if (*prepaid)
+		(*prepaid)--;
+	else if (!hwt_user_charge(hf->user, 1))
 		return -EDQUOT;
 	/*
 	 * Take the id first: it is stored only once allocated, and nothing
@@ -400,7 +406,8 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_slot *s,
 }
 
 /* Allocate the plain timers of a chunk at once; ENOMEM fails them all. */
-static void hwt_alloc_plain(struct hwt_slot *slots, unsigned int n)
+static void hwt_slots_alloc(struct hwt_file *hf, struct hwt_slot *slots,
+			    unsigned int n)
 {
 	struct hwt_utimer *ts[HWT_CHUNK];
 	unsigned int i, k = 0;
@@ -408,7 +415,7 @@ static void hwt_alloc_plain(struct hwt_slot *slots, unsigned int n)
 	for (i = 0; i < n; i++)
 		if (slots[i].op.result == 1)
 			k++;
-	if (k && hwt_alloc_bulk(ts, k))
+	if (k && hwt_alloc_plain(hf, ts, k))
 		k = 0;
 	for (i = 0; i < n; i++) {
 		if (slots[i].op.result != 1)
@@ -438,7 +445,7 @@ static void hwt_alloc_plain(struct hwt_slot *slots, unsigned int n)
 unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			 unsigned int n, bool stop)
 {
-	unsigned int i, adds, ran = n;
+	unsigned int i, adds, prepaid, ran = n;
 	struct hwt_nows nows = {};
 	LIST_HEAD(dead);
 
@@ -452,10 +459,16 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 		if (!s->op.result)
 			s->op.result = hwt_prep(hf, s);
 	}
-	hwt_alloc_plain(slots, n);
-	/* ids for the ADDs, grown without the lock; hwt_alloc_id() copes */
+	hwt_slots_alloc(hf, slots, n);
+	/*
+	 * Ids for the ADDs, grown without the lock (hwt_alloc_id() copes
+	 * if others took them), and their charge to the user, in one go
+	 * unless that would pass the limit (hwt_do_add() then charges one
+	 * by one, to fail the right ones)
+	 */
 	for (i = 0, adds = 0; i < n; i++)
 		adds += slots[i].op.op == HWTIMER_OP_ADD && !slots[i].op.result;
+	prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 	if (adds)
 		hwt_ids_reserve(hf, adds);
 
@@ -471,7 +484,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			continue;
 		switch (s->op.op) {
 		case HWTIMER_OP_ADD:
-			s->op.result = hwt_do_add(hf, s, &nows);
+			s->op.result = hwt_do_add(hf, s, &nows, &prepaid);
 			break;
 		case HWTIMER_OP_MOD:
 			s->op.result = hwt_do_mod(hf, s, &nows);
@@ -483,6 +496,8 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 	}
 	hwt_unlock(hf);
 
+	if (prepaid)
+		atomic_long_sub(prepaid, &hf->user->timers);
 	hwt_free_list(hf, &dead);
 	for (i = 0; i < n; i++) {
 		if (slots[i].fresh)
