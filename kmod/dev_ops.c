@@ -197,8 +197,8 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
 	else if (!hwt_user_charge(hf->user, 1))
 		return -EDQUOT;
 	/*
-	 * Take the id first: it is stored only once allocated, and nothing
-	 * else of @t is visible until the lock is held again for good.
+	 * Take the id first: growing the id array drops the lock, so that
+	 * all the rest happens under one hold; nobody looks up @t before.
 	 */
 	ret = hwt_alloc_id(hf, &id, t, nows);
 	if (ret < 0) {
