@@ -130,7 +130,7 @@ static void *random_ptr(struct arena *a, size_t len)
 static const unsigned long cmds[] = {
 	HWTIMER_IOC_INFO, HWTIMER_IOC_ADD, HWTIMER_IOC_MOD, HWTIMER_IOC_CANCEL,
 	HWTIMER_IOC_GET, HWTIMER_IOC_BATCH, HWTIMER_IOC_DRAIN,
-	HWTIMER_IOC_SET_EVENTFD,
+	HWTIMER_IOC_SET_EVENTFD, HWTIMER_IOC_SLACK, HWTIMER_IOC_RECORD_SIZE,
 };
 
 static unsigned long random_cmd(void)
