@@ -158,7 +158,7 @@ static int documented(int err)
 	switch (err) {
 	case EINVAL: case EFAULT: case ENOTTY: case E2BIG: case ENOENT:
 	case ERANGE: case EBADF: case ENOSPC: case EDQUOT: case ENOMEM:
-	case EAGAIN: case EINTR:
+	case EAGAIN: case EINTR: case ESTALE:
 		return 1;
 	}
 	return 0;
