@@ -320,9 +320,21 @@ static void seq_posix(struct seq_ctx *c, uint64_t d)
 		.it_value = { .tv_sec = (time_t)(d / SEC), .tv_nsec = (long)(d % SEC) },
 	};
 
-	if (timer_settime(c->posix, TIMER_ABSTIME, &its, NULL) ||
-	    sigwaitinfo(&c->sig, NULL) < 0)
+	int ret;
+
+	if (timer_settime(c->posix, TIMER_ABSTIME, &its, NULL))
 		die("timer_settime", errno);
+	/*
+	 * task_work left by the io_uring ring torn down before (its
+	 * TIF_NOTIFY_SIGNAL) makes a wait return EINTR: wait again. That
+	 * ended the run here, before the memory section, and left
+	 * BENCHMARKS.md without its memory table.
+	 */
+	do
+		ret = sigwaitinfo(&c->sig, NULL);
+	while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		die("sigwaitinfo", errno);
 }
 
 static void latency_seq(const char *name, void (*arm_wait)(struct seq_ctx *, uint64_t),
