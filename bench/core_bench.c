@@ -35,6 +35,7 @@
 #include <linux/prandom.h>
 
 #include "wheel.c"
+#include "wheel_clock.c"
 
 #define MS	1000000ULL
 #define SEC	1000000000ULL

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "wheel.c"
+#include "wheel_clock.c"
 
 #define NODES	64
 

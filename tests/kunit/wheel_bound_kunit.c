@@ -10,6 +10,7 @@
 #include <linux/prandom.h>
 
 #include "wheel.c"
+#include "wheel_clock.c"
 #include "wheel_test.h"
 
 #define L1	(TICK << HWT_LVL_BITS)		/* a level-1 slot */

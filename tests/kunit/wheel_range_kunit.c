@@ -12,6 +12,7 @@
 #include <linux/prandom.h>
 
 #include "wheel.c"
+#include "wheel_clock.c"
 #include "wheel_test.h"
 
 #define MS	1000000ULL
