@@ -95,6 +95,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	struct hwt_utimer *t;
 	unsigned int clk, n;
 	u32 pos = 1;
+	bool more;
 
 	/* 1. no expiry may re-arm a base's hrtimer any more */
 	hwt_lock(hf);
@@ -111,9 +112,11 @@ static int hwt_release(struct inode *inode, struct file *file)
 	 * time, giving the CPU up in between
 	 */
 	do {
+		u32 scan = HWT_IDS_SCAN;
+
 		n = 0;
 		hwt_lock(hf);
-		while ((t = hwt_ids_next(&hf->ids, &pos))) {
+		while ((t = hwt_ids_next(&hf->ids, &pos, &scan))) {
 			/* closing the file cancels what was pending */
 			if (t->state == HWT_U_PENDING) {
 				hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
@@ -124,9 +127,10 @@ static int hwt_release(struct inode *inode, struct file *file)
 			if (++n == HWT_FREE_CHUNK)
 				break;
 		}
+		more = hwt_ids_more(&hf->ids, pos);
 		hwt_unlock(hf);
 		cond_resched();
-	} while (n == HWT_FREE_CHUNK);
+	} while (more);
 	atomic_long_sub(hf->ntimers, &hf->user->timers);
 	atomic_long_sub(hf->rearms, &hf->user->rearms);
 	hwt_ids_destroy(&hf->ids);

@@ -399,6 +399,15 @@ static inline struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
 	return v & 1 ? NULL : (struct hwt_utimer *)v;
 }
 
+/* slots a walk of the ids looks at per hold of the lock (hwt_ids_next()) */
+#define HWT_IDS_SCAN	4096
+
+/* Whether a walk of the ids that stopped at @pos has slots left to see. */
+static inline bool hwt_ids_more(const struct hwt_ids *ids, u32 pos)
+{
+	return pos <= ids->top;
+}
+
 /* Put @t in the slot of its id, in place of the timer it replaces. */
 static inline void hwt_ids_replace(struct hwt_file *hf, struct hwt_utimer *t)
 {
@@ -427,7 +436,7 @@ void hwt_account_exit(void);
 u32 hwt_ids_get(struct hwt_ids *ids, struct hwt_utimer *t);
 void hwt_ids_put(struct hwt_ids *ids, u32 id);
 int hwt_ids_reserve(struct hwt_file *hf, u32 n);
-struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos);
+struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan);
 void hwt_ids_destroy(struct hwt_ids *ids);
 
 /* dev_timer.c */

@@ -220,8 +220,9 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 	 */
 	while (budget) {
 		unsigned int k = 0, seen = 0, room = HWT_DRAIN_CHUNK;
+		u32 at = pos, scan = HWT_IDS_SCAN;
 		struct hwt_utimer *t;
-		u32 at = pos;
+		bool more;
 		struct hwt_upin pin;
 		LIST_HEAD(dead);
 
@@ -237,18 +238,21 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 		if (budget == ULONG_MAX)
 			budget = hf->ntimers;
 		/* ids from @pos on: each chunk goes on where the last ended */
-		while ((t = hwt_ids_next(&hf->ids, &at))) {
+		while ((t = hwt_ids_next(&hf->ids, &at, &scan))) {
 			if (t->state == HWT_U_PENDING) {
-				if (d.max && k == room)
+				if (d.max && k == room) {
+					at = t->id;	/* the next call's */
 					break;
+				}
 				ids[k++] = t->id;
 				hwt_stat_add(&hf->stats, HWT_C_DRAINED, 1);
 			}
 			hwt_remove(hf, t, &dead);
-			pos = at;
 			if (++seen == HWT_DRAIN_CHUNK)
 				break;
 		}
+		pos = at;
+		more = hwt_ids_more(&hf->ids, pos);
 		budget -= min_t(unsigned long, budget, seen);
 		d.remaining = hf->ntimers;
 		hwt_unlock(hf);
@@ -259,7 +263,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 			hwt_unpin(&pin);
 		}
 		d.count += k;
-		if (!seen || !d.remaining || (d.max && d.count == d.max) ||
+		if (!more || !d.remaining || (d.max && d.count == d.max) ||
 		    task_sigpending(current))
 			break;
 		cond_resched();

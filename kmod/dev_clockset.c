@@ -38,16 +38,16 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 	do {
 		struct hwt_signals sig = {};
 		unsigned int n = 0, queued = 0;
+		u32 scan = HWT_IDS_SCAN;
 		u64 now;
 
-		more = false;
 		hwt_lock(hf);
 		if (hf->dead) {
 			hwt_unlock(hf);
 			return;
 		}
 		now = hwt_base_now(b);
-		while ((t = hwt_ids_next(&hf->ids, &pos))) {
+		while ((t = hwt_ids_next(&hf->ids, &pos, &scan))) {
 			if (t->state == HWT_U_PENDING &&
 			    (t->flags & HWT_U_CANCEL_ON_SET)) {
 				hwt_base_del(b, &t->node, t->id);
@@ -61,11 +61,10 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 				queued++;
 			}
 			/* a chunk, or as many eventfds as a run signals */
-			if (++n == HWT_COS_CHUNK || sig.nefd == HWT_PASS_EFDS) {
-				more = true;
+			if (++n == HWT_COS_CHUNK || sig.nefd == HWT_PASS_EFDS)
 				break;
-			}
 		}
+		more = hwt_ids_more(&hf->ids, pos);
 		if (queued)
 			hwt_queued_records(hf, &sig);
 		hwt_unlock(hf);

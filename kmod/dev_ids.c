@@ -109,17 +109,23 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 /**
  * hwt_ids_next() - the timer of the lowest id at or after *@pos
  * @ids: the file's ids, its lock held
- * @pos: where to look from; set past the timer found
+ * @pos: where to look from; set past the timer found, or to where the
+ *	 look stopped
+ * @scan: slots the caller may still look at under this hold of the lock,
+ *	  counted down: a walk over a file that once held millions of timers
+ *	  and now holds few gives the lock up between holds of this many
  *
- * Return: the timer, or NULL if there is none from *@pos on.
+ * Return: the timer, or NULL if there is none from *@pos on or *@scan ran
+ * out; hwt_ids_more() tells which.
  */
-struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos)
+struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan)
 {
 	u32 i;
 
-	for (i = max(*pos, 1U); i <= ids->top; i++) {
+	for (i = max(*pos, 1U); i <= ids->top && *scan; i++) {
 		unsigned long v = ids->slot[i - 1];
 
+		--*scan;
 		if (!(v & 1)) {
 			*pos = i + 1;
 			return (struct hwt_utimer *)v;

@@ -385,6 +385,34 @@ TEST_F(dev, drain_stops_before_a_read_only_chunk)
 	munmap(map, 2 * page);
 }
 
+/*
+ * A file that held many timers and now holds a few at its highest ids:
+ * DRAIN walks the id array a bounded stretch per hold of the lock, and
+ * still finds every one.
+ */
+TEST_F(dev, drain_finds_the_few_left_among_many_freed_ids)
+{
+	struct hwtimer_op *ops = calloc(10000, sizeof(*ops));
+	uint32_t ids[16], i;
+	struct hwtimer_drain d = { .ids = (uintptr_t)ids, .max = 16 };
+
+	ASSERT_NE(NULL, ops);
+	fill_adds(ops, 10000);
+	ASSERT_EQ(10000, batch(self->fd, ops, 10000, 0, NULL));
+	for (i = 0; i < 9990; i++) {
+		ops[i].op = HWTIMER_OP_CANCEL;
+		ops[i].clockid = 0;
+	}
+	ASSERT_EQ(9990, batch(self->fd, ops, 9990, 0, NULL));
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	EXPECT_EQ(10U, d.count);
+	EXPECT_EQ(0U, d.remaining);
+	for (i = 0; i < 10; i++)
+		EXPECT_EQ(9991 + i, ids[i]);
+	EXPECT_TRUE(file_is_empty(self->fd));
+	free(ops);
+}
+
 TEST_F(dev, drain_bad_array_efault_cancels_nothing)
 {
 	struct hwtimer_drain d = { .ids = 8, .max = 4 };
