@@ -346,6 +346,18 @@ static inline u64 hwt_period(struct hwt_utimer *t)
 	return t->flags & HWT_U_EXT ? hwt_ext(t)->period : 0;
 }
 
+/*
+ * The deadline a timer reports (records, GET): a periodic timer's is the
+ * point of its grid, even where the wheel raised its arming to a tick it
+ * had already processed (a grid point that passed before the re-arm, or a
+ * first deadline in the past), so that what is reported stays on the grid
+ * and the overruns count from it. Never after the time it fires.
+ */
+static inline u64 hwt_reported_deadline(struct hwt_utimer *t)
+{
+	return hwt_period(t) ? hwt_ext(t)->due : t->node.expires;
+}
+
 static inline struct hwt_efd *hwt_efd(struct hwt_utimer *t)
 {
 	return t->flags & HWT_U_EXT ? hwt_ext(t)->efd : NULL;
@@ -448,7 +460,7 @@ void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	     u64 now);
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 		 const struct hwtimer_op *op, struct hwt_nows *nows,
-		 u64 *now, u64 *deadline);
+		 u64 *now, u64 *deadline, u64 *asked);
 u64 hwt_utimer_slack(const struct hwt_node *n);
 void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e);
 void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig);

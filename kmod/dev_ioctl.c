@@ -137,7 +137,7 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 			(hwt_efd(t) ? HWTIMER_F_EVENTFD : 0);
 	g.clockid = hwt_uclockid(t->clk);
 	g.gen = t->gen;
-	g.expires = t->node.expires + hwt_view_offset(t->clk);
+	g.expires = hwt_reported_deadline(t) + hwt_view_offset(t->clk);
 	if (t->state == HWT_U_PENDING && (s64)(t->node.expires - now) > 0)
 		g.remaining = t->node.expires - now;
 	g.period = period;

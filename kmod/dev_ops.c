@@ -186,7 +186,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
 	struct hwt_utimer *t = s->fresh;
 	unsigned int clk = hwt_op_clk(op);
 	unsigned long rearms = hwt_rearms(hwt_uflags(op->flags), op->period);
-	u64 now, deadline;
+	u64 now, deadline, asked;
 	u32 id;
 	int ret;
 
@@ -206,7 +206,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
 		return ret;
 	}
 	/* the lock may have been dropped: check the limit again */
-	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline);
+	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline, &asked);
 	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		ret = -ENOSPC;
 	if (!ret && !hwt_rearms_charge(hf, rearms))
@@ -224,7 +224,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
 	t->flags |= hwt_uflags(op->flags);
 	if (t->flags & HWT_U_EXT) {
 		hwt_ext(t)->period = op->period;
-		hwt_ext(t)->due = deadline;
+		hwt_ext(t)->due = asked;
 		hwt_ext(t)->efd = s->ctx ? hwt_efd_of(hf, s) : NULL;
 	}
 	hwt_set_slack(t, s->slack);
@@ -316,8 +316,8 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s,
 		      struct hwt_nows *nows)
 {
 	struct hwtimer_op *op = &s->op;
+	u64 now, deadline, asked;
 	int pending, was, ret;
-	u64 now, deadline;
 	struct hwt_utimer *t;
 	unsigned int clk;
 
@@ -329,7 +329,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s,
 	clk = hwt_mod_clk(t, op);
 	if ((op->flags & HWTIMER_F_CANCEL_ON_SET) && clk != HWT_CLK_REAL)
 		return -EINVAL;
-	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline);
+	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline, &asked);
 	if (ret)
 		return ret;
 	if ((op->flags & HWTIMER_F_IF_IDLE) && pending)
@@ -363,7 +363,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s,
 			hwt_ext(t)->period = op->period;
 	}
 	if (t->flags & HWT_U_EXT)
-		hwt_ext(t)->due = deadline;
+		hwt_ext(t)->due = asked;
 	hwt_set_slack(t, s->slack);
 	if (clk != t->clk) {
 		/* relative <-> absolute CLOCK_REALTIME: another base */

@@ -55,7 +55,7 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 		r->id = t->id;
 		r->gen = t->gen;
 		r->cookie = t->cookie;
-		r->deadline = t->node.expires + off[t->clk];
+		r->deadline = hwt_reported_deadline(t) + off[t->clk];
 		r->fired = t->fired + off[t->clk];
 		r->overruns = 0;
 		r->flags = 0;

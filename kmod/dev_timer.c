@@ -128,20 +128,25 @@ static u64 hwt_timens_to_host(unsigned int clk, u64 t)
 
 /*
  * The absolute deadline of an ADD or MOD, and the time it was read at: the
- * same for every operation under this hold of the lock (@nows).
+ * same for every operation under this hold of the lock (@nows). @asked is
+ * the deadline as asked for, where @deadline raises one that has passed to
+ * @now: a fixed-rate period's grid starts at @asked.
  */
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 		 const struct hwtimer_op *op, struct hwt_nows *nows,
-		 u64 *now, u64 *deadline)
+		 u64 *now, u64 *deadline, u64 *asked)
 {
 	struct hwt_base *b = &hf->base[hwt_base_idx(clk)];
 	bool abs = op->flags & HWTIMER_F_ABS;
 	u64 expires = op->expires;
+	int ret;
 
 	if (abs)
 		expires = hwt_timens_to_host(clk, expires);
 	*now = hwt_now_once(hf, nows, clk);
-	return hwt_base_deadline(b, *now, expires, abs, deadline);
+	ret = hwt_base_deadline(b, *now, expires, abs, deadline);
+	*asked = abs ? expires : *deadline;
+	return ret;
 }
 
 /* The wheel's struct hwt_wheel.slack_of: only timers with slack have it. */

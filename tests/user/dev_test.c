@@ -229,6 +229,27 @@ TEST_F(dev, ids_are_reused_last_freed_first)
 	EXPECT_EQ(5U, id[1]);
 }
 
+/*
+ * A fixed-rate grid starts at the first deadline as given, even one that has
+ * passed: the timer fires at once, and its record reports that deadline and
+ * counts the periods since as overruns (the grid did not move to the time
+ * of the ADD).
+ */
+TEST_F(dev, fixed_rate_grid_starts_at_a_past_first_deadline)
+{
+	const uint64_t p = 10 * MS;
+	uint64_t d0 = now_ns(CLOCK_MONOTONIC) - 25 * MS;
+	struct hwtimer_record r;
+
+	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC, d0, p, 0, NULL));
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(d0, r.deadline);
+	EXPECT_LE(2ULL, r.overruns);
+	EXPECT_LE(r.deadline, r.fired);
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(0ULL, (r.deadline - d0) % p);
+}
+
 TEST_F(dev, add_autoremove_periodic_einval)
 {
 	EXPECT_EQ(-EINVAL, hwt_add(self->fd, HWTIMER_F_AUTOREMOVE,

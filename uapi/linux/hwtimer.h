@@ -245,8 +245,9 @@ struct hwtimer_info {
  *	timer was pending, else 0 (out only)
  * @period: ADD (and MOD with HWTIMER_F_PERIOD): 0 for a one-shot timer, else
  *	the period in ns. Fixed-rate (the default) keeps deadlines on the grid
- *	@expires + k * @period; HWTIMER_F_FIXED_DELAY makes each deadline the
- *	previous fire time plus @period. Either way, periods missed while a
+ *	@expires + k * @period, even where the first one has passed already
+ *	(the periods since count as overruns); HWTIMER_F_FIXED_DELAY makes
+ *	each deadline the previous fire time plus @period. Either way, periods missed while a
  *	record waited to be read are counted as overruns, not replayed.
  * @slack: ADD and MOD: the timer may fire anywhere in [deadline, deadline +
  *	@slack], so that timers whose windows overlap share a wakeup; for a
@@ -416,7 +417,9 @@ struct hwtimer_slack {
  * @id: the timer
  * @gen: the generation of the arming that fired
  * @cookie: the timer's cookie
- * @deadline: the deadline that fired
+ * @deadline: the deadline that fired; for a periodic timer, the point of its
+ *	grid, even where the wheel fired it at a later tick because that point
+ *	had passed when it was re-armed
  * @fired: when the wheel expired the timer, on its clock; never before
  *	@deadline
  * @overruns: expirations after @deadline that this record stands for too:
