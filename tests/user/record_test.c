@@ -12,21 +12,7 @@
 
 #include "kselftest_harness.h"
 #include "hwt_test.h"
-
-FIXTURE(dev) {
-	int fd;
-};
-
-FIXTURE_SETUP(dev)
-{
-	self->fd = hwt_open();
-	ASSERT_LE(0, self->fd) TH_LOG("open /dev/hwtimer: %s", strerror(errno));
-}
-
-FIXTURE_TEARDOWN(dev)
-{
-	close(self->fd);
-}
+#include "dev_fixture.h"
 
 static long record_size(int fd, uint32_t size, uint32_t *known)
 {
