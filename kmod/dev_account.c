@@ -200,8 +200,9 @@ struct hwt_utimer *hwt_alloc_ext(void)
 }
 
 /*
- * Below this many objects, the slab's bulk calls cost more than one call
- * per object (measured: a bulk allocation of one took twice a plain one).
+ * Below this many objects, one slab call per object is no dearer than the
+ * bulk calls, which disable interrupts and charge the memory cgroup for
+ * the lot.
  */
 #define HWT_BULK_MIN	4
 

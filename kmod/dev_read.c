@@ -215,7 +215,6 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 				break;
 			}
 		}
-		rb = hf->rbuf;
 	}
 out:
 	mutex_unlock(&hf->read_lock);
