@@ -56,10 +56,14 @@ pkgconf() {
 }
 
 built_against_install() {
+	local ldd_out
 	# shellcheck disable=SC2046
 	gcc -Wall -Werror $(pkgconf --cflags) "$tmp/prog.c" $(pkgconf --libs) -o "$tmp/prog" &&
 		LD_LIBRARY_PATH=$dest/usr/local/lib "$tmp/prog" &&
-		LD_LIBRARY_PATH=$dest/usr/local/lib ldd "$tmp/prog" | grep -q "libhwtimer.so.1 => $dest"
+		ldd_out=$(LD_LIBRARY_PATH=$dest/usr/local/lib ldd "$tmp/prog") &&
+		# not "ldd | grep -q": grep quits at the match, ldd may then die of
+		# SIGPIPE, and pipefail turns that into a failure
+		grep -qF "libhwtimer.so.1 => $dest" <<<"$ldd_out"
 }
 
 uninstalled() {
