@@ -47,6 +47,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 	seq_printf(m, "eventfd:\t%d\n", !!hf->efd);
 	seq_printf(m, "rearms_per_s:\t%lu\n", hf->rearms);
 	seq_printf(m, "slack:\t%llu\n", hf->slack);
+	hwt_ring_show(m, hf);
 	hwt_unlock(hf);
 	for (i = 0; i < HWT_NR_COUNTERS; i++)
 		seq_printf(m, "%s:\t%llu\n", hwt_counter_names[i], st.count[i]);
@@ -149,6 +150,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_user_put(hf->user);
 	mutex_destroy(&hf->read_lock);
 	mutex_destroy(&hf->setup);
+	hwt_ring_free(hf);
 	kfree(hf->rbuf);
 	kfree(hf);
 	return 0;
@@ -163,6 +165,10 @@ static const struct file_operations hwt_fops = {
 	.unlocked_ioctl = hwt_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.show_fdinfo = hwt_show_fdinfo,
+	.mmap = hwt_mmap,
+#ifdef CONFIG_IO_URING
+	.uring_cmd = hwt_uring_cmd,
+#endif
 };
 
 static struct miscdevice hwt_misc = {

@@ -17,6 +17,8 @@
  *   dev_batch.c    the bulk ioctls, BATCH and DRAIN, over pinned user
  *                  memory that their results cannot fail to reach
  *   dev_read.c     records: read() and poll()
+ *   dev_ring.c     the expiry ring: records in memory the reader maps
+ *   dev_uring.c    ADD, MOD and CANCEL submitted through io_uring
  *   dev_clockset.c HWTIMER_F_CANCEL_ON_SET: withdrawing timers when
  *                  CLOCK_REALTIME is set
  *
@@ -61,6 +63,8 @@
 #include <uapi/linux/hwtimer.h>
 
 #include "hwt.h"
+
+struct seq_file;
 
 /* struct hwt_utimer.state */
 enum {
@@ -212,6 +216,41 @@ struct hwt_ids {
 };
 
 /**
+ * struct hwt_ring - a file's expiry ring (dev_ring.c)
+ * @hdr: the header, which the consumer maps too; the kernel only writes
+ *	 its own fields and reads @hdr->cons, @hdr->wake and @hdr->wake_at
+ * @recs: the first record slot
+ * @pages: the pages mapped, header first
+ * @npages: entries of @pages
+ * @mask: entries of the ring, minus 1
+ * @prod: the kernel's own copy of @hdr->prod, which it never reads back
+ * @flags: the kernel's own copy of @hdr->flags
+ * @queued: the kernel's own copy of @hdr->queued
+ * @off: what to add to a time of each base to report it, in the view of
+ *	 the task that set the ring up (hwt_view_offset())
+ */
+struct hwt_ring {
+	struct hwtimer_ring *hdr;
+	void *recs;
+	struct page **pages;
+	unsigned int npages;
+	u32 mask;
+	u32 prod;
+	u32 flags;
+	u64 queued;
+	s64 off[HWT_NR_CLOCKS];
+};
+
+/*
+ * What one hold of the file's lock puts into the ring: the room it has,
+ * read once, and where @prod was when it began.
+ */
+struct hwt_ring_pass {
+	u32 room;
+	u32 start;
+};
+
+/**
  * struct hwt_file - an open /dev/hwtimer
  * @lock: the file's lock: see above
  * @ids: its timers by id
@@ -230,6 +269,7 @@ struct hwt_ids {
  *	 repeats a generation of its last one (HWTIMER_F_GEN)
  * @rec_size: the size of the records read() returns (HWTIMER_IOC_RECORD_SIZE)
  * @rbuf: read()'s buffer, set up by the first read(), under @read_lock
+ * @ring: the expiry ring, or NULL; set once, under @setup and the lock
  * @cache_lock: guards @cache and @ncache
  * @cache: freed plain timers kept for the next ADDs (dev_account.c)
  * @ncache: entries of @cache
@@ -258,6 +298,7 @@ struct hwt_file {
 	u32 gen;
 	u32 rec_size;
 	void *rbuf;
+	struct hwt_ring *ring;
 	spinlock_t cache_lock;		/* see @cache_lock above */
 	struct list_head cache;
 	unsigned int ncache;
@@ -464,6 +505,7 @@ int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 u64 hwt_utimer_slack(const struct hwt_node *n);
 void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e);
 void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig);
+void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig);
 void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig);
 void hwt_cos_join(struct hwt_file *hf);
 void hwt_cos_leave(struct hwt_file *hf);
@@ -490,7 +532,28 @@ int hwt_copy_in(void *dst, size_t ksize, size_t ver0,
 long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize);
 long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize);
 
+/* dev_ring.c */
+long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize);
+long hwt_ioc_ring_flush(struct hwt_file *hf);
+int hwt_mmap(struct file *file, struct vm_area_struct *vma);
+void hwt_ring_begin(struct hwt_file *hf, struct hwt_ring_pass *p);
+bool hwt_ring_put(struct hwt_file *hf, struct hwt_ring_pass *p,
+		  struct hwt_utimer *t, struct hwt_nows *nows,
+		  struct list_head *dead);
+void hwt_ring_end(struct hwt_file *hf, struct hwt_ring_pass *p,
+		  struct hwt_signals *sig);
+void hwt_ring_queue_changed(struct hwt_file *hf, unsigned int full);
+bool hwt_ring_readable(struct hwt_file *hf);
+void hwt_ring_show(struct seq_file *m, struct hwt_file *hf);
+void hwt_ring_free(struct hwt_file *hf);
+
+/* dev_uring.c */
+struct io_uring_cmd;
+int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
+
 /* dev_read.c */
+void hwt_fill_record(struct hwtimer_record *r, struct hwt_utimer *t, s64 off,
+		     bool canceled, u64 now);
 ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 		 loff_t *ppos);
 __poll_t hwt_poll(struct file *file, poll_table *wait);

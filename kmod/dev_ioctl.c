@@ -3,7 +3,7 @@
  * /dev/hwtimer: the ioctls. Struct sizes come from the ioctl number, so
  * that structs can grow; the single-op ioctls, GET, SET_EVENTFD, SLACK,
  * RECORD_SIZE and INFO here, BATCH and DRAIN in dev_batch.c. See dev.h and
- * the uapi header.
+ * the uapi header. RING_SETUP and RING_FLUSH are in dev_ring.c.
  */
 #include <linux/uaccess.h>
 
@@ -47,7 +47,10 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 			    HWTIMER_FEAT_SLACK_DEFAULT |
 			    HWTIMER_FEAT_CLOCK_POSIX |
 			    HWTIMER_FEAT_CANCEL_ON_SET |
-			    HWTIMER_FEAT_GEN | HWTIMER_FEAT_RECORD_SIZE,
+			    HWTIMER_FEAT_GEN | HWTIMER_FEAT_RECORD_SIZE |
+			    HWTIMER_FEAT_RING |
+			    (IS_ENABLED(CONFIG_IO_URING) ?
+			     HWTIMER_FEAT_URING_CMD : 0),
 		.tick_ns = hwt_geo.tick_ns,
 		.max_delay_ns = hwt_geo.max_delay,
 		.slots_per_level = HWT_LVL_SIZE,
@@ -259,6 +262,10 @@ long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return hwt_ioc_slack(hf, uarg, usize);
 	case HWTIMER_IOC_BASE(HWTIMER_IOC_RECORD_SIZE):
 		return hwt_ioc_record_size(hf, uarg, usize);
+	case HWTIMER_IOC_BASE(HWTIMER_IOC_RING_SETUP):
+		return hwt_ioc_ring_setup(hf, uarg, usize);
+	case HWTIMER_IOC_RING_FLUSH:
+		return hwt_ioc_ring_flush(hf);
 	default:
 		return -ENOTTY;
 	}

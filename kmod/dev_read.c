@@ -30,6 +30,38 @@ struct hwt_peek {
 	u64 now;
 };
 
+/**
+ * hwt_fill_record() - the record of a timer that fired or was withdrawn
+ * @r: the record to fill
+ * @t: the timer; the file's lock held
+ * @off: what to add to its times to report them (hwt_view_offset())
+ * @canceled: a clock set withdrew it (HWTIMER_F_CANCEL_ON_SET)
+ * @now: for a periodic timer that was not withdrawn, when it is re-armed:
+ *	 the overruns count up to there
+ */
+void hwt_fill_record(struct hwtimer_record *r, struct hwt_utimer *t, s64 off,
+		     bool canceled, u64 now)
+{
+	r->id = t->id;
+	r->gen = t->gen;
+	r->cookie = t->cookie;
+	r->deadline = hwt_reported_deadline(t) + off;
+	r->fired = t->fired + off;
+	r->overruns = 0;
+	r->flags = 0;
+	r->clockid = hwt_uclockid(t->clk);
+	if (canceled) {
+		r->flags |= HWTIMER_REC_CANCELED;
+	} else if (hwt_period(t)) {
+		hwt_period_next(hwt_ext(t)->due, t->fired, now, hwt_period(t),
+				t->flags & HWT_U_FIXED_DELAY, &r->overruns);
+		r->flags |= HWTIMER_REC_PERIODIC;
+		return;
+	}
+	if (t->flags & HWT_U_AUTOREMOVE)
+		r->flags |= HWTIMER_REC_REMOVED;
+}
+
 /* Build records for the first @max timers of the queue; take none. */
 static unsigned int hwt_peek_records(struct hwt_file *hf,
 				     struct hwtimer_record *recs,
@@ -45,37 +77,19 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 		off[clk] = hwt_view_offset(clk);
 	hwt_lock(hf);
 	list_for_each_entry(t, &hf->ready, node.entry) {
-		struct hwtimer_record *r;
 		struct hwt_peek *p;
 
 		if (n == max)
 			break;
-		r = &recs[n];
 		p = &peek[n];
-		r->id = t->id;
-		r->gen = t->gen;
-		r->cookie = t->cookie;
-		r->deadline = hwt_reported_deadline(t) + off[t->clk];
-		r->fired = t->fired + off[t->clk];
-		r->overruns = 0;
-		r->flags = 0;
-		r->clockid = hwt_uclockid(t->clk);
 		p->t = t;
 		p->id = t->id;
 		p->gen = t->gen;
 		p->canceled = t->state == HWT_U_CANCELED;
-		if (p->canceled)
-			r->flags |= HWTIMER_REC_CANCELED;
-		if (hwt_period(t) && !p->canceled) {
-			/* the overruns the re-arm in hwt_take_records() counts */
-			p->now = hwt_now_once(hf, &now, t->clk);
-			hwt_period_next(hwt_ext(t)->due, t->fired, p->now,
-					hwt_period(t), t->flags & HWT_U_FIXED_DELAY,
-					&r->overruns);
-			r->flags |= HWTIMER_REC_PERIODIC;
-		} else if (t->flags & HWT_U_AUTOREMOVE) {
-			r->flags |= HWTIMER_REC_REMOVED;
-		}
+		/* the overruns the re-arm in hwt_take_records() counts */
+		p->now = hwt_period(t) && !p->canceled ?
+			 hwt_now_once(hf, &now, t->clk) : 0;
+		hwt_fill_record(&recs[n], t, off[t->clk], p->canceled, p->now);
 		n++;
 	}
 	hwt_unlock(hf);
@@ -113,6 +127,7 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 			hwt_remove(hf, t, dead);
 	}
 	hwt_stat_add(&hf->stats, HWT_C_RECORDS, i);
+	hwt_ring_queue_changed(hf, 0);
 	hwt_unlock(hf);
 	return i;
 }
@@ -226,5 +241,6 @@ __poll_t hwt_poll(struct file *file, poll_table *wait)
 	struct hwt_file *hf = file->private_data;
 
 	poll_wait(file, &hf->wq, wait);
-	return READ_ONCE(hf->nready) ? EPOLLIN | EPOLLRDNORM : 0;
+	return READ_ONCE(hf->nready) || hwt_ring_readable(hf) ?
+	       EPOLLIN | EPOLLRDNORM : 0;
 }

@@ -239,15 +239,21 @@ void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e)
 	sig->efd[sig->nefd++] = e;
 }
 
-/* Records were queued: the file's eventfd and its readers are to be woken. */
-void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig)
+/* Records are there to read: the file's eventfd and its readers are to be woken. */
+void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig)
 {
-	hwt_stat_max(&hf->stats, HWT_M_READY, hf->nready);
 	if (hf->efd && !sig->file) {
 		refcount_inc(&hf->efd->ref);
 		sig->file = hf->efd;
 	}
 	sig->poll = true;
+}
+
+/* Records were queued: see hwt_wake_readers() */
+void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig)
+{
+	hwt_stat_max(&hf->stats, HWT_M_READY, hf->nready);
+	hwt_wake_readers(hf, sig);
 }
 
 void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig)
@@ -271,6 +277,8 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
 	struct hwt_file *hf = b->owner;
 	struct hwt_signals sig = {};
+	struct hwt_nows nows = {};
+	struct hwt_ring_pass ring;
 	struct hwt_expiry x;
 	struct hwt_node *n;
 	unsigned int queued = 0;
@@ -282,6 +290,11 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 		return HRTIMER_NORESTART;
 	}
 	hwt_base_expiry_begin(b, &x);
+	nows.now[b - hf->base] = x.now;
+	/* records go to the ring unless some wait on the queue already */
+	hwt_ring_begin(hf, &ring);
+	if (hf->nready)
+		ring.room = 0;
 	/* each timer may add an eventfd: stop while there is room for one */
 	while (sig.nefd < HWT_PASS_EFDS && (n = hwt_base_expire_next(b, &x))) {
 		struct hwt_utimer *t = container_of(n, struct hwt_utimer, node);
@@ -293,6 +306,10 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 		if (efd)
 			hwt_signal_later(&sig, efd);
 		if (!(t->flags & HWT_U_NO_RECORD)) {
+			if (hwt_ring_put(hf, &ring, t, &nows, &dead))
+				continue;
+			/* the ring is full, or there is none */
+			ring.room = 0;
 			t->state = HWT_U_FIRED;
 			list_add_tail(&n->entry, &hf->ready);
 			WRITE_ONCE(hf->nready, hf->nready + 1);
@@ -307,8 +324,11 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 	if (sig.nefd == HWT_PASS_EFDS)
 		x.left = 0;	/* more may be due: go on in another run */
 	hwt_base_expiry_end(b, &x);
-	if (queued)
+	if (queued) {
 		hwt_queued_records(hf, &sig);
+		hwt_ring_queue_changed(hf, queued);
+	}
+	hwt_ring_end(hf, &ring, &sig);
 	hwt_unlock(hf);
 	/* release() waits for this callback before it frees @hf */
 	hwt_signal_now(hf, &sig);

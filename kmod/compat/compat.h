@@ -10,6 +10,7 @@
 
 #include <linux/eventfd.h>
 #include <linux/hrtimer.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
 
@@ -48,6 +49,17 @@ static inline int hwt_timer_delete(struct timer_list *t)
 	return timer_delete(t);
 #else
 	return del_timer(t);
+#endif
+}
+
+/* vm_flags became read-only behind vm_flags_set() in 6.3 (bc292ab00f6c) */
+static inline void hwt_vm_flags_set(struct vm_area_struct *vma,
+				    vm_flags_t flags)
+{
+#ifdef HWT_COMPAT_VM_FLAGS_SET
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
 #endif
 }
 

@@ -18,4 +18,11 @@ has hrtimer.h 'hrtimer_setup\(' && echo -DHWT_COMPAT_HRTIMER_SETUP
 has slab.h 'define SLAB_NO_MERGE' && echo -DHWT_COMPAT_SLAB_NO_MERGE
 # timer_delete() replaced del_timer() in 6.2 (commit bb663f0f3c39)
 has timer.h 'int timer_delete\(' && echo -DHWT_COMPAT_TIMER_DELETE
+# vm_flags_set() (6.3) guards a VMA's flags
+has mm.h 'static inline void vm_flags_set\(' && echo -DHWT_COMPAT_VM_FLAGS_SET
+# struct io_uring_cmd moved to <linux/io_uring/cmd.h> in 6.6, and in 6.7 it
+# points at its SQE instead of the SQE's command bytes
+[ -f "$inc/io_uring/cmd.h" ] && echo -DHWT_COMPAT_IO_URING_CMD_H
+has io_uring/cmd.h 'const struct io_uring_sqe[[:space:]]+\*sqe;' &&
+	echo -DHWT_COMPAT_URING_CMD_SQE
 exit 0

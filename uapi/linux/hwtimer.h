@@ -166,6 +166,8 @@
 #define HWTIMER_FEAT_CANCEL_ON_SET	_BITULL(11)
 #define HWTIMER_FEAT_GEN		_BITULL(12) /* HWTIMER_F_GEN */
 #define HWTIMER_FEAT_RECORD_SIZE	_BITULL(13) /* HWTIMER_IOC_RECORD_SIZE */
+#define HWTIMER_FEAT_RING		_BITULL(14) /* HWTIMER_IOC_RING_SETUP */
+#define HWTIMER_FEAT_URING_CMD		_BITULL(15) /* HWTIMER_URING_* */
 
 /**
  * struct hwtimer_info - what the module offers, from HWTIMER_IOC_INFO
@@ -458,6 +460,147 @@ struct hwtimer_record_size {
 	__u32 known;
 };
 
+/*
+ * The expiry ring: records without a syscall. HWTIMER_IOC_RING_SETUP gives
+ * the file a ring of records, which mmap() of the device maps (offset 0,
+ * struct hwtimer_ring_setup.mmap_size bytes, MAP_SHARED, read and write):
+ * a struct hwtimer_ring header, then from @rec_offset the records, each a
+ * struct hwtimer_record in a slot of @rec_stride bytes, record i in slot
+ * (i & mask). Once a file has a ring, expiries put their records there
+ * and read() returns only those that did not fit.
+ *
+ * The kernel is the only producer. It writes a record, then advances @prod
+ * with a release store; a consumer loads @prod with acquire, reads the
+ * records up to it, then advances @cons with a release store, after which
+ * the kernel may reuse their slots. Both indices run freely and wrap at
+ * 2^32. The kernel never reads back the fields it writes and treats @cons
+ * as untrusted: it only ever writes inside the ring, and a @cons that
+ * claims more room than the ring has counts as a full ring.
+ *
+ * Nothing is lost when the ring is full: a timer whose record does not fit
+ * waits on the file's queue, "fired, not yet delivered", as without a ring
+ * (a periodic one is re-armed when its record is delivered, and counts the
+ * periods it missed as overruns), and records queue behind it so that they
+ * stay in order. While any wait there, @flags has HWTIMER_RING_QUEUED:
+ * HWTIMER_IOC_RING_FLUSH moves them into the ring, or read() returns them.
+ * Records from timers withdrawn by a clock set (HWTIMER_REC_CANCELED)
+ * always take the queue.
+ *
+ * Wake-ups: records that reach the ring signal the file's eventfd and wake
+ * poll() (EPOLLIN while the ring or the queue holds records) as @wake says:
+ * by default only when the consumer had caught up (@cons was at @prod
+ * before they came, the BPF ring buffer's rule), so a consumer that is
+ * still working is not woken again; or when the record at index @wake_at
+ * lands (virtio's event index); or never, for one that busy-polls. Before
+ * it sleeps, a consumer stores @cons, issues a full barrier, and loads
+ * @prod again: the kernel stores @prod, issues a full barrier, and loads
+ * @cons and @wake, so one of them sees the other. Timers' own eventfds are
+ * signalled as without a ring, and records that take the queue wake as
+ * records always did.
+ *
+ * The ring lives as long as the file: a mapping keeps the file open, and
+ * fork() shares it with the child like any MAP_SHARED mapping.
+ */
+
+/* struct hwtimer_ring.flags, set by the kernel */
+#define HWTIMER_RING_QUEUED	_BITUL(0) /* records wait on the queue: call
+					   * HWTIMER_IOC_RING_FLUSH or read()
+					   */
+
+/* struct hwtimer_ring.wake, set by the consumer */
+#define HWTIMER_RING_WAKE_EMPTY	0 /* when records land in an emptied ring */
+#define HWTIMER_RING_WAKE_AT	1 /* when the record at @wake_at lands */
+#define HWTIMER_RING_WAKE_NONE	2 /* never: the consumer busy-polls */
+
+/**
+ * struct hwtimer_ring - the header of the expiry ring, at offset 0 of the
+ * mapping; producer and consumer fields are 128 bytes apart, so that they
+ * never share a cache line (or the pair that adjacent-line prefetch reads)
+ * @prod: (kernel) index of the next record it writes
+ * @flags: (kernel) HWTIMER_RING_QUEUED
+ * @mask: (kernel) entries of the ring, minus 1
+ * @rec_stride: (kernel) bytes from one record slot to the next
+ * @queued: (kernel) records that took the queue because the ring was full
+ *	(or records were queued before them)
+ * @kernel_pad: keeps the consumer's fields on their own cache lines
+ * @cons: (consumer) index of the next record it reads
+ * @wake: (consumer) HWTIMER_RING_WAKE_*; an unknown value counts as 0
+ * @wake_at: (consumer) with HWTIMER_RING_WAKE_AT, the index whose record
+ *	wakes it
+ * @consumer_pad: reserved
+ */
+struct hwtimer_ring {
+	__u32 prod;
+	__u32 flags;
+	__u32 mask;
+	__u32 rec_stride;
+	__aligned_u64 queued;
+	__u8 kernel_pad[104];
+	__u32 cons;
+	__u32 wake;
+	__u32 wake_at;
+	__u8 consumer_pad[116];
+};
+
+/* records the ring may have */
+#define HWTIMER_RING_MAX_ENTRIES	262144
+
+/**
+ * struct hwtimer_ring_setup - the expiry ring, for HWTIMER_IOC_RING_SETUP
+ * @entries: records the ring holds: a power of two, 1 to
+ *	HWTIMER_RING_MAX_ENTRIES (EINVAL otherwise)
+ * @flags: reserved, zero
+ * @rec_offset: set to the offset of the first record in the mapping
+ * @rec_stride: set to the bytes from one record slot to the next: at least
+ *	sizeof(struct hwtimer_record), and the record may grow into the rest
+ * @mmap_size: set to the length to map
+ *
+ * A file sets up one ring, once (EBUSY); its memory is charged to the
+ * caller's memory cgroup. Times in its records are in the time namespace
+ * view of the task that set it up. Before it, mmap() and
+ * HWTIMER_IOC_RING_FLUSH fail with ENODEV; mmap() of another length or
+ * offset, or without MAP_SHARED, fails with EINVAL.
+ */
+struct hwtimer_ring_setup {
+	__u32 entries;
+	__u32 flags;
+	__u32 rec_offset;
+	__u32 rec_stride;
+	__aligned_u64 mmap_size;
+};
+
+/*
+ * io_uring: ADD, MOD and CANCEL as IORING_OP_URING_CMD on a /dev/hwtimer
+ * fd (liburing's io_uring_prep_uring_cmd() or <hwtimer_uring.h>). @cmd_op
+ * is one of HWTIMER_URING_*, the SQE's 16 inline command bytes are a
+ * struct hwtimer_uring_cmd, and each completes inline, its CQE's @res as
+ * the ioctl's return: an ADD's is the new id, whose cookie is the SQE's
+ * @user_data; a MOD's or CANCEL's is 0, 1 or 2 as for HWTIMER_IOC_MOD and
+ * HWTIMER_IOC_CANCEL; an error is -errno. With IORING_SETUP_SQE128, the
+ * 80 command bytes can hold a whole struct hwtimer_op instead, for every
+ * flag and field (HWTIMER_URING_OP, whose cookie is @op.cookie); the short
+ * form refuses the flags that need fields it lacks, HWTIMER_F_EVENTFD,
+ * HWTIMER_F_PERIOD and HWTIMER_F_GEN (EINVAL). An unknown @cmd_op fails
+ * with ENOTTY. Expiries do not come back as CQEs: they go to the ring or
+ * read(), which cost less per record than a CQE each (see BENCHMARKS.md).
+ */
+
+/**
+ * struct hwtimer_uring_cmd - the inline bytes of a short io_uring command
+ * @expires: ADD, MOD: the deadline, as struct hwtimer_op.expires; CANCEL: 0
+ * @id: MOD, CANCEL: the timer; ADD: 0
+ * @flags: HWTIMER_F_* flags, as for the ioctl
+ * @clockid: ADD: the clock, as struct hwtimer_op.clockid
+ * @padding: reserved, zero
+ */
+struct hwtimer_uring_cmd {
+	__aligned_u64 expires;
+	__u32 id;
+	__u16 flags;
+	__u8 clockid;
+	__u8 padding;
+};
+
 /* The sizes of the first version of each struct: smaller ones are refused. */
 #define HWTIMER_INFO_SIZE_VER0		56
 #define HWTIMER_OP_SIZE_VER0		64
@@ -469,6 +612,7 @@ struct hwtimer_record_size {
 #define HWTIMER_RECORD_SIZE_VER0	48
 #define HWTIMER_RECORD_SIZE_MAX		4096
 #define HWTIMER_RECORD_SIZE_SIZE_VER0	8
+#define HWTIMER_RING_SETUP_SIZE_VER0	24
 
 /* an ioctl number without its size: what a filter of every version matches */
 #define HWTIMER_IOC_BASE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
@@ -483,5 +627,14 @@ struct hwtimer_record_size {
 #define HWTIMER_IOC_SET_EVENTFD	_IOW(HWTIMER_IOC_MAGIC, 0x07, struct hwtimer_eventfd)
 #define HWTIMER_IOC_SLACK	_IOWR(HWTIMER_IOC_MAGIC, 0x08, struct hwtimer_slack)
 #define HWTIMER_IOC_RECORD_SIZE	_IOWR(HWTIMER_IOC_MAGIC, 0x09, struct hwtimer_record_size)
+#define HWTIMER_IOC_RING_SETUP	_IOWR(HWTIMER_IOC_MAGIC, 0x0a, struct hwtimer_ring_setup)
+/* move queued records into the ring; returns how many it moved */
+#define HWTIMER_IOC_RING_FLUSH	_IO(HWTIMER_IOC_MAGIC, 0x0b)
+
+/* io_uring command ops (struct io_uring_sqe.cmd_op) */
+#define HWTIMER_URING_ADD	_IOW(HWTIMER_IOC_MAGIC, 0x20, struct hwtimer_uring_cmd)
+#define HWTIMER_URING_MOD	_IOW(HWTIMER_IOC_MAGIC, 0x21, struct hwtimer_uring_cmd)
+#define HWTIMER_URING_CANCEL	_IOW(HWTIMER_IOC_MAGIC, 0x22, struct hwtimer_uring_cmd)
+#define HWTIMER_URING_OP	_IOW(HWTIMER_IOC_MAGIC, 0x23, struct hwtimer_op)
 
 #endif /* _UAPI_LINUX_HWTIMER_H */

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer: the expiry ring. Records go into memory the reader maps,
+ * as perf's ring buffer and AF_XDP's rings do: the expiry pass is the only
+ * producer, under the file's lock, and the consumer's index is untrusted.
+ * Records that do not fit wait on the file's queue, as they do without a
+ * ring, and HWTIMER_IOC_RING_FLUSH moves them in. The contract is in the
+ * uapi header; see dev.h.
+ *
+ * The pages are allocated one by one, charged to the memory cgroup, and
+ * mapped twice: into the kernel with vmap() for the producer, and into the
+ * reader's mapping with vm_map_pages(). A mapping holds the file, so the
+ * ring outlives every mapping of it and is freed with the file.
+ */
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "compat/compat.h"
+#include "dev.h"
+
+/* a record slot: a cache line, room for the record to grow */
+#define HWT_RING_STRIDE		64
+/* records a flush moves per hold of the lock */
+#define HWT_FLUSH_CHUNK		64
+
+static_assert(sizeof(struct hwtimer_record) <= HWT_RING_STRIDE);
+static_assert(offsetof(struct hwtimer_ring, cons) == 128);
+static_assert(sizeof(struct hwtimer_ring) == 256);
+
+static void hwt_ring_destroy(struct hwt_ring *r)
+{
+	unsigned int i;
+
+	if (r->hdr)
+		vunmap(r->hdr);
+	for (i = 0; i < r->npages; i++)
+		if (r->pages[i])
+			__free_page(r->pages[i]);
+	kvfree(r->pages);
+	kfree(r);
+}
+
+static struct hwt_ring *hwt_ring_alloc(u32 entries)
+{
+	unsigned int i, npages;
+	struct hwt_ring *r;
+
+	npages = 1 + DIV_ROUND_UP(entries * HWT_RING_STRIDE, PAGE_SIZE);
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
+	if (!r)
+		return NULL;
+	r->pages = kvcalloc(npages, sizeof(*r->pages), GFP_KERNEL_ACCOUNT);
+	if (!r->pages)
+		goto fail;
+	r->npages = npages;
+	for (i = 0; i < npages; i++) {
+		r->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+		if (!r->pages[i])
+			goto fail;
+	}
+	r->hdr = vmap(r->pages, npages, VM_MAP, PAGE_KERNEL);
+	if (!r->hdr)
+		goto fail;
+	r->recs = (void *)r->hdr + PAGE_SIZE;
+	r->mask = entries - 1;
+	r->hdr->mask = r->mask;
+	r->hdr->rec_stride = HWT_RING_STRIDE;
+	/* times go out in the view of the task that sets the ring up */
+	for (i = 0; i < HWT_NR_CLOCKS; i++)
+		r->off[i] = hwt_view_offset(i);
+	return r;
+fail:
+	hwt_ring_destroy(r);
+	return NULL;
+}
+
+long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
+{
+	struct hwtimer_ring_setup rs;
+	struct hwt_ring *r;
+	int ret;
+
+	ret = hwt_copy_in(&rs, sizeof(rs), HWTIMER_RING_SETUP_SIZE_VER0, uarg,
+			  usize);
+	if (ret)
+		return ret;
+	if (rs.flags || !is_power_of_2(rs.entries) ||
+	    rs.entries > HWTIMER_RING_MAX_ENTRIES)
+		return -EINVAL;
+	mutex_lock(&hf->setup);
+	if (hf->ring) {
+		ret = -EBUSY;
+		goto out;
+	}
+	r = hwt_ring_alloc(rs.entries);
+	if (!r) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* the out fields are not read: see the uapi header */
+	rs.rec_offset = PAGE_SIZE;
+	rs.rec_stride = HWT_RING_STRIDE;
+	rs.mmap_size = (u64)r->npages << PAGE_SHIFT;
+	if (copy_to_user(uarg, &rs, min(usize, sizeof(rs)))) {
+		hwt_ring_destroy(r);
+		ret = -EFAULT;
+		goto out;
+	}
+	hwt_lock(hf);
+	/* mmap() and poll() look without the lock: the ring is complete */
+	smp_store_release(&hf->ring, r);
+	hwt_unlock(hf);
+out:
+	mutex_unlock(&hf->setup);
+	return ret;
+}
+
+int hwt_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct hwt_file *hf = file->private_data;
+	/* pairs with the release in hwt_ioc_ring_setup(): a complete ring */
+	struct hwt_ring *r = smp_load_acquire(&hf->ring);
+
+	if (!r)
+		return -ENODEV;
+	/* a private mapping would copy the pages the consumer writes */
+	if (!(vma->vm_flags & VM_MAYSHARE) || vma->vm_pgoff ||
+	    vma_pages(vma) != r->npages)
+		return -EINVAL;
+	hwt_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	return vm_map_pages(vma, r->pages, r->npages);
+}
+
+/**
+ * hwt_ring_begin() - start putting records into the ring
+ * @hf: the file; its lock held
+ * @p: the pass, to hand to hwt_ring_put() and hwt_ring_end()
+ *
+ * Reads the consumer's index once: the room it leaves is what this hold of
+ * the lock may fill. An index that claims more room than the ring has
+ * leaves none.
+ */
+void hwt_ring_begin(struct hwt_file *hf, struct hwt_ring_pass *p)
+{
+	struct hwt_ring *r = hf->ring;
+	u32 used;
+
+	p->room = 0;
+	if (!r)
+		return;
+	p->start = r->prod;
+	/* pairs with the consumer's release: it is done with those slots */
+	used = r->prod - smp_load_acquire(&r->hdr->cons);
+	if (used <= r->mask)
+		p->room = r->mask + 1 - used;
+}
+
+/* What to add to a time of @clk to report it: see hwt_view_offset() */
+static s64 hwt_ring_off(const struct hwt_ring *r, unsigned int clk)
+{
+	return clk == HWT_CLK_ELAPSED ? hwt_view_offset(clk) : r->off[clk];
+}
+
+/**
+ * hwt_ring_put() - deliver a timer's record into the ring
+ * @hf: the file; its lock held
+ * @p: the pass (hwt_ring_begin())
+ * @t: a timer the pass expired, or one from the head of the queue
+ * @nows: the clock reads of this hold of the lock
+ * @dead: where an HWTIMER_F_AUTOREMOVE timer goes once delivered
+ *
+ * As read() taking the record would: a periodic timer is re-armed, its
+ * missed periods counted as overruns, and an AUTOREMOVE one deleted.
+ *
+ * Return: false, and @t untouched, if the ring has no room.
+ */
+bool hwt_ring_put(struct hwt_file *hf, struct hwt_ring_pass *p,
+		  struct hwt_utimer *t, struct hwt_nows *nows,
+		  struct list_head *dead)
+{
+	struct hwt_ring *r = hf->ring;
+	bool canceled, rearm;
+	u64 now = 0;
+
+	if (!p->room)
+		return false;
+	p->room--;
+	canceled = t->state == HWT_U_CANCELED;
+	rearm = hwt_period(t) && !canceled;
+	if (rearm)
+		now = hwt_now_once(hf, nows, t->clk);
+	hwt_fill_record(r->recs + (r->prod & r->mask) * HWT_RING_STRIDE, t,
+			hwt_ring_off(r, t->clk), canceled, now);
+	r->prod++;
+	hwt_disarm(hf, t);	/* off the queue, if it waited there */
+	if (rearm)
+		hwt_rearm_period(hf, t, now, now);
+	else if (t->flags & HWT_U_AUTOREMOVE)
+		hwt_remove(hf, t, dead);
+	return true;
+}
+
+/* Whether the consumer asked to be woken by records @old up to @new. */
+static bool hwt_ring_wants_wake(const struct hwtimer_ring *h, u32 old,
+				u32 new)
+{
+	switch (READ_ONCE(h->wake)) {
+	case HWTIMER_RING_WAKE_NONE:
+		return false;
+	case HWTIMER_RING_WAKE_AT:
+		/* virtio's vring_need_event(): @wake_at is in [old, new) */
+		return (u32)(new - READ_ONCE(h->wake_at) - 1) < (u32)(new - old);
+	default:
+		return READ_ONCE(h->cons) == old;
+	}
+}
+
+/**
+ * hwt_ring_end() - publish what a pass put into the ring
+ * @hf: the file; its lock held
+ * @p: the pass
+ * @sig: where to note the wake-up, if the consumer asked for one
+ */
+void hwt_ring_end(struct hwt_file *hf, struct hwt_ring_pass *p,
+		  struct hwt_signals *sig)
+{
+	struct hwt_ring *r = hf->ring;
+
+	if (!r || r->prod == p->start)
+		return;
+	/* the records before the index that says they are there */
+	smp_store_release(&r->hdr->prod, r->prod);
+	/*
+	 * The index before looking at the consumer's: it stores @cons, issues
+	 * a full barrier and loads @prod before it sleeps (the uapi header),
+	 * so either it sees these records or this sees where it stopped.
+	 */
+	smp_mb();
+	hwt_stat_add(&hf->stats, HWT_C_RECORDS, r->prod - p->start);
+	if (hwt_ring_wants_wake(r->hdr, p->start, r->prod))
+		hwt_wake_readers(hf, sig);
+}
+
+/**
+ * hwt_ring_queue_changed() - records went onto the queue or off it
+ * @hf: the file; its lock held
+ * @full: records that took the queue instead of the ring, which was full
+ *	  or had records queued before them
+ *
+ * Keeps HWTIMER_RING_QUEUED and the count of records the ring had no room
+ * for up to date.
+ */
+void hwt_ring_queue_changed(struct hwt_file *hf, unsigned int full)
+{
+	struct hwt_ring *r = hf->ring;
+	u32 flags;
+
+	if (!r)
+		return;
+	if (full) {
+		r->queued += full;
+		WRITE_ONCE(r->hdr->queued, r->queued);
+	}
+	flags = hf->nready ? HWTIMER_RING_QUEUED : 0;
+	if (flags != r->flags) {
+		r->flags = flags;
+		WRITE_ONCE(r->hdr->flags, flags);
+	}
+}
+
+long hwt_ioc_ring_flush(struct hwt_file *hf)
+{
+	/* pairs with the release in hwt_ioc_ring_setup() */
+	struct hwt_ring *r = smp_load_acquire(&hf->ring);
+	long moved = 0;
+	unsigned int n;
+
+	if (!r)
+		return -ENODEV;
+	/* no read() is halfway through the records at the head */
+	if (mutex_lock_interruptible(&hf->read_lock))
+		return -ERESTARTSYS;
+	do {
+		struct hwt_signals sig = {};
+		struct hwt_nows nows = {};
+		struct hwt_ring_pass p;
+		LIST_HEAD(dead);
+
+		hwt_lock(hf);
+		hwt_ring_begin(hf, &p);
+		for (n = 0; n < HWT_FLUSH_CHUNK && hf->nready; n++) {
+			struct hwt_utimer *t = list_first_entry(&hf->ready,
+								struct hwt_utimer,
+								node.entry);
+
+			if (!hwt_ring_put(hf, &p, t, &nows, &dead))
+				break;
+		}
+		hwt_ring_queue_changed(hf, 0);
+		hwt_ring_end(hf, &p, &sig);
+		hwt_unlock(hf);
+		hwt_signal_now(hf, &sig);
+		hwt_free_list(hf, &dead);
+		moved += n;
+		cond_resched();
+	} while (n == HWT_FLUSH_CHUNK && !task_sigpending(current));
+	mutex_unlock(&hf->read_lock);
+	return moved;
+}
+
+/* poll(): whether the ring holds records; without the lock */
+bool hwt_ring_readable(struct hwt_file *hf)
+{
+	/* pairs with the release in hwt_ioc_ring_setup() */
+	struct hwt_ring *r = smp_load_acquire(&hf->ring);
+
+	return r && READ_ONCE(r->hdr->cons) != READ_ONCE(r->prod);
+}
+
+/* /proc/PID/fdinfo; the file's lock held */
+void hwt_ring_show(struct seq_file *m, struct hwt_file *hf)
+{
+	struct hwt_ring *r = hf->ring;
+
+	if (!r)
+		return;
+	seq_printf(m, "ring_entries:\t%u\n", r->mask + 1);
+	seq_printf(m, "ring_prod:\t%u\n", r->prod);
+	seq_printf(m, "ring_cons:\t%u\n", READ_ONCE(r->hdr->cons));
+	seq_printf(m, "ring_queued:\t%llu\n", r->queued);
+}
+
+/* release(): no mapping is left, nor any expiry */
+void hwt_ring_free(struct hwt_file *hf)
+{
+	if (hf->ring)
+		hwt_ring_destroy(hf->ring);
+}
