@@ -59,14 +59,17 @@ lib: $(BUILD)/lib/libhwtimer.a $(BUILD)/lib/libhwtimer.so.$(LIB_VERSION) $(BUILD
 
 cli: $(BUILD)/bin/hwtimerctl
 
-$(BUILD)/lib/libhwtimer.o: $(UT)/lib/libhwtimer.c $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
+LIB_OBJS := $(BUILD)/lib/libhwtimer.o $(BUILD)/lib/ring.o
+
+$(BUILD)/lib/%.o: $(UT)/lib/%.c $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
-$(BUILD)/lib/libhwtimer.a: $(BUILD)/lib/libhwtimer.o
+$(BUILD)/lib/libhwtimer.a: $(LIB_OBJS)
+	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/lib/libhwtimer.so.$(LIB_VERSION): $(BUILD)/lib/libhwtimer.o
+$(BUILD)/lib/libhwtimer.so.$(LIB_VERSION): $(LIB_OBJS)
 	$(CC) -shared -Wl,-soname,libhwtimer.so.$(LIB_SOVER) $^ -o $@
 	ln -sf libhwtimer.so.$(LIB_VERSION) $(BUILD)/lib/libhwtimer.so.$(LIB_SOVER)
 	ln -sf libhwtimer.so.$(LIB_SOVER) $(BUILD)/lib/libhwtimer.so
@@ -92,7 +95,7 @@ $(BUILD)/tests/%: tests/user/%.c $(wildcard tests/user/*.h uapi/linux/*.h) $(UT)
 		$(BUILD)/lib/libhwtimer.a | ksft-check
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(TEST_WARN) -static -I"$(KSFT_DIR)" -Itests/user -I$(UT)/lib $< \
-		$(BUILD)/lib/libhwtimer.a -o $@ -lpthread
+		$(BUILD)/lib/libhwtimer.a -o $@ -lpthread -luring
 
 $(BUILD)/smoke/%: tests/smoke/%.c $(wildcard tests/user/*.h uapi/linux/*.h) | ksft-check
 	@mkdir -p $(@D)

@@ -11,6 +11,8 @@ pkgs=(
 	xz-utils cpio kmod rsync sparse pkg-config dkms
 	# a test built with -m32: the uapi from a 32-bit process
 	gcc-multilib
+	# io_uring from the tests (the library itself does not need it)
+	liburing-dev
 	linux-source-6.12
 	# the VM
 	qemu-system-x86 busybox-static

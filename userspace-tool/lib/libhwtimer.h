@@ -67,6 +67,45 @@ struct hwtimer_op *hwtimer_vec_mod(struct hwtimer_vec *vec, uint32_t id,
 struct hwtimer_op *hwtimer_vec_cancel(struct hwtimer_vec *vec, uint32_t id);
 int hwtimer_vec_submit(int fd, struct hwtimer_vec *vec, unsigned int flags);
 
+/**
+ * struct hwtimer_ring_map - an expiry ring, mapped (hwtimer_ring_setup())
+ * @hdr: its header, where the indices are
+ * @recs: its first record slot
+ * @mask: its entries, minus 1
+ * @stride: bytes from one record slot to the next
+ * @size: bytes mapped
+ * @fd: the /dev/hwtimer file it belongs to
+ */
+struct hwtimer_ring_map {
+	struct hwtimer_ring *hdr;
+	unsigned char *recs;
+	uint32_t mask;
+	uint32_t stride;
+	size_t size;
+	int fd;
+};
+
+int hwtimer_ring_setup(int fd, uint32_t entries, struct hwtimer_ring_map *ring);
+void hwtimer_ring_unmap(struct hwtimer_ring_map *ring);
+unsigned int hwtimer_ring_ready(const struct hwtimer_ring_map *ring);
+int hwtimer_ring_harvest(struct hwtimer_ring_map *ring,
+			 struct hwtimer_record *recs, unsigned int max);
+int hwtimer_ring_wait(struct hwtimer_ring_map *ring, int timeout_ms);
+int hwtimer_ring_flush(int fd);
+
+/* io_uring SQEs (IORING_OP_URING_CMD), for any ring: see hwtimer_uring_prep_add(3) */
+struct io_uring_sqe;
+void hwtimer_uring_prep_add(struct io_uring_sqe *sqe, int fd, clockid_t clock,
+			    uint64_t expires, unsigned int flags,
+			    uint64_t cookie);
+void hwtimer_uring_prep_mod(struct io_uring_sqe *sqe, int fd, uint32_t id,
+			    uint64_t expires, unsigned int flags,
+			    uint64_t user_data);
+void hwtimer_uring_prep_cancel(struct io_uring_sqe *sqe, int fd, uint32_t id,
+			       uint64_t user_data);
+void hwtimer_uring_prep_op(struct io_uring_sqe *sqe, int fd,
+			   const struct hwtimer_op *op, uint64_t user_data);
+
 const char *hwtimer_strerror(int err);
 
 #ifdef __cplusplus
