@@ -218,6 +218,16 @@ cli_without_module() {
 }
 
 unload_all() {
+	local i
+	# an io_uring ring that held a file is torn down by a worker after
+	# its last close: give it up to 5 s to drop the module
+	for i in $(seq 50); do
+		for m in $(cut -d' ' -f1 /proc/modules); do
+			case $m in hwtimer*) rmmod "$m" 2>/dev/null ;; esac
+		done
+		grep -q '^hwtimer' /proc/modules || return 0
+		sleep 0.1
+	done
 	for m in $(cut -d' ' -f1 /proc/modules); do
 		case $m in hwtimer*) rmmod "$m" ;; esac
 	done

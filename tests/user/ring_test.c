@@ -1,0 +1,724 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer: the expiry ring. Setup and mmap() with every way they
+ * refuse, records landing in the ring, a full ring that loses nothing,
+ * periodic timers, the wake-up rules, and a consumer that misbehaves: one
+ * that scribbles over the header while timers expire, unmaps the ring
+ * under them, or forks with it mapped. Run on the KASAN kernel, where an
+ * access out of bounds is a splat that fails the run.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "hwt_test.h"
+#include "libhwtimer.h"
+
+#define LOAD(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+static long setup_ioctl(int fd, uint32_t entries, struct hwtimer_ring_setup *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	rs->entries = entries;
+	return hwt_ioctl(fd, HWTIMER_IOC_RING_SETUP, rs);
+}
+
+/* record slot @i of a mapped ring (its layout as the setup reported it) */
+static struct hwtimer_record *slot(const struct hwtimer_ring_map *m, uint32_t i)
+{
+	return (void *)(m->recs + (size_t)(i & m->mask) * m->stride);
+}
+
+/* the kernel's own producer index, from /proc/self/fdinfo */
+static long kernel_prod(int fd)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "ring_prod:\t");
+	return p ? strtol(p + 11, NULL, 10) : -1;
+}
+
+static long set_eventfd(int fd, int efd)
+{
+	struct hwtimer_eventfd e = { .fd = efd };
+
+	return hwt_ioctl(fd, HWTIMER_IOC_SET_EVENTFD, &e);
+}
+
+/* wait until the ring's producer index reaches @n, up to 5 s */
+static int wait_prod(struct hwtimer_ring *h, uint32_t n)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (LOAD(&h->prod) - n < 0x80000000u)
+			return 0;
+		usleep(1000);
+	}
+	return -1;
+}
+
+/* add @n one-shot timers due in @delay ns, with cookies base..base+n-1 */
+static int add_many(int fd, unsigned int n, uint64_t delay, uint64_t base)
+{
+	struct hwtimer_vec v;
+	unsigned int i;
+	int ret;
+
+	if (hwtimer_vec_init(&v, 4096))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		hwtimer_vec_add(&v, CLOCK_MONOTONIC, delay, 0, 0, base + i);
+		if (v.count == v.capacity || i == n - 1) {
+			ret = hwtimer_vec_submit(fd, &v, 0);
+			if (ret != (int)v.count) {
+				hwtimer_vec_free(&v);
+				return ret < 0 ? ret : -EIO;
+			}
+			hwtimer_vec_reset(&v);
+		}
+	}
+	hwtimer_vec_free(&v);
+	return 0;
+}
+
+FIXTURE(ring) {
+	int fd;
+	struct hwtimer_ring_map map;
+};
+
+FIXTURE_SETUP(ring)
+{
+	self->fd = hwt_open();
+	ASSERT_LE(0, self->fd);
+	memset(&self->map, 0, sizeof(self->map));
+}
+
+FIXTURE_TEARDOWN(ring)
+{
+	hwtimer_ring_unmap(&self->map);
+	close(self->fd);
+}
+
+TEST_F(ring, setup_reports_the_layout)
+{
+	struct hwtimer_ring_setup rs = { .entries = 256, .rec_offset = 1,
+					 .rec_stride = 2, .mmap_size = 3 };
+	struct hwtimer_info info;
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_TRUE(info.features & HWTIMER_FEAT_RING);
+	/* the out fields are not read */
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_SETUP, &rs));
+	EXPECT_EQ(4096, rs.rec_offset);
+	EXPECT_EQ(64, rs.rec_stride);
+	EXPECT_LE(sizeof(struct hwtimer_record), rs.rec_stride);
+	EXPECT_EQ(4096 + 256 * 64, rs.mmap_size);
+}
+
+TEST_F(ring, setup_refuses_bad_entries)
+{
+	struct hwtimer_ring_setup rs;
+
+	EXPECT_EQ(-EINVAL, setup_ioctl(self->fd, 0, &rs));
+	EXPECT_EQ(-EINVAL, setup_ioctl(self->fd, 3, &rs));
+	EXPECT_EQ(-EINVAL, setup_ioctl(self->fd, HWTIMER_RING_MAX_ENTRIES * 2, &rs));
+	EXPECT_EQ(-EINVAL, setup_ioctl(self->fd, 0x80000001u, &rs));
+}
+
+TEST_F(ring, setup_refuses_flags)
+{
+	struct hwtimer_ring_setup rs = { .entries = 8, .flags = 1 };
+
+	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_RING_SETUP, &rs));
+}
+
+TEST_F(ring, setup_refuses_a_short_struct)
+{
+	unsigned long cmd = _IOWR(HWTIMER_IOC_MAGIC, 0x0a, __u64[2]);
+	__u64 small[2] = { 8, 0 };
+
+	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, cmd, small));
+}
+
+TEST_F(ring, setup_refuses_an_unknown_tail)
+{
+	struct {
+		struct hwtimer_ring_setup rs;
+		__u64 tail;
+	} big = { .rs.entries = 8, .tail = 1 };
+	unsigned long cmd = _IOWR(HWTIMER_IOC_MAGIC, 0x0a, big);
+
+	EXPECT_EQ(-E2BIG, hwt_ioctl(self->fd, cmd, &big));
+	big.tail = 0;
+	EXPECT_EQ(0, hwt_ioctl(self->fd, cmd, &big));
+}
+
+TEST_F(ring, setup_refuses_a_bad_pointer)
+{
+	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_RING_SETUP, (void *)8));
+}
+
+TEST_F(ring, a_second_setup_is_busy)
+{
+	struct hwtimer_ring_setup rs;
+
+	ASSERT_EQ(0, setup_ioctl(self->fd, 8, &rs));
+	EXPECT_EQ(-EBUSY, setup_ioctl(self->fd, 8, &rs));
+	EXPECT_EQ(-EBUSY, setup_ioctl(self->fd, 16, &rs));
+}
+
+TEST_F(ring, mmap_and_flush_need_a_ring)
+{
+	void *p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(-ENODEV, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+}
+
+TEST_F(ring, mmap_refuses_another_length)
+{
+	struct hwtimer_ring_setup rs;
+	void *p;
+
+	ASSERT_EQ(0, setup_ioctl(self->fd, 128, &rs));
+	p = mmap(NULL, rs.mmap_size - 4096, PROT_READ, MAP_SHARED, self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, rs.mmap_size + 4096, PROT_READ, MAP_SHARED, self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(ring, mmap_refuses_an_offset)
+{
+	struct hwtimer_ring_setup rs;
+	void *p;
+
+	ASSERT_EQ(0, setup_ioctl(self->fd, 128, &rs));
+	p = mmap(NULL, rs.mmap_size, PROT_READ, MAP_SHARED, self->fd, 4096);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(ring, mmap_refuses_a_private_mapping)
+{
+	struct hwtimer_ring_setup rs;
+	void *p;
+
+	ASSERT_EQ(0, setup_ioctl(self->fd, 128, &rs));
+	p = mmap(NULL, rs.mmap_size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+		 self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(ring, the_mapping_cannot_grow)
+{
+	struct hwtimer_ring_setup rs;
+	void *p, *q;
+
+	ASSERT_EQ(0, setup_ioctl(self->fd, 64, &rs));
+	p = mmap(NULL, rs.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	q = mremap(p, rs.mmap_size, rs.mmap_size + 4096, MREMAP_MAYMOVE);
+	EXPECT_EQ(MAP_FAILED, q);
+	EXPECT_EQ(0, munmap(p, rs.mmap_size));
+}
+
+/* records land in the ring, in order, and read() has none */
+TEST_F(ring, records_land_in_the_ring)
+{
+	struct hwtimer_record rec, recs[3];
+	struct hwtimer_ring *h;
+	uint32_t id[3];
+	int i;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 16, &self->map));
+	h = self->map.hdr;
+	EXPECT_EQ(15, h->mask);
+	EXPECT_EQ(64, h->rec_stride);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, (i + 1) * 5 * MS,
+				     0, 100 + i, &id[i]));
+	ASSERT_EQ(0, wait_prod(h, 3));
+	for (i = 0; i < 3; i++) {
+		struct hwtimer_record *r = slot(&self->map, i);
+
+		EXPECT_EQ(id[i], r->id);
+		EXPECT_EQ(100 + i, r->cookie);
+		EXPECT_EQ(CLOCK_MONOTONIC, r->clockid);
+		EXPECT_LE(r->deadline, r->fired);
+		EXPECT_EQ(0, r->flags);
+	}
+	EXPECT_EQ(0, h->flags);
+	/* a delivered one-shot timer is idle, and read() has nothing */
+	EXPECT_EQ(HWTIMER_STATE_IDLE, hwt_get_state(self->fd, id[0]));
+	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
+	EXPECT_EQ(-EAGAIN, hwt_read(self->fd, &rec, 1));
+	EXPECT_EQ(3, hwtimer_ring_harvest(&self->map, recs, 3));
+	EXPECT_EQ(id[2], recs[2].id);
+	EXPECT_EQ(3, LOAD(&h->cons));
+}
+
+/* an AUTOREMOVE timer is gone once its record is in the ring */
+TEST_F(ring, autoremove_deletes_on_delivery)
+{
+	uint32_t id;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
+	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
+			     MS, 0, 1, &id));
+	ASSERT_EQ(0, wait_prod(self->map.hdr, 1));
+	EXPECT_EQ(HWTIMER_REC_REMOVED, slot(&self->map, 0)->flags);
+	EXPECT_EQ(-ENOENT, hwt_get_state(self->fd, id));
+}
+
+/* a full ring loses nothing: the rest waits on the queue, in order */
+TEST_F(ring, a_full_ring_loses_nothing)
+{
+	struct hwtimer_record recs[64];
+	struct hwtimer_ring *h;
+	int n, total = 0, i;
+	uint64_t seen = 0;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 4, &self->map));
+	h = self->map.hdr;
+	ASSERT_EQ(0, add_many(self->fd, 20, 2 * MS, 0));
+	while (hwtimer_ring_ready(&self->map) < 4 || !(LOAD(&h->flags) & HWTIMER_RING_QUEUED))
+		usleep(1000);
+	/* all 20 fired: 4 in the ring, 16 queued */
+	for (i = 0; i < 500 && LOAD(&h->queued) < 16; i++)
+		usleep(1000);
+	EXPECT_EQ(16, LOAD(&h->queued));
+	EXPECT_EQ(4, LOAD(&h->prod));
+	/* the kernel wrote nothing past the ring's four slots */
+	for (i = 4 * 64; i < 4096; i++)
+		ASSERT_EQ(0, self->map.recs[i]);
+	/* harvest flushes as it goes: every cookie once */
+	while (total < 20) {
+		n = hwtimer_ring_harvest(&self->map, recs, 3);
+		ASSERT_LE(0, n);
+		if (!n)
+			break;
+		for (i = 0; i < n; i++) {
+			ASSERT_GT(20, recs[i].cookie);
+			EXPECT_EQ(0, seen & (1ULL << recs[i].cookie));
+			seen |= 1ULL << recs[i].cookie;
+		}
+		total += n;
+	}
+	EXPECT_EQ(20, total);
+	EXPECT_EQ((1ULL << 20) - 1, seen);
+	EXPECT_EQ(0, LOAD(&h->flags));
+}
+
+/* queued records come back through read() too, and that clears the flag */
+TEST_F(ring, read_takes_what_was_queued)
+{
+	struct hwtimer_record recs[16];
+	struct hwtimer_ring *h;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 2, &self->map));
+	h = self->map.hdr;
+	ASSERT_EQ(0, add_many(self->fd, 6, MS, 0));
+	while (LOAD(&h->queued) < 4)
+		usleep(1000);
+	EXPECT_TRUE(LOAD(&h->flags) & HWTIMER_RING_QUEUED);
+	EXPECT_EQ(4, hwt_read(self->fd, recs, 16));
+	EXPECT_EQ(0, LOAD(&h->flags));
+	/* and the flush has nothing left to move */
+	STORE(&h->cons, 2);
+	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+}
+
+/* a periodic timer's records keep coming, and a full ring counts overruns */
+TEST_F(ring, periodic_timers_rearm_and_count_overruns)
+{
+	struct hwtimer_record rec[4];
+	struct hwtimer_ring *h;
+	uint32_t id;
+	long state;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 1, &self->map));
+	h = self->map.hdr;
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * MS, 10 * MS, 9,
+			     &id));
+	ASSERT_EQ(0, wait_prod(h, 1));
+	EXPECT_EQ(HWTIMER_REC_PERIODIC, slot(&self->map, 0)->flags);
+	/* the ring is full: the next expiry waits, and periods pass */
+	usleep(200 * 1000);
+	EXPECT_EQ(1, LOAD(&h->prod));
+	EXPECT_TRUE(LOAD(&h->flags) & HWTIMER_RING_QUEUED);
+	EXPECT_EQ(HWTIMER_STATE_FIRED, hwt_get_state(self->fd, id));
+	ASSERT_EQ(2, hwtimer_ring_harvest(&self->map, rec, 2));
+	EXPECT_EQ(9, rec[1].cookie);
+	EXPECT_EQ(HWTIMER_REC_PERIODIC, rec[1].flags);
+	EXPECT_LE(5, rec[1].overruns) TH_LOG("%llu overruns",
+					     (unsigned long long)rec[1].overruns);
+	/* delivered, so re-armed (and maybe fired again since) */
+	state = hwt_get_state(self->fd, id);
+	EXPECT_TRUE(state == HWTIMER_STATE_PENDING || state == HWTIMER_STATE_FIRED);
+}
+
+/* 10^5 timers, harvested through a small ring, each exactly once */
+TEST_F(ring, harvests_1e5_timers_exactly_once)
+{
+	const unsigned int n = 100000;
+	struct hwtimer_record recs[256];
+	unsigned char *seen = calloc(n, 1);
+	unsigned int total = 0, dup = 0, i;
+	int got, idle = 0;
+
+	ASSERT_NE(NULL, seen);
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 1024, &self->map));
+	ASSERT_EQ(0, add_many(self->fd, n, 20 * MS, 0));
+	while (total < n && idle < 5000) {
+		got = hwtimer_ring_harvest(&self->map, recs, 256);
+		ASSERT_LE(0, got);
+		if (!got) {
+			idle++;
+			usleep(1000);
+			continue;
+		}
+		idle = 0;
+		for (i = 0; i < (unsigned int)got; i++) {
+			ASSERT_GT(n, recs[i].cookie);
+			dup += seen[recs[i].cookie]++;
+		}
+		total += got;
+	}
+	EXPECT_EQ(n, total);
+	EXPECT_EQ(0, dup);
+	free(seen);
+}
+
+/* poll() says EPOLLIN while the ring holds records */
+TEST_F(ring, poll_sees_the_ring)
+{
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	struct hwtimer_record rec;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 1, NULL));
+	EXPECT_EQ(1, poll(&pfd, 1, 5000));
+	EXPECT_EQ(1, hwtimer_ring_harvest(&self->map, &rec, 1));
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+}
+
+static uint64_t efd_count(int efd)
+{
+	uint64_t v = 0;
+
+	if (read(efd, &v, sizeof(v)) != sizeof(v))
+		return 0;
+	return v;
+}
+
+/* fire one timer @delay ns from now and wait for its record */
+static int fire_one(int fd, struct hwtimer_ring *h, uint32_t prod)
+{
+	if (hwt_add(fd, 0, CLOCK_MONOTONIC, 2 * MS, 0, prod, NULL))
+		return -1;
+	if (wait_prod(h, prod + 1))
+		return -1;
+	usleep(5000);	/* the wake-up follows the index */
+	return 0;
+}
+
+/* by default, the file's eventfd only when the consumer had caught up */
+TEST_F(ring, wakes_only_a_consumer_that_caught_up)
+{
+	struct hwtimer_ring *h;
+	int efd = eventfd(0, EFD_NONBLOCK);
+
+	ASSERT_LE(0, efd);
+	ASSERT_EQ(0, set_eventfd(self->fd, efd));
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
+	h = self->map.hdr;
+	ASSERT_EQ(0, fire_one(self->fd, h, 0));
+	EXPECT_EQ(1, efd_count(efd));
+	/* not consumed: the next record wakes no one */
+	ASSERT_EQ(0, fire_one(self->fd, h, 1));
+	EXPECT_EQ(0, efd_count(efd));
+	/* caught up: woken again */
+	STORE(&h->cons, 2);
+	ASSERT_EQ(0, fire_one(self->fd, h, 2));
+	EXPECT_EQ(1, efd_count(efd));
+	close(efd);
+}
+
+/* HWTIMER_RING_WAKE_AT: woken by the record at that index, not before */
+TEST_F(ring, wakes_at_the_index_asked)
+{
+	struct hwtimer_ring *h;
+	int efd = eventfd(0, EFD_NONBLOCK);
+
+	ASSERT_LE(0, efd);
+	ASSERT_EQ(0, set_eventfd(self->fd, efd));
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
+	h = self->map.hdr;
+	STORE(&h->wake_at, 2);
+	STORE(&h->wake, HWTIMER_RING_WAKE_AT);
+	ASSERT_EQ(0, fire_one(self->fd, h, 0));
+	EXPECT_EQ(0, efd_count(efd));
+	ASSERT_EQ(0, fire_one(self->fd, h, 1));
+	EXPECT_EQ(0, efd_count(efd));
+	ASSERT_EQ(0, fire_one(self->fd, h, 2));
+	EXPECT_EQ(1, efd_count(efd));
+	ASSERT_EQ(0, fire_one(self->fd, h, 3));
+	EXPECT_EQ(0, efd_count(efd));
+	close(efd);
+}
+
+/* HWTIMER_RING_WAKE_NONE: a busy-polling consumer is never woken */
+TEST_F(ring, a_busy_poller_is_never_woken)
+{
+	struct pollfd pfd;
+	struct hwtimer_ring *h;
+	int efd = eventfd(0, EFD_NONBLOCK);
+
+	ASSERT_LE(0, efd);
+	ASSERT_EQ(0, set_eventfd(self->fd, efd));
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
+	h = self->map.hdr;
+	STORE(&h->wake, HWTIMER_RING_WAKE_NONE);
+	ASSERT_EQ(0, fire_one(self->fd, h, 0));
+	STORE(&h->cons, 1);
+	ASSERT_EQ(0, fire_one(self->fd, h, 1));
+	EXPECT_EQ(0, efd_count(efd));
+	/* the ring is not empty, so poll() still says so when asked */
+	pfd.fd = self->fd;
+	pfd.events = POLLIN;
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	close(efd);
+}
+
+/* the library's wait: sleeps until a record lands */
+TEST_F(ring, the_library_waits_for_records)
+{
+	struct hwtimer_record rec;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
+	EXPECT_EQ(0, hwtimer_ring_wait(&self->map, 0));
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * MS, 0, 5, NULL));
+	EXPECT_EQ(1, hwtimer_ring_wait(&self->map, 5000));
+	ASSERT_EQ(1, hwtimer_ring_harvest(&self->map, &rec, 1));
+	EXPECT_EQ(5, rec.cookie);
+}
+
+struct scribbler {
+	struct hwtimer_ring *h;
+	int fd;
+	volatile int stop;
+};
+
+static void *scribble(void *arg)
+{
+	struct scribbler *s = arg;
+	uint32_t x = 12345, good = 0;
+
+	while (!s->stop) {
+		x = x * 1103515245 + 12345;
+		/* where the kernel really is: the header may say otherwise */
+		if (!(x & 0x3f))
+			good = kernel_prod(s->fd);
+		switch (x >> 28) {
+		case 0: STORE(&s->h->cons, x); break;
+		case 1: STORE(&s->h->cons, good + (x & 7)); break;
+		case 2: STORE(&s->h->cons, good - (x & 0xffff)); break;
+		case 3: STORE(&s->h->wake, x); break;
+		case 4: STORE(&s->h->wake_at, x); break;
+		case 5: STORE(&s->h->prod, x); break;
+		case 6: STORE(&s->h->mask, x); break;
+		case 7: STORE(&s->h->flags, x); break;
+		/* half the time, a consumer that keeps up: the kernel writes */
+		default: STORE(&s->h->cons, good); break;
+		}
+		if (!(x & 0xff))
+			usleep(100);
+	}
+	return NULL;
+}
+
+/*
+ * A consumer that writes garbage into the header while timers expire: the
+ * kernel must stay inside the ring (KASAN watches), and nothing is lost.
+ */
+TEST_F(ring, garbage_in_the_header_stays_in_bounds)
+{
+	struct scribbler s = { .stop = 0 };
+	struct hwtimer_record recs[64];
+	unsigned int total = 0;
+	pthread_t th;
+	long prod;
+	int n, i;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 16, &self->map));
+	s.h = self->map.hdr;
+	s.fd = self->fd;
+	ASSERT_EQ(0, pthread_create(&th, NULL, scribble, &s));
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, add_many(self->fd, 200, (i % 4) * MS, i * 200));
+		usleep(5000);
+		hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL);
+	}
+	usleep(50 * 1000);
+	s.stop = 1;
+	pthread_join(th, NULL);
+	/*
+	 * The kernel's own state is intact: take its index from fdinfo (the
+	 * header's was scribbled over), consume up to it, and drain the rest
+	 */
+	prod = kernel_prod(self->fd);
+	ASSERT_LE(0, prod);
+	STORE(&s.h->wake, 0);
+	STORE(&s.h->prod, (uint32_t)prod);
+	STORE(&s.h->cons, (uint32_t)prod);
+	/* the kernel's flags were scribbled over too: ask for the queue */
+	EXPECT_LE(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+	while ((n = hwtimer_ring_harvest(&self->map, recs, 64)) > 0) {
+		for (i = 0; i < n; i++)
+			EXPECT_GT(4000, recs[i].cookie);
+		total += n;
+	}
+	EXPECT_LE(0, n);
+	/* nothing is left fired and undelivered */
+	EXPECT_EQ(0, LOAD(&s.h->flags) & HWTIMER_RING_QUEUED);
+	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+	/* the kernel did write while the header was garbage */
+	EXPECT_LT(0, prod);
+	TH_LOG("%u records after the scribbling, kernel index %ld", total, prod);
+}
+
+struct unmapper {
+	int fd;
+	size_t size;
+	volatile int stop;
+	unsigned long maps;
+	unsigned long records;
+};
+
+static void *map_unmap(void *arg)
+{
+	struct unmapper *u = arg;
+
+	while (!u->stop) {
+		struct hwtimer_ring *h = mmap(NULL, u->size, PROT_READ | PROT_WRITE,
+					      MAP_SHARED, u->fd, 0);
+		uint32_t prod;
+
+		if (h == MAP_FAILED)
+			break;
+		prod = LOAD(&h->prod);
+		u->records += prod - h->cons;
+		STORE(&h->cons, prod);
+		munmap(h, u->size);
+		u->maps++;
+	}
+	return NULL;
+}
+
+/* munmap() racing expiry: the kernel writes through its own mapping */
+TEST_F(ring, munmap_races_expiry)
+{
+	struct unmapper u = { .fd = self->fd };
+	struct hwtimer_record recs[64];
+	struct hwtimer_ring_setup rs;
+	pthread_t th;
+	int i, n;
+
+	ASSERT_EQ(0, setup_ioctl(self->fd, 64, &rs));
+	u.size = rs.mmap_size;
+	ASSERT_EQ(0, pthread_create(&th, NULL, map_unmap, &u));
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, add_many(self->fd, 100, (i % 3) * MS, 0));
+		usleep(5000);
+	}
+	usleep(50 * 1000);
+	u.stop = 1;
+	pthread_join(th, NULL);
+	EXPECT_LT(0, u.maps);
+	/* mapped again, the ring has the rest: 2,000 records in all, once */
+	self->map.hdr = mmap(NULL, u.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			     self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->map.hdr);
+	self->map.recs = (unsigned char *)self->map.hdr + rs.rec_offset;
+	self->map.mask = 63;
+	self->map.stride = rs.rec_stride;
+	self->map.size = u.size;
+	self->map.fd = self->fd;
+	while ((n = hwtimer_ring_harvest(&self->map, recs, 64)) > 0)
+		u.records += n;
+	EXPECT_EQ(2000, u.records);
+}
+
+/* fork() shares the mapping: the child consumes, the parent sees it */
+TEST_F(ring, fork_shares_the_ring)
+{
+	struct hwtimer_ring *h;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
+	h = self->map.hdr;
+	ASSERT_EQ(0, add_many(self->fd, 3, MS, 40));
+	ASSERT_EQ(0, wait_prod(h, 3));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct hwtimer_record recs[8];
+		int n = hwtimer_ring_harvest(&self->map, recs, 8);
+
+		/* and the child's own timers land in the same ring */
+		if (n != 3 || recs[0].cookie != 40 ||
+		    hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 50, NULL) ||
+		    wait_prod(h, 4))
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(3, LOAD(&h->cons));
+	EXPECT_EQ(4, LOAD(&h->prod));
+	EXPECT_EQ(50, slot(&self->map, 3)->cookie);
+}
+
+/* the mapping outlives close(); the last munmap() frees the ring */
+TEST_F(ring, the_mapping_outlives_close)
+{
+	struct hwtimer_ring *h;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
+	h = self->map.hdr;
+	ASSERT_EQ(0, add_many(self->fd, 2, MS, 7));
+	ASSERT_EQ(0, wait_prod(h, 2));
+	close(self->fd);
+	self->fd = hwt_open();
+	EXPECT_EQ(2, LOAD(&h->prod));
+	EXPECT_EQ(8, slot(&self->map, 1)->cookie);
+}
+
+/* /proc/PID/fdinfo shows the ring */
+TEST_F(ring, fdinfo_shows_the_ring)
+{
+	char path[64], buf[4096];
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 32, &self->map));
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
+	ASSERT_LT(0, read_file(path, buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "ring_entries:\t32\n"));
+	EXPECT_NE(NULL, strstr(buf, "ring_queued:\t0\n"));
+}
+
+TEST_HARNESS_MAIN
