@@ -80,9 +80,12 @@ $(BUILD)/lib/hwtimer.pc: $(UT)/lib/hwtimer.pc.in
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(LIB_VERSION)|g' $< > $@
 
 # static, so that it runs in the test guests' busybox initramfs as it is
+# with liburing (liburing-dev), 'hwtimerctl bench' has io_uring rows too
+CLI_URING := $(if $(wildcard /usr/include/liburing.h),-DHWT_HAVE_LIBURING)
 $(BUILD)/bin/hwtimerctl: $(CLI_SRCS) $(CLI_HDRS) $(BUILD)/lib/libhwtimer.a
 	@mkdir -p $(@D)
-	$(CC) $(UCFLAGS) -static -I$(UT)/lib $(CLI_SRCS) $(BUILD)/lib/libhwtimer.a -o $@
+	$(CC) $(UCFLAGS) $(CLI_URING) -static -I$(UT)/lib $(CLI_SRCS) $(BUILD)/lib/libhwtimer.a -o $@ \
+		$(if $(CLI_URING),-luring)
 
 user-tests: $(USER_TESTS) $(SMOKE_TESTS)
 

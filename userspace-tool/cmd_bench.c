@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hwtimerctl bench: arm + cancel cost against timerfd on this machine.
+ * hwtimerctl bench: arm + cancel cost against timerfd on this machine, and
+ * where hwtimerctl was built with liburing, through io_uring against
+ * io_uring's own timeouts.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <string.h>
 #include <sys/timerfd.h>
+#ifdef HWT_HAVE_LIBURING
+#include <liburing.h>
+#endif
 
 #include "cli.h"
+
+#define URING_BATCH	256
 
 /* bench */
 
@@ -85,6 +92,105 @@ static double bench_timerfd_rearm(uint64_t n)
 	return (double)(now_ns(CLOCK_MONOTONIC) - t0) / (double)n;
 }
 
+#ifdef HWT_HAVE_LIBURING
+/* wait for @n CQEs; the first error among them, or 0 */
+static int uring_reap(struct io_uring *ring, unsigned int n, uint32_t *ids)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		int ret = io_uring_wait_cqe(ring, &cqe);
+
+		if (ret)
+			return ret;
+		if (ids)
+			ids[cqe->user_data] = (uint32_t)cqe->res;
+		if (cqe->res < 0 && !err && !(cqe->res == -ECANCELED && !ids))
+			err = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+	}
+	return err;
+}
+
+/* ADD then CANCEL as SQEs, URING_BATCH per submission */
+static double bench_hwtimer_uring(struct io_uring *ring, int fd, uint64_t n)
+{
+	uint32_t ids[URING_BATCH];
+	uint64_t i, t0 = now_ns(CLOCK_MONOTONIC);
+	unsigned int k;
+
+	for (i = 0; i < n; i += URING_BATCH) {
+		for (k = 0; k < URING_BATCH; k++)
+			hwtimer_uring_prep_add(io_uring_get_sqe(ring), fd, CLOCK_MONOTONIC,
+					       3600 * NSEC_PER_SEC + k, 0, k);
+		io_uring_submit(ring);
+		check(uring_reap(ring, URING_BATCH, ids), "io_uring HWTIMER_URING_ADD");
+		for (k = 0; k < URING_BATCH; k++)
+			hwtimer_uring_prep_cancel(io_uring_get_sqe(ring), fd, ids[k], k);
+		io_uring_submit(ring);
+		check(uring_reap(ring, URING_BATCH, NULL), "io_uring HWTIMER_URING_CANCEL");
+	}
+	return (double)(now_ns(CLOCK_MONOTONIC) - t0) / (double)i;
+}
+
+/* io_uring's own: TIMEOUT then TIMEOUT_REMOVE, as many per submission */
+static double bench_uring_timeout(struct io_uring *ring, uint64_t n)
+{
+	struct __kernel_timespec ts = { .tv_sec = 3600 };
+	uint64_t i, t0 = now_ns(CLOCK_MONOTONIC);
+	unsigned int k;
+
+	for (i = 0; i < n; i += URING_BATCH) {
+		for (k = 0; k < URING_BATCH; k++) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+			io_uring_prep_timeout(sqe, &ts, 0, 0);
+			sqe->user_data = k + 1;
+		}
+		io_uring_submit(ring);
+		for (k = 0; k < URING_BATCH; k++) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+			io_uring_prep_timeout_remove(sqe, k + 1, 0);
+			sqe->user_data = 0;
+		}
+		io_uring_submit(ring);
+		/* each pair completes twice: the removal and the timeout */
+		check(uring_reap(ring, 2 * URING_BATCH, NULL), "io_uring TIMEOUT_REMOVE");
+	}
+	return (double)(now_ns(CLOCK_MONOTONIC) - t0) / (double)i;
+}
+
+/* the io_uring rows, or why there are none */
+static unsigned int bench_uring(int fd, uint64_t n, double *hw, double *own)
+{
+	struct io_uring ring;
+	int ret = io_uring_queue_init(2 * URING_BATCH, &ring, 0);
+
+	if (ret) {
+		fprintf(stderr, "hwtimerctl: no io_uring rows: %s%s\n", strerror(-ret),
+			ret == -EPERM ? " (kernel.io_uring_disabled, or a security "
+			"policy, forbids io_uring here)" : "");
+		return 0;
+	}
+	*hw = bench_hwtimer_uring(&ring, fd, n);
+	*own = bench_uring_timeout(&ring, n);
+	io_uring_queue_exit(&ring);
+	return 2;
+}
+#else
+static unsigned int bench_uring(int fd, uint64_t n, double *hw, double *own)
+{
+	(void)fd;
+	(void)n;
+	(void)hw;
+	(void)own;
+	return 0;
+}
+#endif
+
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -95,10 +201,10 @@ int cmd_bench(int argc, char **argv)
 	struct {
 		const char *name;
 		double ns;
-	} r[5];
+	} r[7];
 	uint64_t n = 20000;
 	int c, json = 0, fd;
-	unsigned int i;
+	unsigned int i, rows = 5;
 
 	while ((c = getopt_long(argc, argv, "n:J", longopts, NULL)) != -1) {
 		switch (c) {
@@ -125,11 +231,16 @@ int cmd_bench(int argc, char **argv)
 	r[3].ns = bench_hwtimer_batch(fd, n, 16);
 	r[4].name = "hwtimer ADD+CANCEL, batches of 256";
 	r[4].ns = bench_hwtimer_batch(fd, n, 256);
+	if (bench_uring(fd, n, &r[5].ns, &r[6].ns)) {
+		r[5].name = "hwtimer ADD+CANCEL, io_uring, 256 SQEs";
+		r[6].name = "io_uring TIMEOUT+REMOVE, 256 SQEs";
+		rows = 7;
+	}
 	close(fd);
 
 	if (json) {
 		printf("{\"timers\":%llu,\"results\":[", (unsigned long long)n);
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < rows; i++)
 			printf("%s{\"name\":\"%s\",\"ns_per_timer\":%.1f,"
 			       "\"speedup_vs_timerfd\":%.2f}", i ? "," : "",
 			       r[i].name, r[i].ns, r[0].ns / r[i].ns);
@@ -139,7 +250,7 @@ int cmd_bench(int argc, char **argv)
 	printf("arm + cancel of one timer, %llu timers each, on this machine:\n\n",
 	       (unsigned long long)n);
 	printf("%-38s %12s %10s\n", "method", "ns/timer", "vs timerfd");
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < rows; i++)
 		printf("%-38s %12.1f %9.2fx\n", r[i].name, r[i].ns, r[0].ns / r[i].ns);
 	printf("\nFor lateness, run 'hwtimerctl latency'. Inside a VM without KVM the\n"
 	       "absolute figures are emulated; only the ratios mean something.\n");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hwtimerctl latency: many timers, a lateness histogram, and with --compare
- * the same deadlines on timerfds in the same run.
+ * the same deadlines on timerfds in the same run. Records come from read(),
+ * or with --ring from the expiry ring, with no syscall while it has some.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -125,11 +126,13 @@ int cmd_latency(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'p' },
 		{ "slack", required_argument, NULL, 'S' },
 		{ "compare", no_argument, NULL, 'c' },
+		{ "ring", optional_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t n = 1000, delay = 10 * NSEC_PER_MSEC, spread = 100 * NSEC_PER_MSEC;
-	uint64_t i, got = 0, start, slack = 0;
+	uint64_t i, got = 0, start, slack = 0, ring_entries = 0;
+	struct hwtimer_ring_map ring = { 0 };
 	const char *plot = NULL;
 	struct hist fire = { 0 }, wake = { 0 }, tfd = { 0 };
 	struct hwtimer_record recs[256];
@@ -138,7 +141,7 @@ int cmd_latency(int argc, char **argv)
 	int c, json = 0, compare = 0, fd;
 	char a[32], b[32], m[32];
 
-	while ((c = getopt_long(argc, argv, "n:d:s:p:S:cJ", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:d:s:p:S:cr::J", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			n = arg_count("count", optarg, 10000000);
@@ -157,6 +160,14 @@ int cmd_latency(int argc, char **argv)
 			break;
 		case 'c':
 			compare = 1;
+			break;
+		case 'r':
+			ring_entries = optarg ? arg_count("ring", optarg,
+							  HWTIMER_RING_MAX_ENTRIES) : 4096;
+			if (ring_entries & (ring_entries - 1))
+				usage_error("--ring %s: the ring's entries must be a power "
+					    "of two, such as %llu", optarg,
+					    (unsigned long long)(1ULL << (63 - __builtin_clzll(ring_entries))));
 			break;
 		case 'J':
 			json = 1;
@@ -178,6 +189,13 @@ int cmd_latency(int argc, char **argv)
 	if (slack > in.max_delay_ns)
 		usage_error("--slack %s is more than the longest the module takes (%s)",
 			    dur(a, slack), dur(b, in.max_delay_ns));
+	if (ring_entries) {
+		if (!(in.features & HWTIMER_FEAT_RING))
+			die("--ring: this module has no expiry ring; leave --ring out "
+			    "to read() the records");
+		check(hwtimer_ring_setup(fd, (uint32_t)ring_entries, &ring),
+		      "setting up the expiry ring");
+	}
 	/* the file's default slack applies to every timer added below */
 	if (slack)
 		check(hwtimer_slack(fd, &slack, NULL), "HWTIMER_IOC_SLACK");
@@ -202,12 +220,23 @@ int cmd_latency(int argc, char **argv)
 	}
 	hwtimer_vec_free(&v);
 	while (got < n && !stop) {
-		int k = hwtimer_read(fd, recs, 256);
 		uint64_t t;
+		int k;
 
+		if (ring.hdr) {
+			k = hwtimer_ring_harvest(&ring, recs, 256);
+			if (!k) {
+				/* nothing yet: sleep until the kernel says so */
+				k = hwtimer_ring_wait(&ring, -1);
+				if (k >= 0)
+					continue;
+			}
+		} else {
+			k = hwtimer_read(fd, recs, 256);
+		}
 		if (k == -EINTR)
 			continue;
-		check(k, "read");
+		check(k, ring.hdr ? "harvesting the ring" : "read");
 		t = now_ns(CLOCK_MONOTONIC);
 		for (c = 0; c < k; c++) {
 			hist_add(&fire, (int64_t)(recs[c].fired - recs[c].deadline));
@@ -215,13 +244,15 @@ int cmd_latency(int argc, char **argv)
 		}
 		got += (uint64_t)k;
 	}
+	hwtimer_ring_unmap(&ring);
 	close(fd);
 	if (compare && !stop)
 		latency_timerfd(n, delay, spread, &tfd);
 
 	if (json) {
-		printf("{\"timers\":%llu,\"delay_ns\":%llu,\"spread_ns\":%llu,"
-		       "\"slack_ns\":%llu,", (unsigned long long)got,
+		printf("{\"timers\":%llu,\"delivery\":\"%s\",\"delay_ns\":%llu,"
+		       "\"spread_ns\":%llu,\"slack_ns\":%llu,", (unsigned long long)got,
+		       ring_entries ? "ring" : "read",
 		       (unsigned long long)delay, (unsigned long long)spread,
 		       (unsigned long long)slack);
 		print_hist_json("fire", &fire);
@@ -239,7 +270,9 @@ int cmd_latency(int argc, char **argv)
 		printf("  p50 <= %s, p99 <= %s, max %s\n\n",
 		       dur(a, hist_percentile(&fire, 50)),
 		       dur(b, hist_percentile(&fire, 99)), dur(m, fire.max));
-		hist_print(stdout, &wake, "lateness seen by this reader (read() return - deadline)");
+		hist_print(stdout, &wake, ring_entries ?
+			   "lateness seen by this reader (ring harvest - deadline)" :
+			   "lateness seen by this reader (read() return - deadline)");
 		printf("  p50 <= %s, p99 <= %s, max %s\n",
 		       dur(a, hist_percentile(&wake, 50)),
 		       dur(b, hist_percentile(&wake, 99)), dur(m, wake.max));

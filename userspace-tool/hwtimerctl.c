@@ -39,6 +39,7 @@ static void __attribute__((noreturn)) usage(void)
 	       "   -S, --slack D        let each timer fire up to D late, to share\n"
 	       "                        wakeups (default 0: at its deadline)\n"
 	       "   -c, --compare        the same deadlines on timerfds, same run\n"
+	       "   --ring[=N]           records from an expiry ring of N (4096)\n"
 	       "   -J, --json           JSON output\n"
 	       " bench             arm+cancel cost against timerfd on this machine\n"
 	       "   -n, --count N        timers per method (default 20000)\n"

@@ -330,6 +330,26 @@ TEST(latency_compares_with_timerfd_and_takes_slack)
 	EXPECT_NE(NULL, strstr(r.out, "hwtimer / timerfd, as this reader saw them"));
 }
 
+/* --ring: the same histogram, the records from an expiry ring */
+TEST(latency_harvests_the_ring)
+{
+	struct run r;
+
+	/* a ring smaller than the timers: the rest waits and is flushed in */
+	run(&r, CTL " latency -n 300 -d 5ms -s 20ms --ring=64 --json");
+	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_EQ(1, json_lines(r.out)) TH_LOG("%s", r.out);
+	EXPECT_EQ(300, json_num(r.out, "timers"));
+	EXPECT_EQ(0, json_num(r.out, "early"));
+	EXPECT_NE(NULL, strstr(r.out, "\"delivery\":\"ring\""));
+	run(&r, CTL " latency -n 100 --ring");
+	EXPECT_EQ(0, r.status) TH_LOG("%s", r.err);
+	EXPECT_NE(NULL, strstr(r.out, "ring harvest - deadline"));
+	run(&r, CTL " latency -n 10 --ring=100");
+	EXPECT_EQ(1, r.status);
+	EXPECT_NE(NULL, strstr(r.err, "power of two, such as 64")) TH_LOG("%s", r.err);
+}
+
 TEST(bench_compares_with_timerfd)
 {
 	struct run r;
@@ -339,6 +359,9 @@ TEST(bench_compares_with_timerfd)
 	EXPECT_EQ(1, json_lines(r.out)) TH_LOG("%s", r.out);
 	EXPECT_NE(NULL, strstr(r.out, "timerfd create+settime+close"));
 	EXPECT_NE(NULL, strstr(r.out, "\"speedup_vs_timerfd\":"));
+	/* built with liburing: io_uring rows beside */
+	EXPECT_NE(NULL, strstr(r.out, "hwtimer ADD+CANCEL, io_uring, 256 SQEs")) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "io_uring TIMEOUT+REMOVE, 256 SQEs"));
 }
 
 TEST(top_shows_levels)

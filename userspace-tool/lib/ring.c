@@ -112,8 +112,6 @@ int hwtimer_ring_wait(struct hwtimer_ring_map *ring, int timeout_ms)
 		    (load_acquire(&h->flags) & HWTIMER_RING_QUEUED))
 			return 1;
 		ret = poll(&pfd, 1, timeout_ms);
-		if (ret < 0 && errno == EINTR)
-			continue;
 		if (ret < 0)
 			ret = -errno;
 		errno = saved;
