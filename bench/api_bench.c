@@ -9,7 +9,8 @@
  *  - arm+cancel of one timer: hwtimer one ioctl
  *    each, hwtimer batched (1, 16, 256, 4096), timerfd create+settime+close
  *    and settime re-arm, timer_create+settime+delete, io_uring
- *    TIMEOUT+TIMEOUT_REMOVE batched, and what an application writes
+ *    TIMEOUT+TIMEOUT_REMOVE batched, hwtimer's own ADD and CANCEL through
+ *    io_uring beside NOPs (api_uring.c), and what an application writes
  *    instead: a heap in its own memory and one timerfd (uheap.c). Each
  *    keeps 1000 timers pending in a FIFO, as a queue of request timeouts
  *    does: each new timer is armed and the oldest cancelled;
@@ -567,6 +568,8 @@ int main(int argc, char **argv)
 	if (wanted(argc, argv, "arm_cancel"))
 		arm_cancel_all(fd);
 	close(fd);
+	if (wanted(argc, argv, "arm_cancel") || wanted(argc, argv, "uring"))
+		uring_cmd_all();
 
 	if (wanted(argc, argv, "expiry"))
 		expiry_all();

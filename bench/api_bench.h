@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What api_bench.c (floors, arm + cancel, memory, main) and api_expiry.c
- * (expiry, lateness) share.
+ * What api_bench.c (floors, arm + cancel, memory, main), api_uring.c (arm +
+ * cancel through io_uring) and api_expiry.c (expiry, lateness) share.
  */
 #ifndef HWT_API_BENCH_H
 #define HWT_API_BENCH_H
@@ -21,5 +21,6 @@ void emit(const char *group, const char *name, const char *metric,
 	  double value, const char *extra);
 void expiry_all(void);
 void latency_all(void);
+void uring_cmd_all(void);
 
 #endif /* HWT_API_BENCH_H */

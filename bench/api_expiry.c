@@ -83,11 +83,30 @@ static uint64_t deadline_of(uint64_t start, size_t i)
 	return start + 2 * SEC + (uint64_t)i * SEC / NEXP;
 }
 
-/* hwtimer, with the file's default slack set to @slack */
-static void expiry_hwtimer(int64_t *late, uint64_t slack, const char *name)
+/* records: from read(), or from an expiry ring of @ring entries */
+static int hwtimer_records(int fd, struct hwtimer_ring_map *ring,
+			   struct hwtimer_record *recs, unsigned int max)
+{
+	int k;
+
+	if (!ring->hdr)
+		return hwtimer_read(fd, recs, max);
+	while (!(k = hwtimer_ring_harvest(ring, recs, max)))
+		if ((k = hwtimer_ring_wait(ring, -1)) < 0 && k != -EINTR)
+			return k;
+	return k;
+}
+
+/*
+ * hwtimer, with the file's default slack set to @slack, its records read()
+ * or, if @ring, harvested from an expiry ring of that many entries
+ */
+static void expiry_hwtimer(int64_t *late, uint64_t slack, uint32_t ring,
+			   const char *name)
 {
 	int fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
 	static struct hwtimer_record recs[1024];
+	struct hwtimer_ring_map map = { 0 };
 	struct hwtimer_vec v;
 	uint64_t start, b0, t0;
 	size_t i, got = 0;
@@ -97,6 +116,11 @@ static void expiry_hwtimer(int64_t *late, uint64_t slack, const char *name)
 		die("hwtimer", fd);
 	/* a module that predates default slack (a before/after run) skips it */
 	if (slack && hwtimer_slack(fd, &slack, NULL)) {
+		close(fd);
+		return;
+	}
+	/* a module without the ring (a before/after run) skips it */
+	if (ring && hwtimer_ring_setup(fd, ring, &map)) {
 		close(fd);
 		return;
 	}
@@ -116,16 +140,17 @@ static void expiry_hwtimer(int64_t *late, uint64_t slack, const char *name)
 	t0 = now_ns();
 	w0 = wakeups();
 	while (got < NEXP) {
-		int k = hwtimer_read(fd, recs, 1024), j;
+		int k = hwtimer_records(fd, &map, recs, 1024), j;
 		uint64_t t = now_ns();
 
 		if (k < 0)
-			die("read", k);
+			die(map.hdr ? "the expiry ring" : "read", k);
 		for (j = 0; j < k; j++)
 			late[got++] = (int64_t)(t - deadline_of(start, recs[j].cookie));
 	}
 	report_expiry(name, late, NEXP, busy_ns() - b0, now_ns() - t0,
 		      wakeups() - w0);
+	hwtimer_ring_unmap(&map);
 	close(fd);
 }
 
@@ -393,8 +418,9 @@ void expiry_all(void)
 
 	if (!late)
 		die("calloc", ENOMEM);
-	expiry_hwtimer(late, 0, "hwtimer read()");
-	expiry_hwtimer(late, MS, "hwtimer read(), 1 ms slack");
+	expiry_hwtimer(late, 0, 0, "hwtimer read()");
+	expiry_hwtimer(late, MS, 0, "hwtimer read(), 1 ms slack");
+	expiry_hwtimer(late, 0, 4096, "hwtimer expiry ring");
 	expiry_timerfd(late);
 	expiry_uring(late);
 	expiry_uheap(late);

@@ -484,6 +484,25 @@ def main():
         if ex_s and ex_t:
             targets.append((f'{label}: CPU per expired timer <= 1/10 of timerfd\'s (1 ms slack)',
                             f'1/{ex_t / ex_s:.1f}', verdict(ex_t / ex_s >= 10)))
+        ucmd = gv('arm_cancel', 'hwtimer io_uring, batch of 256')
+        nops = gv('arm_cancel', 'io_uring NOP pair, batch of 256')
+        if iou and ucmd:
+            targets.append((f'{label}: io_uring-submitted ADD+CANCEL (256) >= 3x cheaper than '
+                            'io_uring TIMEOUT+REMOVE (256)', f'{iou / ucmd:.2f}x',
+                            verdict(iou / ucmd >= 3)))
+        if ucmd and nops and kpair:
+            targets.append((f'{label}: io_uring-submitted ADD+CANCEL (256) within 1.5x of an '
+                            'io_uring NOP pair + the in-kernel cancel + re-arm',
+                            f'{ucmd / (nops + kpair):.2f}x ({fmt_ns(ucmd)} against '
+                            f'{fmt_ns(nops)} + {fmt_ns(kpair)})',
+                            verdict(ucmd / (nops + kpair) <= 1.5)))
+        ex_r = gv('expiry', 'hwtimer expiry ring')
+        if ex_r and ex_h:
+            targets.append((f'{label}: ring harvest: CPU per expired timer (10^5/s) >= 2x below '
+                            'read()\'s', f'1/{ex_h / ex_r:.2f}', verdict(ex_h / ex_r >= 2)))
+        if ex_r and ex_t:
+            targets.append((f'{label}: ring harvest: CPU per expired timer (10^5/s) >= 20x below '
+                            'timerfd\'s', f'1/{ex_t / ex_r:.1f}', verdict(ex_t / ex_r >= 20)))
         if mem and churn:
             targets.append((f'{label}: <= 48 bytes of kernel memory per pending timer, id table '
                             'included, fresh fill and steady churn',

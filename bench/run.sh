@@ -69,7 +69,7 @@ make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftes
 mkdir -p "$out/guest"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
 	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/api_bench.c" "$HWT_TOP/bench/api_expiry.c" \
-	"$HWT_TOP/bench/uheap.c" \
+	"$HWT_TOP/bench/api_uring.c" "$HWT_TOP/bench/uheap.c" \
 	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/api_bench" || die "cannot build api_bench"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
 	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/storm_bench.c" \

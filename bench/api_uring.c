@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layer 2 of make bench, io_uring submission: hwtimer's ADD and CANCEL as
+ * IORING_OP_URING_CMD SQEs, 256 per submission, against what bounds them
+ * from below (the same number of NOP SQEs, whose cost is io_uring's own)
+ * and from beside (io_uring's TIMEOUT + TIMEOUT_REMOVE, in api_bench.c).
+ * As there, 1000 timers stay pending in a FIFO: each new timer is armed
+ * and the oldest cancelled.
+ */
+#define _GNU_SOURCE
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libhwtimer.h"
+#include "api_bench.h"
+
+#define OPS	20000
+#define PENDING	1000
+#define BATCH	256
+
+static uint32_t fifo[PENDING];
+static unsigned int fifo_head;
+
+/* wait for @n CQEs; with @ids, each one's res goes to ids[user_data] */
+static void reap(struct io_uring *ring, unsigned int n, uint32_t *ids,
+		 const char *what)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		int ret = io_uring_wait_cqe(ring, &cqe);
+
+		if (ret)
+			die("io_uring_wait_cqe", ret);
+		if (cqe->res < 0)
+			die(what, cqe->res);
+		if (ids)
+			ids[cqe->user_data] = (uint32_t)cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+	}
+}
+
+struct uring_arg {
+	struct io_uring ring;
+	int fd;
+};
+
+static double hwt_uring(void *arg)
+{
+	struct uring_arg *u = arg;
+	uint32_t ids[BATCH];
+	uint64_t t0 = now_ns(), done = 0;
+	unsigned int k;
+
+	while (done < OPS) {
+		for (k = 0; k < BATCH; k++)
+			hwtimer_uring_prep_add(io_uring_get_sqe(&u->ring), u->fd,
+					       CLOCK_MONOTONIC, FAR + k, 0, k);
+		if (io_uring_submit(&u->ring) != BATCH)
+			die("io_uring_submit", EIO);
+		reap(&u->ring, BATCH, ids, "HWTIMER_URING_ADD");
+		/* cancel as many of the oldest pending */
+		for (k = 0; k < BATCH; k++) {
+			uint32_t old = fifo[fifo_head];
+
+			fifo[fifo_head] = ids[k];
+			fifo_head = (fifo_head + 1) % PENDING;
+			hwtimer_uring_prep_cancel(io_uring_get_sqe(&u->ring), u->fd,
+						  old, k);
+		}
+		if (io_uring_submit(&u->ring) != BATCH)
+			die("io_uring_submit", EIO);
+		reap(&u->ring, BATCH, NULL, "HWTIMER_URING_CANCEL");
+		done += BATCH;
+	}
+	return (double)(now_ns() - t0) / (double)done;
+}
+
+/* two NOPs per timer, submitted and reaped as hwt_uring() does its SQEs */
+static double nop_pairs(void *arg)
+{
+	struct uring_arg *u = arg;
+	uint64_t t0 = now_ns(), done = 0;
+	unsigned int k, pass;
+
+	while (done < OPS) {
+		for (pass = 0; pass < 2; pass++) {
+			for (k = 0; k < BATCH; k++)
+				io_uring_prep_nop(io_uring_get_sqe(&u->ring));
+			if (io_uring_submit(&u->ring) != BATCH)
+				die("io_uring_submit", EIO);
+			reap(&u->ring, BATCH, NULL, "IORING_OP_NOP");
+		}
+		done += BATCH;
+	}
+	return (double)(now_ns() - t0) / (double)done;
+}
+
+static double median3(double (*fn)(void *), void *arg)
+{
+	double a = fn(arg), b = fn(arg), c = fn(arg), t;
+
+	if (a > b) {
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (b > c)
+		b = c;
+	return a > b ? a : b;
+}
+
+void uring_cmd_all(void)
+{
+	struct uring_arg u;
+	int i, ret;
+
+	u.fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
+	if (u.fd < 0)
+		die("/dev/hwtimer", u.fd);
+	ret = io_uring_queue_init(2 * BATCH, &u.ring, 0);
+	if (ret) {
+		/* io_uring switched off here: say so, and go on without the rows */
+		fprintf(stderr, "api_bench: no io_uring rows: %s\n", strerror(-ret));
+		close(u.fd);
+		return;
+	}
+	for (i = 0; i < PENDING; i++) {
+		int id = hwtimer_add(u.fd, CLOCK_MONOTONIC, FAR + (uint64_t)i * MS, 0, 0, 0);
+
+		if (id < 0)
+			die("HWTIMER_IOC_ADD", id);
+		fifo[i] = (uint32_t)id;
+	}
+	emit("arm_cancel", "hwtimer io_uring, batch of 256", "ns_per_timer",
+	     median3(hwt_uring, &u), NULL);
+	emit("arm_cancel", "io_uring NOP pair, batch of 256", "ns_per_timer",
+	     median3(nop_pairs, &u), NULL);
+	io_uring_queue_exit(&u.ring);
+	close(u.fd);
+}
