@@ -131,6 +131,7 @@ static const unsigned long cmds[] = {
 	HWTIMER_IOC_INFO, HWTIMER_IOC_ADD, HWTIMER_IOC_MOD, HWTIMER_IOC_CANCEL,
 	HWTIMER_IOC_GET, HWTIMER_IOC_BATCH, HWTIMER_IOC_DRAIN,
 	HWTIMER_IOC_SET_EVENTFD, HWTIMER_IOC_SLACK, HWTIMER_IOC_RECORD_SIZE,
+	HWTIMER_IOC_RING_SETUP, HWTIMER_IOC_RING_FLUSH,
 };
 
 static unsigned long random_cmd(void)
@@ -158,7 +159,7 @@ static int documented(int err)
 	switch (err) {
 	case EINVAL: case EFAULT: case ENOTTY: case E2BIG: case ENOENT:
 	case ERANGE: case EBADF: case ENOSPC: case EDQUOT: case ENOMEM:
-	case EAGAIN: case EINTR: case ESTALE:
+	case EAGAIN: case EINTR: case ESTALE: case ENODEV: case EBUSY:
 		return 1;
 	}
 	return 0;
