@@ -195,7 +195,8 @@ bool hwt_ring_put(struct hwt_file *hf, struct hwt_ring_pass *p,
 		now = hwt_now_once(hf, nows, t->clk);
 	hwt_fill_record(r->recs + (r->prod & r->mask) * HWT_RING_STRIDE, t,
 			hwt_ring_off(r, t->clk), canceled, now);
-	r->prod++;
+	/* poll() reads it without the lock */
+	WRITE_ONCE(r->prod, r->prod + 1);
 	hwt_disarm(hf, t);	/* off the queue, if it waited there */
 	if (rearm)
 		hwt_rearm_period(hf, t, now, now);
