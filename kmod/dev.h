@@ -504,7 +504,8 @@ int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 		 u64 *now, u64 *deadline, u64 *asked);
 u64 hwt_utimer_slack(const struct hwt_node *n);
 void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e);
-void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig);
+void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
+			unsigned int full);
 void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig);
 void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig);
 void hwt_cos_join(struct hwt_file *hf);
@@ -554,6 +555,9 @@ int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
 /* dev_read.c */
 void hwt_fill_record(struct hwtimer_record *r, struct hwt_utimer *t, s64 off,
 		     bool canceled, u64 now);
+void hwt_record_taken(struct hwt_file *hf, struct hwt_utimer *t,
+		      bool canceled, u64 when, struct hwt_nows *nows,
+		      struct list_head *dead);
 ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 		 loff_t *ppos);
 __poll_t hwt_poll(struct file *file, poll_table *wait);

@@ -65,10 +65,8 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 				break;
 		}
 		more = hwt_ids_more(&hf->ids, pos);
-		if (queued) {
-			hwt_queued_records(hf, &sig);
-			hwt_ring_queue_changed(hf, 0);
-		}
+		if (queued)
+			hwt_queued_records(hf, &sig, 0);
 		hwt_unlock(hf);
 		hwt_signal_now(hf, &sig);
 		cond_resched();

@@ -62,6 +62,31 @@ void hwt_fill_record(struct hwtimer_record *r, struct hwt_utimer *t, s64 off,
 		r->flags |= HWTIMER_REC_REMOVED;
 }
 
+/**
+ * hwt_record_taken() - a timer's record was delivered: complete its expiry
+ * @hf: the file; its lock held
+ * @t: the timer, off the wheel, and on the queue if its record waited there
+ * @canceled: a clock set withdrew it: no re-arm
+ * @when: up to when its record counted a periodic timer's overruns
+ * @nows: the clock reads of this hold of the lock, for the wheel (a fresh
+ *	  one: see hwt_base_sync())
+ * @dead: where an HWTIMER_F_AUTOREMOVE timer goes
+ *
+ * Whether read() took the record or it went into the ring: the timer
+ * leaves the queue, and a periodic one is re-armed, an AUTOREMOVE one
+ * deleted.
+ */
+void hwt_record_taken(struct hwt_file *hf, struct hwt_utimer *t,
+		      bool canceled, u64 when, struct hwt_nows *nows,
+		      struct list_head *dead)
+{
+	hwt_disarm(hf, t);
+	if (hwt_period(t) && !canceled)
+		hwt_rearm_period(hf, t, when, hwt_now_once(hf, nows, t->clk));
+	else if (t->flags & HWT_U_AUTOREMOVE)
+		hwt_remove(hf, t, dead);
+}
+
 /* Build records for the first @max timers of the queue; take none. */
 static unsigned int hwt_peek_records(struct hwt_file *hf,
 				     struct hwtimer_record *recs,
@@ -118,13 +143,8 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 		if (t != peek[i].t || t->id != peek[i].id ||
 		    t->gen != peek[i].gen)
 			break;
-		hwt_disarm(hf, t);	/* off the queue */
-		if (hwt_period(t) && !peek[i].canceled)
-			/* the wheel gets a fresh clock read: see hwt_base_sync() */
-			hwt_rearm_period(hf, t, peek[i].now,
-					 hwt_now_once(hf, &now, t->clk));
-		else if (t->flags & HWT_U_AUTOREMOVE)
-			hwt_remove(hf, t, dead);
+		hwt_record_taken(hf, t, peek[i].canceled, peek[i].now, &now,
+				 dead);
 	}
 	hwt_stat_add(&hf->stats, HWT_C_RECORDS, i);
 	hwt_ring_queue_changed(hf, 0);

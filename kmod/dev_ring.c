@@ -173,8 +173,9 @@ static s64 hwt_ring_off(const struct hwt_ring *r, unsigned int clk)
  * @nows: the clock reads of this hold of the lock
  * @dead: where an HWTIMER_F_AUTOREMOVE timer goes once delivered
  *
- * As read() taking the record would: a periodic timer is re-armed, its
- * missed periods counted as overruns, and an AUTOREMOVE one deleted.
+ * As read() taking the record would (hwt_record_taken()): a periodic timer
+ * is re-armed, its missed periods counted as overruns, and an AUTOREMOVE
+ * one deleted.
  *
  * Return: false, and @t untouched, if the ring has no room.
  */
@@ -183,25 +184,20 @@ bool hwt_ring_put(struct hwt_file *hf, struct hwt_ring_pass *p,
 		  struct list_head *dead)
 {
 	struct hwt_ring *r = hf->ring;
-	bool canceled, rearm;
+	bool canceled;
 	u64 now = 0;
 
 	if (!p->room)
 		return false;
 	p->room--;
 	canceled = t->state == HWT_U_CANCELED;
-	rearm = hwt_period(t) && !canceled;
-	if (rearm)
+	if (hwt_period(t) && !canceled)
 		now = hwt_now_once(hf, nows, t->clk);
 	hwt_fill_record(r->recs + (r->prod & r->mask) * HWT_RING_STRIDE, t,
 			hwt_ring_off(r, t->clk), canceled, now);
 	/* poll() reads it without the lock */
 	WRITE_ONCE(r->prod, r->prod + 1);
-	hwt_disarm(hf, t);	/* off the queue, if it waited there */
-	if (rearm)
-		hwt_rearm_period(hf, t, now, now);
-	else if (t->flags & HWT_U_AUTOREMOVE)
-		hwt_remove(hf, t, dead);
+	hwt_record_taken(hf, t, canceled, now, nows, dead);
 	return true;
 }
 

@@ -249,10 +249,15 @@ void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig)
 	sig->poll = true;
 }
 
-/* Records were queued: see hwt_wake_readers() */
-void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig)
+/*
+ * Records were queued, @full of them for want of room in the ring: say so
+ * in the ring's header, and wake readers (hwt_wake_readers()).
+ */
+void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
+			unsigned int full)
 {
 	hwt_stat_max(&hf->stats, HWT_M_READY, hf->nready);
+	hwt_ring_queue_changed(hf, full);
 	hwt_wake_readers(hf, sig);
 }
 
@@ -324,10 +329,8 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 	if (sig.nefd == HWT_PASS_EFDS)
 		x.left = 0;	/* more may be due: go on in another run */
 	hwt_base_expiry_end(b, &x);
-	if (queued) {
-		hwt_queued_records(hf, &sig);
-		hwt_ring_queue_changed(hf, queued);
-	}
+	if (queued)
+		hwt_queued_records(hf, &sig, queued);
 	hwt_ring_end(hf, &ring, &sig);
 	hwt_unlock(hf);
 	/* release() waits for this callback before it frees @hf */
