@@ -2,110 +2,24 @@
 /*
  * /dev/hwtimer: the expiry ring. Setup and mmap() with every way they
  * refuse, records landing in the ring, a full ring that loses nothing,
- * periodic timers, the wake-up rules, and a consumer that misbehaves: one
- * that scribbles over the header while timers expire, unmaps the ring
- * under them, or forks with it mapped. Run on the KASAN kernel, where an
- * access out of bounds is a splat that fails the run.
+ * periodic timers and the wake-up rules. A consumer that misbehaves is
+ * ring_abuse_test's.
  */
 #define _GNU_SOURCE
 #include <poll.h>
-#include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "hwt_test.h"
 #include "libhwtimer.h"
-
-#define LOAD(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
-
-static long setup_ioctl(int fd, uint32_t entries, struct hwtimer_ring_setup *rs)
-{
-	memset(rs, 0, sizeof(*rs));
-	rs->entries = entries;
-	return hwt_ioctl(fd, HWTIMER_IOC_RING_SETUP, rs);
-}
-
-/* record slot @i of a mapped ring (its layout as the setup reported it) */
-static struct hwtimer_record *slot(const struct hwtimer_ring_map *m, uint32_t i)
-{
-	return (void *)(m->recs + (size_t)(i & m->mask) * m->stride);
-}
-
-/* the kernel's own producer index, from /proc/self/fdinfo */
-static long kernel_prod(int fd)
-{
-	char path[64], buf[4096], *p;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	p = strstr(buf, "ring_prod:\t");
-	return p ? strtol(p + 11, NULL, 10) : -1;
-}
+#include "ring_fixture.h"
 
 static long set_eventfd(int fd, int efd)
 {
 	struct hwtimer_eventfd e = { .fd = efd };
 
 	return hwt_ioctl(fd, HWTIMER_IOC_SET_EVENTFD, &e);
-}
-
-/* wait until the ring's producer index reaches @n, up to 5 s */
-static int wait_prod(struct hwtimer_ring *h, uint32_t n)
-{
-	int i;
-
-	for (i = 0; i < 5000; i++) {
-		if (LOAD(&h->prod) - n < 0x80000000u)
-			return 0;
-		usleep(1000);
-	}
-	return -1;
-}
-
-/* add @n one-shot timers due in @delay ns, with cookies base..base+n-1 */
-static int add_many(int fd, unsigned int n, uint64_t delay, uint64_t base)
-{
-	struct hwtimer_vec v;
-	unsigned int i;
-	int ret;
-
-	if (hwtimer_vec_init(&v, 4096))
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		hwtimer_vec_add(&v, CLOCK_MONOTONIC, delay, 0, 0, base + i);
-		if (v.count == v.capacity || i == n - 1) {
-			ret = hwtimer_vec_submit(fd, &v, 0);
-			if (ret != (int)v.count) {
-				hwtimer_vec_free(&v);
-				return ret < 0 ? ret : -EIO;
-			}
-			hwtimer_vec_reset(&v);
-		}
-	}
-	hwtimer_vec_free(&v);
-	return 0;
-}
-
-FIXTURE(ring) {
-	int fd;
-	struct hwtimer_ring_map map;
-};
-
-FIXTURE_SETUP(ring)
-{
-	self->fd = hwt_open();
-	ASSERT_LE(0, self->fd);
-	memset(&self->map, 0, sizeof(self->map));
-}
-
-FIXTURE_TEARDOWN(ring)
-{
-	hwtimer_ring_unmap(&self->map);
-	close(self->fd);
 }
 
 TEST_F(ring, setup_reports_the_layout)
@@ -436,15 +350,27 @@ static int fire_one(int fd, struct hwtimer_ring *h, uint32_t prod)
 	return 0;
 }
 
+/* a ring of 8, and the file's eventfd (non-blocking), returned */
+static int ring_with_eventfd(int fd, struct hwtimer_ring_map *map)
+{
+	int efd = eventfd(0, EFD_NONBLOCK);
+
+	if (efd < 0)
+		return -errno;
+	if (set_eventfd(fd, efd) || hwtimer_ring_setup(fd, 8, map)) {
+		close(efd);
+		return -1;
+	}
+	return efd;
+}
+
 /* by default, the file's eventfd only when the consumer had caught up */
 TEST_F(ring, wakes_only_a_consumer_that_caught_up)
 {
 	struct hwtimer_ring *h;
-	int efd = eventfd(0, EFD_NONBLOCK);
+	int efd = ring_with_eventfd(self->fd, &self->map);
 
 	ASSERT_LE(0, efd);
-	ASSERT_EQ(0, set_eventfd(self->fd, efd));
-	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
 	h = self->map.hdr;
 	ASSERT_EQ(0, fire_one(self->fd, h, 0));
 	EXPECT_EQ(1, efd_count(efd));
@@ -462,11 +388,9 @@ TEST_F(ring, wakes_only_a_consumer_that_caught_up)
 TEST_F(ring, wakes_at_the_index_asked)
 {
 	struct hwtimer_ring *h;
-	int efd = eventfd(0, EFD_NONBLOCK);
+	int efd = ring_with_eventfd(self->fd, &self->map);
 
 	ASSERT_LE(0, efd);
-	ASSERT_EQ(0, set_eventfd(self->fd, efd));
-	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
 	h = self->map.hdr;
 	STORE(&h->wake_at, 2);
 	STORE(&h->wake, HWTIMER_RING_WAKE_AT);
@@ -486,11 +410,9 @@ TEST_F(ring, a_busy_poller_is_never_woken)
 {
 	struct pollfd pfd;
 	struct hwtimer_ring *h;
-	int efd = eventfd(0, EFD_NONBLOCK);
+	int efd = ring_with_eventfd(self->fd, &self->map);
 
 	ASSERT_LE(0, efd);
-	ASSERT_EQ(0, set_eventfd(self->fd, efd));
-	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
 	h = self->map.hdr;
 	STORE(&h->wake, HWTIMER_RING_WAKE_NONE);
 	ASSERT_EQ(0, fire_one(self->fd, h, 0));
@@ -515,198 +437,6 @@ TEST_F(ring, the_library_waits_for_records)
 	EXPECT_EQ(1, hwtimer_ring_wait(&self->map, 5000));
 	ASSERT_EQ(1, hwtimer_ring_harvest(&self->map, &rec, 1));
 	EXPECT_EQ(5, rec.cookie);
-}
-
-struct scribbler {
-	struct hwtimer_ring *h;
-	int fd;
-	volatile int stop;
-};
-
-static void *scribble(void *arg)
-{
-	struct scribbler *s = arg;
-	uint32_t x = 12345, good = 0;
-
-	while (!s->stop) {
-		x = x * 1103515245 + 12345;
-		/* where the kernel really is: the header may say otherwise */
-		if (!(x & 0x3f))
-			good = kernel_prod(s->fd);
-		switch (x >> 28) {
-		case 0: STORE(&s->h->cons, x); break;
-		case 1: STORE(&s->h->cons, good + (x & 7)); break;
-		case 2: STORE(&s->h->cons, good - (x & 0xffff)); break;
-		case 3: STORE(&s->h->wake, x); break;
-		case 4: STORE(&s->h->wake_at, x); break;
-		case 5: STORE(&s->h->prod, x); break;
-		case 6: STORE(&s->h->mask, x); break;
-		case 7: STORE(&s->h->flags, x); break;
-		/* half the time, a consumer that keeps up: the kernel writes */
-		default: STORE(&s->h->cons, good); break;
-		}
-		if (!(x & 0xff))
-			usleep(100);
-	}
-	return NULL;
-}
-
-/*
- * A consumer that writes garbage into the header while timers expire: the
- * kernel must stay inside the ring (KASAN watches), and nothing is lost.
- */
-TEST_F(ring, garbage_in_the_header_stays_in_bounds)
-{
-	struct scribbler s = { .stop = 0 };
-	struct hwtimer_record recs[64];
-	unsigned int total = 0;
-	pthread_t th;
-	long prod;
-	int n, i;
-
-	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 16, &self->map));
-	s.h = self->map.hdr;
-	s.fd = self->fd;
-	ASSERT_EQ(0, pthread_create(&th, NULL, scribble, &s));
-	for (i = 0; i < 20; i++) {
-		ASSERT_EQ(0, add_many(self->fd, 200, (i % 4) * MS, i * 200));
-		usleep(5000);
-		hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL);
-	}
-	usleep(50 * 1000);
-	s.stop = 1;
-	pthread_join(th, NULL);
-	/*
-	 * The kernel's own state is intact: take its index from fdinfo (the
-	 * header's was scribbled over), consume up to it, and drain the rest
-	 */
-	prod = kernel_prod(self->fd);
-	ASSERT_LE(0, prod);
-	STORE(&s.h->wake, 0);
-	STORE(&s.h->prod, (uint32_t)prod);
-	STORE(&s.h->cons, (uint32_t)prod);
-	/* the kernel's flags were scribbled over too: ask for the queue */
-	EXPECT_LE(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
-	while ((n = hwtimer_ring_harvest(&self->map, recs, 64)) > 0) {
-		for (i = 0; i < n; i++)
-			EXPECT_GT(4000, recs[i].cookie);
-		total += n;
-	}
-	EXPECT_LE(0, n);
-	/* nothing is left fired and undelivered */
-	EXPECT_EQ(0, LOAD(&s.h->flags) & HWTIMER_RING_QUEUED);
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
-	/* the kernel did write while the header was garbage */
-	EXPECT_LT(0, prod);
-	TH_LOG("%u records after the scribbling, kernel index %ld", total, prod);
-}
-
-struct unmapper {
-	int fd;
-	size_t size;
-	volatile int stop;
-	unsigned long maps;
-	unsigned long records;
-};
-
-static void *map_unmap(void *arg)
-{
-	struct unmapper *u = arg;
-
-	while (!u->stop) {
-		struct hwtimer_ring *h = mmap(NULL, u->size, PROT_READ | PROT_WRITE,
-					      MAP_SHARED, u->fd, 0);
-		uint32_t prod;
-
-		if (h == MAP_FAILED)
-			break;
-		prod = LOAD(&h->prod);
-		u->records += prod - h->cons;
-		STORE(&h->cons, prod);
-		munmap(h, u->size);
-		u->maps++;
-	}
-	return NULL;
-}
-
-/* munmap() racing expiry: the kernel writes through its own mapping */
-TEST_F(ring, munmap_races_expiry)
-{
-	struct unmapper u = { .fd = self->fd };
-	struct hwtimer_record recs[64];
-	struct hwtimer_ring_setup rs;
-	pthread_t th;
-	int i, n;
-
-	ASSERT_EQ(0, setup_ioctl(self->fd, 64, &rs));
-	u.size = rs.mmap_size;
-	ASSERT_EQ(0, pthread_create(&th, NULL, map_unmap, &u));
-	for (i = 0; i < 20; i++) {
-		ASSERT_EQ(0, add_many(self->fd, 100, (i % 3) * MS, 0));
-		usleep(5000);
-	}
-	usleep(50 * 1000);
-	u.stop = 1;
-	pthread_join(th, NULL);
-	EXPECT_LT(0, u.maps);
-	/* mapped again, the ring has the rest: 2,000 records in all, once */
-	self->map.hdr = mmap(NULL, u.size, PROT_READ | PROT_WRITE, MAP_SHARED,
-			     self->fd, 0);
-	ASSERT_NE(MAP_FAILED, self->map.hdr);
-	self->map.recs = (unsigned char *)self->map.hdr + rs.rec_offset;
-	self->map.mask = 63;
-	self->map.stride = rs.rec_stride;
-	self->map.size = u.size;
-	self->map.fd = self->fd;
-	while ((n = hwtimer_ring_harvest(&self->map, recs, 64)) > 0)
-		u.records += n;
-	EXPECT_EQ(2000, u.records);
-}
-
-/* fork() shares the mapping: the child consumes, the parent sees it */
-TEST_F(ring, fork_shares_the_ring)
-{
-	struct hwtimer_ring *h;
-	int status;
-	pid_t pid;
-
-	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
-	h = self->map.hdr;
-	ASSERT_EQ(0, add_many(self->fd, 3, MS, 40));
-	ASSERT_EQ(0, wait_prod(h, 3));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		struct hwtimer_record recs[8];
-		int n = hwtimer_ring_harvest(&self->map, recs, 8);
-
-		/* and the child's own timers land in the same ring */
-		if (n != 3 || recs[0].cookie != 40 ||
-		    hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 50, NULL) ||
-		    wait_prod(h, 4))
-			_exit(1);
-		_exit(0);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(3, LOAD(&h->cons));
-	EXPECT_EQ(4, LOAD(&h->prod));
-	EXPECT_EQ(50, slot(&self->map, 3)->cookie);
-}
-
-/* the mapping outlives close(); the last munmap() frees the ring */
-TEST_F(ring, the_mapping_outlives_close)
-{
-	struct hwtimer_ring *h;
-
-	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
-	h = self->map.hdr;
-	ASSERT_EQ(0, add_many(self->fd, 2, MS, 7));
-	ASSERT_EQ(0, wait_prod(h, 2));
-	close(self->fd);
-	self->fd = hwt_open();
-	EXPECT_EQ(2, LOAD(&h->prod));
-	EXPECT_EQ(8, slot(&self->map, 1)->cookie);
 }
 
 /* /proc/PID/fdinfo shows the ring */

@@ -7,6 +7,8 @@
  */
 #define _GNU_SOURCE
 #include <liburing.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 
 #include "kselftest_harness.h"
 #include "hwt_test.h"
@@ -240,10 +242,16 @@ TEST_F(uring, the_op_form_carries_everything)
 	struct hwtimer_op op = { .op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
 				 .expires = 2 * MS, .period = 2 * MS,
 				 .cookie = 31 };
+	struct pollfd pfd = { .events = POLLIN };
 	struct io_uring big;
 	struct hwtimer_get g;
+	uint64_t count = 0;
 	int id;
 
+	pfd.fd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_LE(0, pfd.fd);
+	op.flags = HWTIMER_F_EVENTFD;
+	op.eventfd = pfd.fd;
 	ASSERT_EQ(0, io_uring_queue_init(8, &big, IORING_SETUP_SQE128));
 	hwtimer_uring_prep_op(io_uring_get_sqe(&big), self->fd, &op, 5);
 	id = submit_one(&big, NULL);
@@ -251,6 +259,12 @@ TEST_F(uring, the_op_form_carries_everything)
 	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
 	EXPECT_EQ(2 * MS, g.period);
 	EXPECT_EQ(31, g.cookie);
+	EXPECT_TRUE(g.timer_flags & HWTIMER_F_EVENTFD);
+	/* and its eventfd is signalled when it fires */
+	ASSERT_EQ(1, poll(&pfd, 1, 5000));
+	ASSERT_EQ(sizeof(count), read(pfd.fd, &count, sizeof(count)));
+	EXPECT_LE(1, count);
+	close(pfd.fd);
 	/* MOD and CANCEL in the long form report as the ioctls do */
 	memset(&op, 0, sizeof(op));
 	op.op = HWTIMER_OP_CANCEL;
@@ -329,7 +343,10 @@ TEST_F(uring, closing_the_ring_leaves_the_timers)
 	hwtimer_uring_prep_add(sqe, 0, CLOCK_MONOTONIC, SEC, 0, 1);
 	sqe->flags |= IOSQE_FIXED_FILE;
 	EXPECT_LT(0, submit_one(&r2, NULL));
-	/* the ring drops the file, which cancels its timer */
+	/*
+	 * the ring drops the file, which cancels its timer: kmemleak and the
+	 * module's unload after the suite check that nothing stays behind
+	 */
 	io_uring_queue_exit(&r2);
 }
 
