@@ -44,6 +44,23 @@ static void hwt_ring_destroy(struct hwt_ring *r)
 	kfree(r);
 }
 
+/*
+ * Writes the kernel's fields of the header from its own copies: the
+ * consumer may have written over them (the kernel never reads them back).
+ * Under the file's lock, or before the ring is published.
+ */
+static void hwt_ring_restore(struct hwt_ring *r)
+{
+	struct hwtimer_ring *h = r->hdr;
+
+	WRITE_ONCE(h->flags, r->flags);
+	WRITE_ONCE(h->mask, r->mask);
+	WRITE_ONCE(h->rec_stride, HWT_RING_STRIDE);
+	WRITE_ONCE(h->queued, r->queued);
+	/* the records before the index that says they are there */
+	smp_store_release(&h->prod, r->prod);
+}
+
 static struct hwt_ring *hwt_ring_alloc(u32 entries)
 {
 	unsigned int i, npages;
@@ -67,8 +84,7 @@ static struct hwt_ring *hwt_ring_alloc(u32 entries)
 		goto fail;
 	r->recs = (void *)r->hdr + PAGE_SIZE;
 	r->mask = entries - 1;
-	r->hdr->mask = r->mask;
-	r->hdr->rec_stride = HWT_RING_STRIDE;
+	hwt_ring_restore(r);
 	/* times go out in the view of the task that sets the ring up */
 	for (i = 0; i < HWT_NR_CLOCKS; i++)
 		r->off[i] = hwt_view_offset(i);
@@ -299,6 +315,7 @@ long hwt_ioc_ring_flush(struct hwt_file *hf)
 		}
 		hwt_ring_queue_changed(hf, 0);
 		hwt_ring_end(hf, &p, &sig);
+		hwt_ring_restore(r);
 		hwt_unlock(hf);
 		hwt_signal_now(hf, &sig);
 		hwt_free_list(hf, &dead);

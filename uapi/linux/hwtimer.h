@@ -475,7 +475,9 @@ struct hwtimer_record_size {
  * the kernel may reuse their slots. Both indices run freely and wrap at
  * 2^32. The kernel never reads back the fields it writes and treats @cons
  * as untrusted: it only ever writes inside the ring, and a @cons that
- * claims more room than the ring has counts as a full ring.
+ * claims more room than the ring has counts as a full ring. A consumer that
+ * wrote over the kernel's fields gets them back from HWTIMER_IOC_RING_FLUSH,
+ * which rewrites them all.
  *
  * Nothing is lost when the ring is full: a timer whose record does not fit
  * waits on the file's queue, "fired, not yet delivered", as without a ring
@@ -628,7 +630,9 @@ struct hwtimer_uring_cmd {
 #define HWTIMER_IOC_SLACK	_IOWR(HWTIMER_IOC_MAGIC, 0x08, struct hwtimer_slack)
 #define HWTIMER_IOC_RECORD_SIZE	_IOWR(HWTIMER_IOC_MAGIC, 0x09, struct hwtimer_record_size)
 #define HWTIMER_IOC_RING_SETUP	_IOWR(HWTIMER_IOC_MAGIC, 0x0a, struct hwtimer_ring_setup)
-/* move queued records into the ring; returns how many it moved */
+/* move queued records into the ring, rewrite the kernel's fields of its
+ * header; returns how many records it moved
+ */
 #define HWTIMER_IOC_RING_FLUSH	_IO(HWTIMER_IOC_MAGIC, 0x0b)
 
 /* io_uring command ops (struct io_uring_sqe.cmd_op) */
