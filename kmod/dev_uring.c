@@ -3,8 +3,20 @@
  * /dev/hwtimer: ADD, MOD and CANCEL submitted through io_uring, as
  * IORING_OP_URING_CMD (the file's ->uring_cmd, since 5.19), so that a
  * program that already has a ring arms and cancels timers with no syscall
- * of their own. Each command completes inline, its CQE's @res as the
- * ioctl's return; the contract is in the uapi header. See dev.h.
+ * of their own. Each command's CQE has @res as the ioctl's return; the
+ * contract is in the uapi header. See dev.h.
+ *
+ * io_uring issues the SQEs of a submission one at a time. Run one by one,
+ * each command would pay what a single ioctl pays (a lock round trip, a
+ * clock read, an id, the charge to the user) where a BATCH pays it once per
+ * HWT_CHUNK. So a short-form command is checked, copied into the request's
+ * own bytes (the SQE is the submitter's memory), and queued on the file;
+ * the first one queued asks for task work, which runs after the submission
+ * is issued, in the submitting task, and runs all of them as a BATCH would,
+ * in order, before completing each. Commands from another ring or task, or
+ * from io-wq, and the long form (whose struct hwtimer_op does not fit in
+ * the request) run inline, as does everything on a kernel whose task work
+ * lacks the issue flags io_uring_cmd_done() needs.
  *
  * Expiries do not come back as CQEs. A multishot command could post one
  * per record, but each would cost a CQE of the ring's (and, once the CQ is
@@ -13,6 +25,8 @@
  */
 #include <linux/io_uring.h>
 #include <linux/io_uring_types.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
 
 #include "compat/compat.h"
 #ifdef HWT_COMPAT_IO_URING_CMD_H
@@ -24,6 +38,20 @@
 #define HWT_URING_LONG_FLAGS	(HWTIMER_F_EVENTFD | HWTIMER_F_PERIOD | \
 				 HWTIMER_F_GEN)
 
+/* A queued command, in its request's bytes for the driver (@pdu). */
+struct hwt_uring_pdu {
+	struct io_uring_cmd *next;
+	struct hwtimer_uring_cmd c;
+};
+
+static_assert(sizeof(struct hwt_uring_pdu) <=
+	      sizeof_field(struct io_uring_cmd, pdu));
+
+static struct hwt_uring_pdu *hwt_pdu(struct io_uring_cmd *ioucmd)
+{
+	return (struct hwt_uring_pdu *)ioucmd->pdu;
+}
+
 /* The SQE's command bytes: 16, or 80 on an IORING_SETUP_SQE128 ring. */
 static const void *hwt_uring_bytes(struct io_uring_cmd *ioucmd)
 {
@@ -34,39 +62,181 @@ static const void *hwt_uring_bytes(struct io_uring_cmd *ioucmd)
 #endif
 }
 
-/* Run one op as its ioctl would; what its CQE reports. */
-static int hwt_uring_run(struct hwt_file *hf, struct hwt_slot *s)
+/* What the CQE of an op that ran reports. */
+static int hwt_uring_res(const struct hwt_slot *s)
 {
-	s->op.result = 0;
-	hwt_run_ops(hf, s, 1, false);
 	if (s->op.result < 0)
 		return s->op.result;
 	return s->op.op == HWTIMER_OP_ADD ? s->op.id : s->op.result;
 }
 
+/* A short-form command as an op: @c was checked by hwt_uring_check(). */
+static void hwt_uring_slot(struct hwt_slot *s, struct io_uring_cmd *ioucmd,
+			   const struct hwtimer_uring_cmd *c)
+{
+	memset(s, 0, sizeof(*s));
+	switch (ioucmd->cmd_op) {
+	case HWTIMER_URING_ADD:
+		s->op.op = HWTIMER_OP_ADD;
+		/* the SQE's user_data, which the CQE carries too */
+		s->op.cookie = cmd_to_io_kiocb(ioucmd)->cqe.user_data;
+		break;
+	case HWTIMER_URING_MOD:
+		s->op.op = HWTIMER_OP_MOD;
+		break;
+	default:
+		s->op.op = HWTIMER_OP_CANCEL;
+		break;
+	}
+	s->op.flags = c->flags;
+	s->op.id = c->id;
+	s->op.clockid = c->clockid;
+	s->op.expires = c->expires;
+}
+
+/* What the short form refuses before anything runs. */
+static int hwt_uring_check(u32 cmd_op, const struct hwtimer_uring_cmd *c)
+{
+	if (c->padding || (c->flags & HWT_URING_LONG_FLAGS))
+		return -EINVAL;
+	if ((cmd_op == HWTIMER_URING_ADD && c->id) ||
+	    (cmd_op == HWTIMER_URING_CANCEL && c->expires))
+		return -EINVAL;
+	return 0;
+}
+
+#ifdef HWT_COMPAT_URING_CMD_TW_FLAGS
+/*
+ * Complete @n queued commands from @cmd on, with the results of @slots, or
+ * with @err if they could not run.
+ */
+static struct io_uring_cmd *hwt_uring_done(struct io_uring_cmd *cmd,
+					   unsigned int n,
+					   const struct hwt_slot *slots,
+					   int err, unsigned int issue_flags)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		/* done may free it */
+		struct io_uring_cmd *next = hwt_pdu(cmd)->next;
+
+		io_uring_cmd_done(cmd, slots ? hwt_uring_res(&slots[i]) : err,
+				  0, issue_flags);
+		cmd = next;
+	}
+	return cmd;
+}
+
+/*
+ * The task work of the first command queued: run every queued command, in
+ * order, HWT_CHUNK per hold of the file's lock, and complete them with the
+ * issue flags io_uring gave it (all are of its ring and task). A task that
+ * is exiting (or io_uring's fallback worker) runs none: -ECANCELED.
+ */
+static void hwt_uring_tw(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
+{
+	struct hwt_file *hf = ioucmd->file->private_data;
+	struct hwt_uring_batch *b = &hf->uring;
+	struct hwt_slot *slots = NULL;
+	struct io_uring_cmd *cmd;
+	unsigned int n, k, i;
+	int err = -ECANCELED;
+
+	spin_lock(&b->lock);
+	cmd = b->head;
+	n = b->n;
+	b->head = NULL;
+	b->tail = &b->head;
+	b->n = 0;
+	spin_unlock(&b->lock);
+
+	if (!(current->flags & (PF_EXITING | PF_KTHREAD))) {
+		slots = kmalloc_array(min_t(unsigned int, n, HWT_CHUNK),
+				      sizeof(*slots), GFP_KERNEL);
+		err = -ENOMEM;
+	}
+	while (n) {
+		struct io_uring_cmd *c = cmd;
+
+		k = min_t(unsigned int, n, HWT_CHUNK);
+		for (i = 0; slots && i < k; i++, c = hwt_pdu(c)->next)
+			hwt_uring_slot(&slots[i], c, &hwt_pdu(c)->c);
+		if (slots)
+			hwt_run_ops(hf, slots, k, false);
+		cmd = hwt_uring_done(cmd, k, slots, err, issue_flags);
+		n -= k;
+	}
+	kfree(slots);
+}
+
+/*
+ * Queue a checked short-form command for hwt_uring_tw(). False if it must
+ * run inline: issued from io-wq, or the queue holds another ring's or
+ * task's commands (their task work could not complete it).
+ */
+static bool hwt_uring_queue(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
+			    unsigned int issue_flags)
+{
+	struct hwt_uring_batch *b = &hf->uring;
+	const void *ctx = cmd_to_io_kiocb(ioucmd)->ctx;
+	bool first;
+
+	if (issue_flags & IO_URING_F_UNLOCKED)
+		return false;
+	hwt_pdu(ioucmd)->next = NULL;
+	spin_lock(&b->lock);
+	first = !b->head;
+	if (first) {
+		b->ctx = ctx;
+		b->task = current;
+	} else if (b->ctx != ctx || b->task != current) {
+		spin_unlock(&b->lock);
+		return false;
+	}
+	*b->tail = ioucmd;
+	b->tail = &hwt_pdu(ioucmd)->next;
+	b->n++;
+	spin_unlock(&b->lock);
+	/* runs once the submission is issued, before it returns to the user */
+	if (first)
+		io_uring_cmd_complete_in_task(ioucmd, hwt_uring_tw);
+	return true;
+}
+#else
+static bool hwt_uring_queue(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
+			    unsigned int issue_flags)
+{
+	return false;
+}
+#endif
+
+/* Run one op as its ioctl would; what its CQE reports. */
+static int hwt_uring_run(struct hwt_file *hf, struct hwt_slot *s)
+{
+	hwt_run_ops(hf, s, 1, false);
+	return hwt_uring_res(s);
+}
+
 /*
  * The short form: struct hwtimer_uring_cmd, read once (the SQE is the
- * submitter's memory, which it may still write), then checked.
+ * submitter's memory, which it may still write), checked, then queued or
+ * run.
  */
 static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
-			   u32 opcode)
+			   unsigned int issue_flags)
 {
-	struct hwtimer_uring_cmd c;
-	struct hwt_slot s = {};
+	struct hwtimer_uring_cmd *c = &hwt_pdu(ioucmd)->c;
+	struct hwt_slot s;
+	int ret;
 
-	memcpy(&c, hwt_uring_bytes(ioucmd), sizeof(c));
-	if (c.padding || (c.flags & HWT_URING_LONG_FLAGS))
-		return -EINVAL;
-	if ((opcode == HWTIMER_OP_ADD && c.id) ||
-	    (opcode == HWTIMER_OP_CANCEL && c.expires))
-		return -EINVAL;
-	s.op.op = opcode;
-	s.op.flags = c.flags;
-	s.op.id = c.id;
-	s.op.clockid = c.clockid;
-	s.op.expires = c.expires;
-	if (opcode == HWTIMER_OP_ADD)
-		s.op.cookie = cmd_to_io_kiocb(ioucmd)->cqe.user_data;
+	memcpy(c, hwt_uring_bytes(ioucmd), sizeof(*c));
+	ret = hwt_uring_check(ioucmd->cmd_op, c);
+	if (ret)
+		return ret;
+	if (hwt_uring_queue(hf, ioucmd, issue_flags))
+		return -EIOCBQUEUED;
+	hwt_uring_slot(&s, ioucmd, c);
 	return hwt_uring_run(hf, &s);
 }
 
@@ -76,7 +246,8 @@ static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
  * @issue_flags: IO_URING_F_*
  *
  * Return: the CQE's @res: an ADD's id, a MOD's or CANCEL's result, or
- * -errno. Never -EAGAIN or -EIOCBQUEUED: every command completes here.
+ * -errno; or -EIOCBQUEUED for a command queued to run with the rest of its
+ * submission, which hwt_uring_tw() completes.
  */
 int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 {
@@ -85,16 +256,15 @@ int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 
 	switch (ioucmd->cmd_op) {
 	case HWTIMER_URING_ADD:
-		return hwt_uring_short(hf, ioucmd, HWTIMER_OP_ADD);
 	case HWTIMER_URING_MOD:
-		return hwt_uring_short(hf, ioucmd, HWTIMER_OP_MOD);
 	case HWTIMER_URING_CANCEL:
-		return hwt_uring_short(hf, ioucmd, HWTIMER_OP_CANCEL);
+		return hwt_uring_short(hf, ioucmd, issue_flags);
 	case HWTIMER_URING_OP:
 		/* a whole struct hwtimer_op needs the 80 bytes of SQE128 */
 		if (!(issue_flags & IO_URING_F_SQE128))
 			return -EINVAL;
 		memcpy(&s.op, hwt_uring_bytes(ioucmd), sizeof(s.op));
+		s.op.result = 0;
 		return hwt_uring_run(hf, &s);
 	default:
 		return -ENOTTY;

@@ -25,4 +25,10 @@ has mm.h 'static inline void vm_flags_set\(' && echo -DHWT_COMPAT_VM_FLAGS_SET
 [ -f "$inc/io_uring/cmd.h" ] && echo -DHWT_COMPAT_IO_URING_CMD_H
 has io_uring/cmd.h 'const struct io_uring_sqe[[:space:]]+\*sqe;' &&
 	echo -DHWT_COMPAT_URING_CMD_SQE
+# task work that gets io_uring's issue flags, to hand to io_uring_cmd_done()
+# (6.1 stable and 6.12; io_tw_token_t later): without it, no batching
+for f in io_uring.h io_uring/cmd.h; do
+	has $f 'task_work_cb\)\(struct io_uring_cmd \*cmd, unsigned\);' &&
+		echo -DHWT_COMPAT_URING_CMD_TW_FLAGS && break
+done
 exit 0

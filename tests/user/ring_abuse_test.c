@@ -16,24 +16,10 @@
 #include "libhwtimer.h"
 #include "ring_fixture.h"
 
-/* a line of /proc/self/fdinfo, such as the kernel's own producer index */
-static long fdinfo_field(int fd, const char *name)
-{
-	char path[64], buf[4096], *p;
-	size_t len = strlen(name);
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	for (p = buf; (p = strstr(p, name)); p += len)
-		if ((p == buf || p[-1] == '\n') && p[len] == ':')
-			return strtol(p + len + 1, NULL, 10);
-	return -1;
-}
-
+/* the kernel's own producer index, from /proc/self/fdinfo; -1 if none */
 static long kernel_prod(int fd)
 {
-	return fdinfo_field(fd, "ring_prod");
+	return (long)fdinfo_u64(fd, "ring_prod");
 }
 
 struct scribbler {
@@ -93,9 +79,9 @@ TEST_F(ring, garbage_in_the_header_stays_in_bounds)
 		hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL);
 	}
 	/* every timer fires while the header is garbage (a slow guest: 10 s) */
-	for (i = 0; i < 1000 && fdinfo_field(self->fd, "pending"); i++)
+	for (i = 0; i < 1000 && fdinfo_u64(self->fd, "pending"); i++)
 		usleep(10 * 1000);
-	EXPECT_EQ(0, fdinfo_field(self->fd, "pending"));
+	EXPECT_EQ(0, fdinfo_u64(self->fd, "pending"));
 	s.stop = 1;
 	pthread_join(th, NULL);
 	/*

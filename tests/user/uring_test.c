@@ -2,8 +2,9 @@
 /*
  * /dev/hwtimer through io_uring: ADD, MOD and CANCEL as
  * IORING_OP_URING_CMD, each errno path on its own, the whole-op form on an
- * SQE128 ring, a bad fd and a bad cmd_op, timers outliving the ring that
- * made them, and io_uring switched off by sysctl.
+ * SQE128 ring, a bad fd and a bad cmd_op, the commands of a submission
+ * running in order and beside another ring's, timers outliving the ring
+ * that made them, and io_uring switched off by sysctl.
  */
 #define _GNU_SOURCE
 #include <liburing.h>
@@ -309,6 +310,103 @@ TEST_F(uring, a_batch_of_commands)
 		io_uring_cqe_seen(&self->ring, cqe);
 	}
 	EXPECT_EQ(0xffffffffu, seen);
+}
+
+/* reap @n CQEs of @ring into @res, indexed by user_data (< @n) */
+static int reap(struct io_uring *ring, int *res, unsigned int n)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = io_uring_wait_cqe(ring, &cqe);
+		if (ret)
+			return ret;
+		if (cqe->user_data >= n)
+			return -ERANGE;
+		res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+	}
+	return 0;
+}
+
+/*
+ * A submission longer than a chunk runs in order: each timer's MOD comes
+ * before its CANCEL in the SQ, and both find it pending; a bad id among
+ * them fails alone.
+ */
+TEST_F(uring, a_submission_runs_in_order)
+{
+	enum { N = 150 };
+	static int res[3 * N + 1];
+	struct io_uring r;
+	uint32_t ids[N];
+	unsigned int i;
+
+	ASSERT_EQ(0, io_uring_queue_init(512, &r, 0));
+	for (i = 0; i < N; i++)
+		hwtimer_uring_prep_add(io_uring_get_sqe(&r), self->fd,
+				       CLOCK_MONOTONIC, SEC, 0, i);
+	ASSERT_EQ(N, io_uring_submit(&r));
+	ASSERT_EQ(0, reap(&r, res, N));
+	for (i = 0; i < N; i++) {
+		ASSERT_LT(0, res[i]);
+		ids[i] = res[i];
+		EXPECT_TRUE(i == 0 || ids[i] != ids[i - 1]);
+	}
+	for (i = 0; i < N; i++) {
+		hwtimer_uring_prep_mod(io_uring_get_sqe(&r), self->fd, ids[i],
+				       2 * SEC, 0, 2 * i);
+		hwtimer_uring_prep_cancel(io_uring_get_sqe(&r), self->fd,
+					  ids[i], 2 * i + 1);
+		if (i == N / 2)
+			hwtimer_uring_prep_cancel(io_uring_get_sqe(&r),
+						  self->fd, 0x7ffffff0, 2 * N);
+	}
+	ASSERT_EQ(2 * N + 1, io_uring_submit(&r));
+	ASSERT_EQ(0, reap(&r, res, 2 * N + 1));
+	for (i = 0; i < 2 * N; i++)
+		EXPECT_EQ(1, res[i]) TH_LOG("command %u", i);
+	EXPECT_EQ(-ENOENT, res[2 * N]);
+	EXPECT_EQ(0, fdinfo_u64(self->fd, "timers"));
+	io_uring_queue_exit(&r);
+}
+
+/*
+ * Commands from two rings at once: a DEFER_TASKRUN ring's wait until it
+ * asks for completions, and another ring's commands on the same file run
+ * meanwhile; every one completes, once, with its own timer.
+ */
+TEST_F(uring, two_rings_at_once)
+{
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_SINGLE_ISSUER |
+			 IORING_SETUP_DEFER_TASKRUN,
+	};
+	struct io_uring_cqe *cqe;
+	int res[8], other, i;
+	struct io_uring d;
+
+	if (io_uring_queue_init_params(8, &d, &p))
+		SKIP(return, "no IORING_SETUP_DEFER_TASKRUN here");
+	for (i = 0; i < 8; i++)
+		hwtimer_uring_prep_add(io_uring_get_sqe(&d), self->fd,
+				       CLOCK_MONOTONIC, SEC, 0, i);
+	ASSERT_EQ(8, io_uring_submit(&d));
+	/* they wait for the task work that d's next wait runs */
+	EXPECT_EQ(-EAGAIN, io_uring_peek_cqe(&d, &cqe));
+	other = uring_add(&self->ring, self->fd, SEC, 0, 99);
+	ASSERT_LT(0, other);
+	ASSERT_EQ(0, reap(&d, res, 8));
+	for (i = 0; i < 8; i++) {
+		ASSERT_LT(0, res[i]);
+		EXPECT_NE(other, res[i]);
+		EXPECT_EQ(HWTIMER_STATE_PENDING,
+			  hwt_get_state(self->fd, res[i]));
+	}
+	EXPECT_EQ(9, fdinfo_u64(self->fd, "timers"));
+	io_uring_queue_exit(&d);
 }
 
 /*
