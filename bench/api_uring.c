@@ -2,8 +2,10 @@
 /*
  * Layer 2 of make bench, io_uring submission: hwtimer's ADD and CANCEL as
  * IORING_OP_URING_CMD SQEs, 256 per submission, against what bounds them
- * from below (the same number of NOP SQEs, whose cost is io_uring's own)
- * and from beside (io_uring's TIMEOUT + TIMEOUT_REMOVE, in api_bench.c).
+ * from below (the same number of NOP SQEs, whose cost is io_uring's own,
+ * and of URING_CMD SQEs that fail at once, which add io_uring's handling
+ * of a driver command) and from beside (io_uring's TIMEOUT +
+ * TIMEOUT_REMOVE, in api_bench.c).
  * As there, 1000 timers stay pending in a FIFO: each new timer is armed
  * and the oldest cancelled.
  */
@@ -24,7 +26,10 @@
 static uint32_t fifo[PENDING];
 static unsigned int fifo_head;
 
-/* wait for @n CQEs; with @ids, each one's res goes to ids[user_data] */
+/*
+ * wait for @n CQEs; with @ids, each one's res goes to ids[user_data]; with
+ * @what, a failure is fatal
+ */
 static void reap(struct io_uring *ring, unsigned int n, uint32_t *ids,
 		 const char *what)
 {
@@ -36,7 +41,7 @@ static void reap(struct io_uring *ring, unsigned int n, uint32_t *ids,
 
 		if (ret)
 			die("io_uring_wait_cqe", ret);
-		if (cqe->res < 0)
+		if (what && cqe->res < 0)
 			die(what, cqe->res);
 		if (ids)
 			ids[cqe->user_data] = (uint32_t)cqe->res;
@@ -100,6 +105,34 @@ static double nop_pairs(void *arg)
 	return (double)(now_ns() - t0) / (double)done;
 }
 
+/*
+ * Two URING_CMD SQEs per timer on the hwtimer fd that fail at once (an
+ * unknown cmd_op, ENOTTY): what io_uring's own handling of a driver
+ * command costs, the floor under hwt_uring()
+ */
+static double cmd_floor(void *arg)
+{
+	struct uring_arg *u = arg;
+	uint64_t t0 = now_ns(), done = 0;
+	unsigned int k, pass;
+
+	while (done < OPS) {
+		for (pass = 0; pass < 2; pass++) {
+			for (k = 0; k < BATCH; k++) {
+				struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+
+				hwtimer_uring_prep_cancel(sqe, u->fd, 1, k);
+				sqe->cmd_op = 0;
+			}
+			if (io_uring_submit(&u->ring) != BATCH)
+				die("io_uring_submit", EIO);
+			reap(&u->ring, BATCH, NULL, NULL);
+		}
+		done += BATCH;
+	}
+	return (double)(now_ns() - t0) / (double)done;
+}
+
 static double median3(double (*fn)(void *), void *arg)
 {
 	double a = fn(arg), b = fn(arg), c = fn(arg), t;
@@ -140,6 +173,8 @@ void uring_cmd_all(void)
 	     median3(hwt_uring, &u), NULL);
 	emit("arm_cancel", "io_uring NOP pair, batch of 256", "ns_per_timer",
 	     median3(nop_pairs, &u), NULL);
+	emit("arm_cancel", "io_uring URING_CMD pair failing at once, batch of 256",
+	     "ns_per_timer", median3(cmd_floor, &u), NULL);
 	io_uring_queue_exit(&u.ring);
 	close(u.fd);
 }

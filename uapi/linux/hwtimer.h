@@ -575,16 +575,21 @@ struct hwtimer_ring_setup {
  * io_uring: ADD, MOD and CANCEL as IORING_OP_URING_CMD on a /dev/hwtimer
  * fd (liburing's io_uring_prep_uring_cmd() or <hwtimer_uring.h>). @cmd_op
  * is one of HWTIMER_URING_*, the SQE's 16 inline command bytes are a
- * struct hwtimer_uring_cmd, and each completes inline, its CQE's @res as
- * the ioctl's return: an ADD's is the new id, whose cookie is the SQE's
+ * struct hwtimer_uring_cmd (read once, at submission), and each CQE's @res
+ * is the ioctl's return: an ADD's is the new id, whose cookie is the SQE's
  * @user_data; a MOD's or CANCEL's is 0, 1 or 2 as for HWTIMER_IOC_MOD and
  * HWTIMER_IOC_CANCEL; an error is -errno. With IORING_SETUP_SQE128, the
  * 80 command bytes can hold a whole struct hwtimer_op instead, for every
  * flag and field (HWTIMER_URING_OP, whose cookie is @op.cookie); the short
  * form refuses the flags that need fields it lacks, HWTIMER_F_EVENTFD,
  * HWTIMER_F_PERIOD and HWTIMER_F_GEN (EINVAL). An unknown @cmd_op fails
- * with ENOTTY. Expiries do not come back as CQEs: they go to the ring or
- * read(), which cost less per record than a CQE each (see BENCHMARKS.md).
+ * with ENOTTY. The short commands that one submission issues on a file
+ * run together, in submission order, once all are issued and before the
+ * submitting task returns to user space (or, on an
+ * IORING_SETUP_DEFER_TASKRUN ring, when it next waits for completions);
+ * those of a task that exits first complete with ECANCELED. Expiries do
+ * not come back as CQEs: they go to the ring or read(), which cost less
+ * per record than a CQE each (see BENCHMARKS.md).
  */
 
 /**
