@@ -421,6 +421,7 @@ void expiry_all(void)
 	expiry_hwtimer(late, 0, 0, "hwtimer read()");
 	expiry_hwtimer(late, MS, 0, "hwtimer read(), 1 ms slack");
 	expiry_hwtimer(late, 0, 4096, "hwtimer expiry ring");
+	expiry_hwtimer(late, MS, 4096, "hwtimer expiry ring, 1 ms slack");
 	expiry_timerfd(late);
 	expiry_uring(late);
 	expiry_uheap(late);
