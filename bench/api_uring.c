@@ -85,52 +85,55 @@ static double hwt_uring(void *arg)
 	return (double)(now_ns() - t0) / (double)done;
 }
 
-/* two NOPs per timer, submitted and reaped as hwt_uring() does its SQEs */
-static double nop_pairs(void *arg)
+/*
+ * Two SQEs per timer as @prep fills them, submitted and reaped as
+ * hwt_uring() does its own; with @what, a failed CQE is fatal
+ */
+static double sqe_pairs(struct uring_arg *u,
+			void (*prep)(struct io_uring_sqe *, int fd, unsigned int k),
+			const char *what)
 {
-	struct uring_arg *u = arg;
 	uint64_t t0 = now_ns(), done = 0;
 	unsigned int k, pass;
 
 	while (done < OPS) {
 		for (pass = 0; pass < 2; pass++) {
 			for (k = 0; k < BATCH; k++)
-				io_uring_prep_nop(io_uring_get_sqe(&u->ring));
+				prep(io_uring_get_sqe(&u->ring), u->fd, k);
 			if (io_uring_submit(&u->ring) != BATCH)
 				die("io_uring_submit", EIO);
-			reap(&u->ring, BATCH, NULL, "IORING_OP_NOP");
+			reap(&u->ring, BATCH, NULL, what);
 		}
 		done += BATCH;
 	}
 	return (double)(now_ns() - t0) / (double)done;
 }
 
+static void prep_nop(struct io_uring_sqe *sqe, int fd, unsigned int k)
+{
+	io_uring_prep_nop(sqe);
+}
+
+/* a URING_CMD on the hwtimer fd that fails at once: an unknown cmd_op */
+static void prep_failing_cmd(struct io_uring_sqe *sqe, int fd, unsigned int k)
+{
+	hwtimer_uring_prep_cancel(sqe, fd, 1, k);
+	sqe->cmd_op = 0;
+}
+
+/* two NOPs per timer: io_uring's own cost */
+static double nop_pairs(void *arg)
+{
+	return sqe_pairs(arg, prep_nop, "IORING_OP_NOP");
+}
+
 /*
- * Two URING_CMD SQEs per timer on the hwtimer fd that fail at once (an
- * unknown cmd_op, ENOTTY): what io_uring's own handling of a driver
- * command costs, the floor under hwt_uring()
+ * Two URING_CMD SQEs per timer that fail at once (ENOTTY): what io_uring's
+ * own handling of a driver command costs, the floor under hwt_uring()
  */
 static double cmd_floor(void *arg)
 {
-	struct uring_arg *u = arg;
-	uint64_t t0 = now_ns(), done = 0;
-	unsigned int k, pass;
-
-	while (done < OPS) {
-		for (pass = 0; pass < 2; pass++) {
-			for (k = 0; k < BATCH; k++) {
-				struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
-
-				hwtimer_uring_prep_cancel(sqe, u->fd, 1, k);
-				sqe->cmd_op = 0;
-			}
-			if (io_uring_submit(&u->ring) != BATCH)
-				die("io_uring_submit", EIO);
-			reap(&u->ring, BATCH, NULL, NULL);
-		}
-		done += BATCH;
-	}
-	return (double)(now_ns() - t0) / (double)done;
+	return sqe_pairs(arg, prep_failing_cmd, NULL);
 }
 
 static double median3(double (*fn)(void *), void *arg)

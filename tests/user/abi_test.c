@@ -156,6 +156,20 @@ TEST_F(dev, add_bad_pointer_efault)
  * straddles a page boundary keeps every field (a fault-in that stores zeroes
  * into each page would corrupt the byte at the boundary).
  */
+/* an ADD in two fresh pages, @cookie starting exactly on the second */
+static struct hwtimer_op *op_across_pages(char *map)
+{
+	struct hwtimer_op *op;
+
+	op = (struct hwtimer_op *)(map + 4096 - offsetof(struct hwtimer_op, cookie));
+	memset(op, 0, sizeof(*op));
+	op->op = HWTIMER_OP_ADD;
+	op->clockid = CLOCK_MONOTONIC;
+	op->expires = SEC;
+	op->cookie = 0x1122334455667788ULL;
+	return op;
+}
+
 TEST_F(dev, add_struct_across_pages_is_read_intact)
 {
 	char *map = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
@@ -164,13 +178,7 @@ TEST_F(dev, add_struct_across_pages_is_read_intact)
 	struct hwtimer_get g;
 
 	ASSERT_NE(MAP_FAILED, map);
-	/* @cookie starts exactly on the second page */
-	op = (struct hwtimer_op *)(map + 4096 - offsetof(struct hwtimer_op, cookie));
-	memset(op, 0, sizeof(*op));
-	op->op = HWTIMER_OP_ADD;
-	op->clockid = CLOCK_MONOTONIC;
-	op->expires = SEC;
-	op->cookie = 0x1122334455667788ULL;
+	op = op_across_pages(map);
 	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, op));
 	EXPECT_EQ((uint32_t)HWTIMER_OP_ADD, op->op);
 	ASSERT_EQ(0, hwt_get(self->fd, op->id, &g));
@@ -187,12 +195,7 @@ TEST_F(dev, batch_entry_across_pages_is_read_intact)
 	struct hwtimer_get g;
 
 	ASSERT_NE(MAP_FAILED, map);
-	op = (struct hwtimer_op *)(map + 4096 - offsetof(struct hwtimer_op, cookie));
-	memset(op, 0, sizeof(*op));
-	op->op = HWTIMER_OP_ADD;
-	op->clockid = CLOCK_MONOTONIC;
-	op->expires = SEC;
-	op->cookie = 0x1122334455667788ULL;
+	op = op_across_pages(map);
 	b.ops = (uintptr_t)op;
 	ASSERT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	ASSERT_EQ(0, op->result);
