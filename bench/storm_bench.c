@@ -301,7 +301,7 @@ static struct hwtimer_info info;
 /* add, cascade, read, drain: N timers in one aligned level-1 slot */
 static void load_cascade(void)
 {
-	uint64_t slot = info.tick_ns * info.slots_per_level, start, t0;
+	uint64_t slot = info.tick_ns << info.level_shift, start, t0;
 	size_t rsize = info.record_size ?: sizeof(struct hwtimer_record);
 	char *buf;
 	uint32_t i;

@@ -60,6 +60,8 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 		.max_timers_per_user = READ_ONCE(hwt_max_timers_per_user),
 		.max_files_per_user = READ_ONCE(hwt_max_files_per_user),
 		.max_batch = HWT_MAX_BATCH,
+		.level_shift = HWT_LVL_BITS,
+		.cascade_early = HWT_CASCADE_EARLY,
 	};
 
 	if (usize < HWTIMER_INFO_SIZE_VER0)

@@ -62,10 +62,14 @@ static ssize_t hwt_attr_show(struct device *dev, struct device_attribute *da,
 {
 	const struct hwt_attr *a = container_of(da, struct hwt_attr, dattr);
 	unsigned int shift = hwt_geo.shift + a->index * HWT_LVL_BITS;
-	/* a slot of level L is 64^L ticks; the level covers 64 of them */
+	/*
+	 * a slot of level L is 32^L ticks; keys from two slots ahead (64 of
+	 * the level below) to 64 slots ahead are placed there (wheel.h)
+	 */
 	u64 gran = shift < 64 ? 1ULL << shift : U64_MAX;
-	u64 to = shift + HWT_LVL_BITS < 64 ? 1ULL << (shift + HWT_LVL_BITS) :
-					     U64_MAX;
+	u64 from = shift + 1 < 64 ? 2ULL << shift : U64_MAX;
+	u64 to = shift + HWT_LVL_BITS + 1 < 64 ?
+		 HWT_LVL_SIZE << shift : U64_MAX;
 	struct hwt_occupancy o;
 	struct hwt_stats s;
 
@@ -79,7 +83,7 @@ static ssize_t hwt_attr_show(struct device *dev, struct device_attribute *da,
 	case HWT_A_GRANULARITY:
 		return sysfs_emit(buf, "%llu\n", gran);
 	case HWT_A_FROM:
-		return sysfs_emit(buf, "%llu\n", a->index ? gran : 0);
+		return sysfs_emit(buf, "%llu\n", a->index ? from : 0);
 	case HWT_A_TO:
 		return sysfs_emit(buf, "%llu\n", to);
 	case HWT_A_SLOTS:

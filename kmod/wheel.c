@@ -39,6 +39,7 @@ struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n, u64 key)
 	} else {
 		hwt_slot_bounds(w, lvl, idx, n, key);
 	}
+	l->size[idx]++;
 	l->count++;
 	hwt_hook_occupancy(lvl, 1, slots);
 	return &l->slot[idx];
@@ -62,6 +63,7 @@ void hwt_account_out(struct hwt_wheel *w, unsigned int lvl, u64 key)
 	}
 	l = &w->lvl[lvl];
 	idx = lvl_digit(w, lvl, key);
+	l->size[idx]--;
 	l->count--;
 	if (list_empty(&l->slot[idx])) {
 		l->occupied &= ~BIT_ULL(idx);
@@ -94,12 +96,15 @@ void hwt_move(struct hwt_wheel *w, struct hwt_node *n)
  * hwt_wheel_max_levels() - levels needed to cover all 64 bits of time
  * @shift: log2 of the tick in ns
  *
+ * The top level then starts at bit 58 or above: its slots, at most 64, hold
+ * every key less than 2^63 ns ahead.
+ *
  * Return: the number of levels for which no delay below 2^63 ns needs a
  * horizon check.
  */
 unsigned int hwt_wheel_max_levels(unsigned int shift)
 {
-	return DIV_ROUND_UP(64 - shift, HWT_LVL_BITS);
+	return DIV_ROUND_UP(64 - HWT_LVL_BITS - 1 - shift, HWT_LVL_BITS) + 1;
 }
 
 /**
@@ -137,8 +142,10 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 
 	w->shift = shift;
 	w->levels = levels;
-	w->top_bits = levels == max ? 64 - shift - HWT_LVL_BITS * (levels - 1)
-				    : HWT_LVL_BITS;
+	w->top_bits = HWT_LVL_BITS + 1;
+	if (levels == max)
+		w->top_bits = min(w->top_bits,
+				  64 - shift - HWT_LVL_BITS * (levels - 1));
 	w->clk = now & ~(hwt_wheel_tick(w) - 1);
 	w->high = w->clk;
 	w->stuck = w->clk - 1;	/* never a tick-aligned time */
@@ -159,6 +166,7 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 		l->count = 0;
 		for (i = 0; i < HWT_LVL_SIZE; i++) {
 			INIT_LIST_HEAD(&l->slot[i]);
+			l->size[i] = 0;
 			l->first[i] = 0;
 			l->late[i] = 0;
 		}

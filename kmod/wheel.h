@@ -19,13 +19,15 @@
  * most one tick late, whatever its delay (later only within its slack; see
  * below).
  *
- * Level L (0 <= L < levels) has 64 slots of 64^L ticks each, and an occupancy
- * bitmap, so the next occupied slot of a level is one ffs away. A node is
- * placed by the highest bit in which K differs from the wheel's clock (as in
- * Tokio's wheel): if that bit lies in level L's six bits, the node goes to
- * level L, slot (K >> (shift + 6L)) & 63. All nodes of level L therefore
- * share the clock's higher bits, slots are visited in order, and a node's slot
- * can always be recomputed from (clk, K): nodes store no slot index.
+ * Level L (0 <= L < levels) has 64 slots of 32^L ticks each, and an
+ * occupancy bitmap, so the next occupied slot of a level is one ffs away.
+ * A level spans two steps of the level above it (64 slots where 32 would
+ * tile), and a node is placed relative to the clock: on the lowest level
+ * whose slot of K is fewer than 64 slots ahead of the clock's slot there,
+ * in slot (K >> (shift + 5L)) & 63. A level's slots are thus a ring that
+ * the clock goes round; nodes store no slot index, since (lvl, K) names it.
+ * A node on level L >= 1 is always at least one slot ahead of the clock
+ * there, so the clock's own slot of a level >= 1 receives no placements.
  *
  * When the clock reaches the start of an occupied slot on level L >= 1, the
  * slot is cascaded: its nodes are re-placed relative to the new clock, which
@@ -34,6 +36,17 @@
  * timer_list wheel skips it and is up to 12.5% late instead. A node cascades
  * at most once per level it passes, O(levels) over its life, and insert,
  * delete and same-slot modify are O(1).
+ *
+ * Cascading ahead. The two steps per level are what lets a cascade run
+ * before it is due: every key of the slot just after the clock's own on
+ * level L fits on level L - 1 already, so that slot can be cascaded at any
+ * time during the clock's slot, a budget at a time, and it receives no new
+ * placements meanwhile. A slot holding HWT_CASCADE_EARLY nodes or more is
+ * cascaded from the moment it becomes the next one, a whole slot's time
+ * before it starts: no level boundary is then a burst of work in front of
+ * the timers due just after it, however many timers a stream of timeouts
+ * has put there. A smaller slot is cascaded when its first key is due, so a
+ * lone timer an hour away still costs one wakeup (see the bounds below).
  *
  * Bounded work: hwt_wheel_pop() takes a budget and charges one unit for every
  * node it returns or moves (cascaded, unparked, or re-placed after a rebase),
@@ -91,39 +104,27 @@
  * which costs at most an early wakeup. Nothing is sorted, and insert,
  * delete and modify stay O(1).
  *
- * Why the default tick is 2^12 ns (4.096 us): a node without slack fires at
- * its deadline rounded up to the tick, so the tick is the lateness the wheel
- * adds to the hrtimer's own. bench/core_bench.c -w geometry measured, for
- * 10^5 timers (native, Xeon VM):
+ * The default tick is 2^12 ns (4.096 us): a node without slack fires at its
+ * deadline rounded up to the tick, so the tick is the lateness the wheel
+ * adds to the hrtimer's own; BENCHMARKS.md has what other ticks cost. A
+ * node placed on level L is cascaded L times, each a list move. With the
+ * default tick:
  *
- *   tick      late (max)  cascades per fired    wakeups/s, 10^5 due in 1 s
- *                         timeouts  1 s burst   no slack   1 ms slack
- *   1.024 us    1 us       3.7       2.8        95,000      990
- *   4.096 us    4 us       3.4       2.2        82,000      992
- *   16.38 us   16 us       3.0       2.1        49,000      996
- *   65.54 us   66 us       2.7       1.8        15,200    1,017
- *   1.049 ms    1 ms       2.0       1.2           953      953
+ * Level Granularity   Keys placed there          Slots
+ *  0      4.096 us       0 ns   -  262.1 us        64
+ *  1      131.1 us    262.1 us  -  8.389 ms        64
+ *  2      4.194 ms    8.389 ms  -  268.4 ms        64
+ *  3      134.2 ms    268.4 ms  -  8.590 s         64
+ *  4      4.295 s     8.590 s   -  4.581 min       64
+ *  5      2.291 min   4.581 min -  2.443 h         64
+ *  6      1.222 h     2.443 h   -  3.258 d         64
+ *  7      1.629 d     3.258 d   -  104.2 d         64
+ *  8      52.12 d     104.2 d   -  9.132 y         64
+ *  9      4.566 y     9.132 y   -  292.2 y         64
+ * 10      146.1 y     292.2 y   -  292.3 y          4
  *
- * ("timeouts": delays uniform in 1 ms .. 60 s.) A finer tick costs one or
- * two more cascades per fired timer, a list move each; cancelled timers
- * rarely cascade at all, since a node cascades only once the clock reaches
- * its slot. With slack, wakeups no longer depend on the tick. 2^12 ns keeps
- * the wheel's share of the lateness below the wake-up latency of any
- * hrtimer and costs less than 1.024 us in cascades. Timers that do not need
- * that precision pass slack, and a burst of them costs no more wakeups
- * than the old 1 ms tick did, while their windows are honoured exactly.
- * For the default tick of 2^12 ns:
- *
- * Level Granularity   Range                    Slots
- *  0      4.096 us       0 ns   -  262.1 us     64
- *  1      262.1 us    262.1 us  -  16.78 ms     64
- *  2      16.78 ms    16.78 ms  -  1.074 s      64
- *  3      1.074 s     1.074 s   -  1.145 min    64
- *  4      1.145 min   1.145 min -  1.222 h      64
- *  5      1.222 h     1.222 h   -  3.258 d      64
- *  6      3.258 d     3.258 d   -  208.5 d      64
- *  7      208.5 d     208.5 d   -  36.56 y      64
- *  8      36.56 y     36.56 y   -  584.9 y      16
+ * (a key is placed by how many slots ahead of the clock's it is, so the
+ * bounds of each range hold within one slot of that level)
  */
 #ifndef _HWT_WHEEL_H
 #define _HWT_WHEEL_H
@@ -133,11 +134,15 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
-#define HWT_LVL_BITS	6
-#define HWT_LVL_SIZE	BIT(HWT_LVL_BITS)
+/* a level's slot is 2^HWT_LVL_BITS of the level below; a level has two such steps */
+#define HWT_LVL_BITS	5
+#define HWT_LVL_SIZE	BIT(HWT_LVL_BITS + 1)
 #define HWT_SHIFT_MIN	10
 #define HWT_SHIFT_MAX	30
-#define HWT_LEVELS_MAX	((64 - HWT_SHIFT_MIN + HWT_LVL_BITS - 1) / HWT_LVL_BITS)
+#define HWT_LEVELS_MAX	((64 - HWT_LVL_BITS - 1 - HWT_SHIFT_MIN + HWT_LVL_BITS - 1) / \
+			 HWT_LVL_BITS + 1)
+/* nodes from which a slot is cascaded ahead of its start (see above) */
+#define HWT_CASCADE_EARLY	64
 /* struct hwt_node.lvl of a node in no wheel; a parked node's is @levels */
 #define HWT_LVL_NONE	((1U << HWT_NODE_LVL_BITS) - 1)
 
@@ -145,6 +150,7 @@
  * struct hwt_level - one level of the wheel
  * @occupied: bit n set iff @slot[n] is not empty
  * @count: nodes on this level
+ * @size: nodes in each slot
  * @slot: the slots
  * @first: lower bound of the keys in each slot (levels >= 1 only)
  * @late: lower bound of the times by which each slot's nodes are due at the
@@ -153,6 +159,7 @@
 struct hwt_level {
 	u64 occupied;
 	u32 count;
+	u32 size[HWT_LVL_SIZE];
 	struct list_head slot[HWT_LVL_SIZE];
 	u64 first[HWT_LVL_SIZE];
 	u64 late[HWT_LVL_SIZE];

@@ -67,11 +67,38 @@ static inline u64 lvl_event(const struct hwt_wheel *w, unsigned int lvl,
 }
 
 /*
+ * Whether slot @slot of level @lvl >= 1, @dist slots ahead, is cascaded
+ * ahead of its start: it is big enough (wheel.h), and not the clock's own
+ * slot, whose cascade, if any, has begun.
+ */
+static inline bool lvl_early(const struct hwt_wheel *w, unsigned int lvl,
+			     unsigned int slot, unsigned int dist)
+{
+	return dist && w->lvl[lvl].size[slot] >= HWT_CASCADE_EARLY;
+}
+
+/*
+ * When the cascade of slot @slot of level @lvl >= 1, @dist slots ahead,
+ * becomes due, as a distance from the clock: at the slot's start, or once
+ * it is the next slot if it is cascaded early, which may be now.
+ */
+static inline u64 lvl_cascade_at(const struct hwt_wheel *w, unsigned int lvl,
+				 unsigned int slot, unsigned int dist)
+{
+	if (!lvl_early(w, lvl, slot, dist))
+		return lvl_event(w, lvl, dist) - w->clk;
+	if (dist == 1)
+		return 0;
+	return lvl_event(w, lvl, dist - 1) - w->clk;
+}
+
+/*
  * The next thing the wheel must do: expire a level-0 slot, cascade a higher
  * one, or place parked nodes (level @w->levels). Return its distance from
  * the clock in ns (U64_MAX if the wheel is empty). When two levels tie, the
  * higher goes first, so that what it cascades lands before the tick is
- * expired.
+ * expired. Only the first occupied slot of each level needs a look: a
+ * later one is cascaded no earlier than the start of the slot before it.
  */
 static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 			  unsigned int *slotp)
@@ -85,7 +112,8 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 		if (!w->lvl[lvl].occupied)
 			continue;
 		dist = lvl_first(w, lvl, &slot);
-		delta = lvl_event(w, lvl, dist) - w->clk;
+		delta = lvl ? lvl_cascade_at(w, lvl, slot, dist) :
+			      lvl_event(w, 0, dist) - w->clk;
 		if (delta <= best) {
 			best = delta;
 			*lvlp = lvl;
@@ -131,7 +159,9 @@ static void hwt_unpark(struct hwt_wheel *w, unsigned int *budget)
 
 /*
  * Move the nodes of a slot whose time has come one level down or more, at
- * most @budget of them; the rest wait for the next call.
+ * most @budget of them; the rest wait for the next call. The clock is at
+ * the slot's start, or before it for a slot cascaded early: either way
+ * none of its nodes is placed back into it.
  */
 static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 			unsigned int idx, unsigned int *budget)
@@ -153,6 +183,7 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 	w->pending -= moved;
 	w->cascaded += moved;
 	l->count -= moved;
+	l->size[idx] -= moved;
 	if (list_empty(slot)) {
 		l->occupied &= ~BIT_ULL(idx);
 		hwt_hook_occupancy(lvl, -(int)moved, -1);
@@ -228,7 +259,8 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
  *
  * The time is a tick boundary and a lower bound: no node is due earlier, and
  * unless the earliest node of a slot was deleted or the clock was set back,
- * one is due at it.
+ * one is due at it, or a big slot is to be cascaded ahead of its start then
+ * (wheel.h).
  *
  * Return: false if the wheel is empty.
  */
@@ -245,10 +277,14 @@ bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when)
 		if (!w->lvl[lvl].occupied)
 			continue;
 		dist = lvl_first(w, lvl, &slot);
-		/* after a set-back, bounds may be of later turns: see wheel.h */
-		t = lvl && !w->skewed ? w->lvl[lvl].first[slot] :
-					lvl_event(w, lvl, dist);
-		best = min(best, t - w->clk);
+		if (!lvl)
+			t = lvl_event(w, 0, dist) - w->clk;
+		else if (lvl_early(w, lvl, slot, dist) || w->skewed)
+			/* after a set-back, bounds may be of later turns */
+			t = lvl_cascade_at(w, lvl, slot, dist);
+		else
+			t = w->lvl[lvl].first[slot] - w->clk;
+		best = min(best, t);
 	}
 	if (unlikely(w->nparked)) {
 		if (!list_empty(&w->unparking))
@@ -300,13 +336,23 @@ bool hwt_wheel_next_range(const struct hwt_wheel *w, u64 *when, u64 *latest)
 			unsigned int dist = __ffs64(rot);
 			unsigned int slot = (cur + dist) &
 					    (lvl_slots(w, lvl) - 1);
-			u64 first = lvl ? l->first[slot] :
-					  lvl_event(w, 0, dist);
+			u64 first, late;
 
+			if (!lvl) {
+				first = lvl_event(w, 0, dist);
+				late = l->late[slot];
+			} else if (lvl_early(w, lvl, slot, dist)) {
+				/* cascaded by its start, all of it */
+				first = lvl_event(w, lvl, dist);
+				late = first;
+			} else {
+				first = l->first[slot];
+				late = l->late[slot];
+			}
 			/* every key from here on is at or after @best */
 			if (first - w->clk >= best)
 				break;
-			best = min(best, l->late[slot] - w->clk);
+			best = min(best, late - w->clk);
 			rot &= rot - 1;
 		}
 	}

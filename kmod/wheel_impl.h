@@ -53,18 +53,33 @@ static inline unsigned int lvl_digit(const struct hwt_wheel *w,
 	return (t >> lvl_shift(w, lvl)) & (lvl_slots(w, lvl) - 1);
 }
 
+/* How many slots of level @lvl @key lies ahead of the clock's slot there. */
+static inline u64 lvl_ahead(const struct hwt_wheel *w, unsigned int lvl,
+			    u64 key)
+{
+	unsigned int s = lvl_shift(w, lvl);
+
+	return ((key >> s) - (w->clk >> s)) & (U64_MAX >> s);
+}
+
 /*
- * The level of a key is where its highest bit differing from the clock lies.
- * A key equal to the clock is due now and lives in level 0's current slot.
+ * The level of a key: the lowest whose slot of it is fewer than 64 slots
+ * ahead of the clock's (wheel.h). A key equal to the clock is due now and
+ * lives in level 0's current slot. The slots ahead on level L are those
+ * ahead on level 0 divided by 32^L, or one more.
  */
 static inline unsigned int hwt_level(const struct hwt_wheel *w, u64 key)
 {
-	u64 diff = (key ^ w->clk) >> w->shift;
+	u64 ahead = lvl_ahead(w, 0, key);
+	unsigned int lvl;
 
-	if (!diff)
+	if (ahead < HWT_LVL_SIZE)
 		return 0;
-	return min_t(unsigned int, (fls64(diff) - 1) / HWT_LVL_BITS,
-		     w->levels - 1);
+	lvl = (fls64(ahead) - (HWT_LVL_BITS + 1) + HWT_LVL_BITS - 1) /
+	      HWT_LVL_BITS;
+	if (lvl < w->levels - 1 && lvl_ahead(w, lvl, key) >= HWT_LVL_SIZE)
+		lvl++;
+	return min(lvl, w->levels - 1);
 }
 
 /*

@@ -81,20 +81,26 @@ void cmd_info(int json)
 		printf("\n\nLevel  Granularity   Range                    Slots used  Timers\n");
 	}
 	for (l = 0; l < in.levels; l++) {
-		/* level L's slots are tick * slots^L long; it covers slots of them */
+		/*
+		 * level L's slots are tick << (L * level_shift) long, and it
+		 * holds keys from two of them ahead to slots_per_level ahead;
+		 * a module older than level_shift had 64 slots a level apart
+		 */
+		unsigned int step = in.level_shift ? 1U << in.level_shift :
+				    in.slots_per_level;
 		double gran = (double)in.tick_ns, span;
 		unsigned int k;
 		uint64_t g, lo, hi;
 
 		for (k = 0; k < l; k++)
-			gran *= in.slots_per_level;
+			gran *= step;
 		span = gran * in.slots_per_level;
 		uint64_t slots = 0, timers = 0;
 		bool occ;
 		char range[64];
 
 		g = gran < 1.8e19 ? (uint64_t)gran : UINT64_MAX;
-		lo = l ? g : 0;
+		lo = !l ? 0 : in.level_shift ? 2 * g : g;
 		hi = span < 1.8e19 ? (uint64_t)span : UINT64_MAX;
 		/* sysfs may be hidden (a container): the geometry still shows */
 		occ = level_occupancy(l, &slots, &timers);

@@ -34,11 +34,14 @@ static void bound_cascade_respects_budget(struct kunit *test)
 		add_at(w, &n[i], spread(i, start, L1));
 	KUNIT_EXPECT_EQ(test, w->lvl[1].count, count);
 
-	/* the first call moves its budget's worth and keeps the clock there */
+	/*
+	 * the first call moves its budget's worth and keeps the clock there:
+	 * a slot this big is cascaded from the start of the slot before it
+	 */
 	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, now, &left));
 	KUNIT_EXPECT_EQ(test, left, 0U);
 	KUNIT_EXPECT_EQ(test, w->cascaded, (u64)budget);
-	KUNIT_EXPECT_EQ(test, w->clk, start);
+	KUNIT_EXPECT_EQ(test, w->clk, start - L1);
 	KUNIT_EXPECT_EQ(test, w->lvl[1].count, count - budget);
 	check_wheel(test, w);
 
@@ -72,9 +75,9 @@ static void bound_del_and_mod_mid_cascade(struct kunit *test)
 		add_at(w, &n[i], expect[i]);
 	}
 	KUNIT_EXPECT_EQ(test, w->lvl[2].count, count);
-	/* reach the slot and cascade a tenth of it */
+	/* cascade a tenth of the slot, which starts one slot ahead */
 	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, start, &left));
-	KUNIT_EXPECT_EQ(test, w->clk, start);
+	KUNIT_EXPECT_EQ(test, w->clk, start - L2);
 	KUNIT_EXPECT_EQ(test, w->lvl[2].count, count - 100);
 	check_wheel(test, w);
 
@@ -457,6 +460,71 @@ static void bound_random_differential_few_levels(struct kunit *test)
 	run_differential(test, SHIFT, 3, 1ULL << 50, 30000, 7);
 }
 
+/*
+ * The clock never enters a slot of level >= 1 that holds
+ * HWT_CASCADE_EARLY nodes or more: such a slot is cascaded while it is the
+ * next one, so no boundary has more than that left to cascade in front of
+ * the timers due just after it.
+ */
+static void check_no_big_slot_at_clock(struct kunit *test,
+				       const struct hwt_wheel *w)
+{
+	unsigned int lvl;
+
+	for (lvl = 1; lvl < w->levels; lvl++) {
+		unsigned int idx = lvl_digit(w, lvl, w->clk);
+
+		KUNIT_ASSERT_LE_MSG(test, w->lvl[lvl].size[idx],
+				    (u32)HWT_CASCADE_EARLY - 1,
+				    "level %u slot %u at clock %llu", lvl, idx,
+				    (unsigned long long)w->clk);
+	}
+}
+
+/*
+ * A stream of timeouts of 1 ms .. 60 s (4.096 us ticks, 4,000 a second)
+ * for 12 s: across about 90 level-3 boundaries and two level-4 ones, where
+ * placement by the highest differing bit put every pending timer due after
+ * the boundary into one slot. Passes of 256 units, every 100 us.
+ */
+static void bound_stream_cascades_ahead_of_boundaries(struct kunit *test)
+{
+	const unsigned int shift = 12, count = 48000, budget = 256;
+	const u64 step = 100000, end = 12 * SEC;
+	struct hwt_wheel *w = new_wheel(test, shift, 0, 0);
+	struct hwt_node *n = new_nodes(test, count), *got;
+	struct rnd_state rnd;
+	unsigned int added = 0, fired = 0, slots4 = 0;
+	u64 now;
+
+	prandom_seed_state(&rnd, 24);
+	for (now = 0; now < end; now += step) {
+		for (; added < count && added * (end / count) <= now; added++)
+			add_at(w, &n[added], now + 1000000 +
+			       prandom_u32_state(&rnd) % (59 * SEC / 1000) * 1000);
+		for (;;) {
+			unsigned int left = budget;
+
+			got = hwt_wheel_pop(w, now, &left);
+			check_no_big_slot_at_clock(test, w);
+			if (got) {
+				KUNIT_ASSERT_GE(test, now, got->expires);
+				fired++;
+			} else if (left) {
+				break;
+			}
+		}
+		if (w->lvl[4].occupied)
+			slots4 = max_t(unsigned int, slots4,
+				       hweight64(w->lvl[4].occupied));
+	}
+	check_wheel(test, w);
+	KUNIT_EXPECT_GT(test, fired, count / 20);
+	KUNIT_EXPECT_GT(test, slots4, 0U);
+	kunit_info(test, "%u fired, %llu moved, %u level-4 slots at most\n",
+		   fired, (unsigned long long)w->cascaded, slots4);
+}
+
 static struct kunit_case hwtimer_wheel_bound_cases[] = {
 	KUNIT_CASE(bound_cascade_respects_budget),
 	KUNIT_CASE(bound_del_and_mod_mid_cascade),
@@ -467,6 +535,7 @@ static struct kunit_case hwtimer_wheel_bound_cases[] = {
 	KUNIT_CASE_SLOW(bound_random_differential),
 	KUNIT_CASE_SLOW(bound_random_differential_fine_tick_wrapping),
 	KUNIT_CASE_SLOW(bound_random_differential_few_levels),
+	KUNIT_CASE_SLOW(bound_stream_cascades_ahead_of_boundaries),
 	{}
 };
 

@@ -46,22 +46,24 @@ static void wheel_init_checks_geometry(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, hwt_wheel_init(w, HWT_SHIFT_MIN - 1, 0, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, hwt_wheel_init(w, HWT_SHIFT_MAX + 1, 0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, hwt_wheel_init(w, SHIFT, 9, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, hwt_wheel_max_levels(10), 9U);
-	KUNIT_EXPECT_EQ(test, hwt_wheel_max_levels(20), 8U);
-	KUNIT_EXPECT_EQ(test, hwt_wheel_max_levels(30), 6U);
+	KUNIT_EXPECT_EQ(test, hwt_wheel_init(w, SHIFT, 10, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, hwt_wheel_max_levels(10), 11U);
+	KUNIT_EXPECT_EQ(test, hwt_wheel_max_levels(12), 11U);
+	KUNIT_EXPECT_EQ(test, hwt_wheel_max_levels(13), 10U);
+	KUNIT_EXPECT_EQ(test, hwt_wheel_max_levels(20), 9U);
+	KUNIT_EXPECT_EQ(test, hwt_wheel_max_levels(30), 7U);
 	KUNIT_EXPECT_LE(test, hwt_wheel_max_levels(HWT_SHIFT_MIN),
 			(unsigned int)HWT_LEVELS_MAX);
 
 	KUNIT_ASSERT_EQ(test, hwt_wheel_init(w, SHIFT, 0, 5 * TICK + 7), 0);
-	KUNIT_EXPECT_EQ(test, w->levels, 8U);
-	KUNIT_EXPECT_EQ(test, w->top_bits, 2U);
+	KUNIT_EXPECT_EQ(test, w->levels, 9U);
+	KUNIT_EXPECT_EQ(test, w->top_bits, 4U);
 	KUNIT_EXPECT_EQ(test, w->clk, 5 * TICK);
 	KUNIT_EXPECT_EQ(test, hwt_wheel_horizon(w), 1ULL << 63);
 
 	KUNIT_ASSERT_EQ(test, hwt_wheel_init(w, SHIFT, 3, 0), 0);
 	KUNIT_EXPECT_EQ(test, w->top_bits, 6U);
-	KUNIT_EXPECT_EQ(test, hwt_wheel_horizon(w), 63ULL << (SHIFT + 12));
+	KUNIT_EXPECT_EQ(test, hwt_wheel_horizon(w), 63ULL << (SHIFT + 10));
 }
 
 static void wheel_idle_has_nothing_due(struct kunit *test)
@@ -350,7 +352,7 @@ static void wheel_few_levels_wrap_within_horizon(struct kunit *test)
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 2, start);
 	u64 horizon = hwt_wheel_horizon(w);
 
-	KUNIT_EXPECT_EQ(test, horizon, 63 * 64 * TICK);
+	KUNIT_EXPECT_EQ(test, horizon, 63 * 32 * TICK);
 	check_lone_timer(test, SHIFT, 2, start, horizon - 1);
 	check_lone_timer(test, SHIFT, 2, start, 200 * TICK);
 	check_lone_timer(test, SHIFT, 1, start, 62 * TICK + 5);
@@ -358,7 +360,7 @@ static void wheel_few_levels_wrap_within_horizon(struct kunit *test)
 
 static void wheel_parks_beyond_the_horizon(struct kunit *test)
 {
-	/* 2 levels: the horizon is 63 * 64 ticks */
+	/* 2 levels: the horizon is 63 * 32 ticks */
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 2, 7 * TICK + 3);
 	u64 horizon = hwt_wheel_horizon(w), now = w->clk;
 	u64 far = w->clk + 3 * horizon + 5 * TICK + 17;

@@ -15,7 +15,7 @@
 
 /* the layout of the 64-bit build, which these numbers carry too */
 _Static_assert(sizeof(struct hwtimer_op) == HWTIMER_OP_SIZE_VER0, "op");
-_Static_assert(sizeof(struct hwtimer_info) == HWTIMER_INFO_SIZE_VER0, "info");
+_Static_assert(sizeof(struct hwtimer_info) == HWTIMER_INFO_SIZE_VER1, "info");
 _Static_assert(sizeof(struct hwtimer_get) == HWTIMER_GET_SIZE_VER0, "get");
 _Static_assert(sizeof(struct hwtimer_batch) == HWTIMER_BATCH_SIZE_VER0, "batch");
 _Static_assert(sizeof(struct hwtimer_drain) == HWTIMER_DRAIN_SIZE_VER0, "drain");

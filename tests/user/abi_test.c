@@ -33,6 +33,9 @@ TEST_F(dev, info_reports_geometry_and_features)
 	EXPECT_EQ(0ULL, info.tick_ns & (info.tick_ns - 1));
 	EXPECT_LE(1U, info.levels);
 	EXPECT_EQ(64U, info.slots_per_level);
+	/* a level spans two slots of the level above */
+	EXPECT_EQ(info.slots_per_level, 2U << info.level_shift);
+	EXPECT_LE(1U, info.cascade_early);
 	EXPECT_EQ(sizeof(struct hwtimer_record), info.record_size);
 	EXPECT_LE(365 * 24 * 3600 * SEC, info.max_delay_ns);
 	EXPECT_NE(0ULL, info.features & HWTIMER_FEAT_BATCH);

@@ -118,7 +118,7 @@ TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
 	if (access(TRACEFS "/events/hwtimer/hwt_tick/enable", W_OK))
 		SKIP(return, "no tracefs with hwtimer events");
 	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
-	l2 = info.tick_ns * info.slots_per_level * info.slots_per_level;
+	l2 = info.tick_ns << (2 * info.level_shift);
 
 	/*
 	 * Time 16384 ADDs, and put the slot well after all of them. Where an

@@ -176,8 +176,8 @@
  * @features: HWTIMER_FEAT_* bits
  * @tick_ns: the wheel's tick: timers fire less than a tick late
  * @max_delay_ns: the longest delay or period accepted
- * @slots_per_level: slots of each wheel level; level L's slots are
- *	@tick_ns * @slots_per_level^L long
+ * @slots_per_level: slots of each wheel level (the top level may have
+ *	fewer); level L's slots are @tick_ns << (L * @level_shift) long
  * @record_size: size of struct hwtimer_record as this kernel knows it; read()
  *	returns records of HWTIMER_RECORD_SIZE_VER0 bytes until the file asks
  *	for more with HWTIMER_IOC_RECORD_SIZE
@@ -186,6 +186,12 @@
  * @max_batch: entries one HWTIMER_IOC_BATCH may carry (E2BIG past it)
  * @max_files_per_user: files of /dev/hwtimer one user may have open at once
  *	(open() fails with EMFILE past it)
+ * @level_shift: log2 of how many slots of a level one slot of the level
+ *	above spans; a level's @slots_per_level slots span two slots of the
+ *	level above. 0 from a module older than this field.
+ * @cascade_early: timers from which a slot of a level >= 1 is cascaded
+ *	ahead of its start, while it is the next slot of its level, rather
+ *	than when its first timer is due
  */
 struct hwtimer_info {
 	__u32 api_version;
@@ -199,6 +205,8 @@ struct hwtimer_info {
 	__u32 max_timers_per_user;
 	__u32 max_batch;
 	__u32 max_files_per_user;
+	__u32 level_shift;
+	__u32 cascade_early;
 };
 
 /* struct hwtimer_op.op, in batch entries */
@@ -610,6 +618,7 @@ struct hwtimer_uring_cmd {
 
 /* The sizes of the first version of each struct: smaller ones are refused. */
 #define HWTIMER_INFO_SIZE_VER0		56
+#define HWTIMER_INFO_SIZE_VER1		64 /* @level_shift, @cascade_early */
 #define HWTIMER_OP_SIZE_VER0		64
 #define HWTIMER_GET_SIZE_VER0		64
 #define HWTIMER_BATCH_SIZE_VER0		24
