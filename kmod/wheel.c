@@ -208,6 +208,28 @@ void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 }
 
 /**
+ * hwt_wheel_early() - whether queueing @n made its slot one cascaded early
+ * @w: the wheel
+ * @n: a node just queued by hwt_wheel_add() or hwt_wheel_mod()
+ *
+ * Such a slot is cascaded from the start of the slot before it (wheel.h),
+ * which may come before any deadline the owner has armed for: the owner
+ * then arms for hwt_wheel_next() rather than for @n's deadline.
+ *
+ * Return: true if @n's slot on a level >= 1 has just reached
+ * HWT_CASCADE_EARLY nodes.
+ */
+bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n)
+{
+	unsigned int lvl = n->lvl;
+
+	if (!lvl || lvl >= w->levels)
+		return false;
+	return w->lvl[lvl].size[lvl_digit(w, lvl, hwt_wheel_key(w, n->expires))] ==
+	       HWT_CASCADE_EARLY;
+}
+
+/**
  * hwt_wheel_del() - unlink a queued node
  * @w: the wheel
  * @n: a node queued in @w

@@ -219,6 +219,7 @@ u64 hwt_wheel_horizon(const struct hwt_wheel *w);
 void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n);
 void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n);
 bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires);
+bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n);
 struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 			       unsigned int *budget);
 bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when);

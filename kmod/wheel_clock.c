@@ -92,6 +92,18 @@ static inline u64 lvl_cascade_at(const struct hwt_wheel *w, unsigned int lvl,
 	return lvl_event(w, lvl, dist - 1) - w->clk;
 }
 
+/**
+ * struct hwt_early - a cascade that may be done ahead of its slot's start
+ * @delta: from when, as a distance from the clock (U64_MAX: none)
+ * @lvl: its level
+ * @slot: its slot
+ */
+struct hwt_early {
+	u64 delta;
+	unsigned int lvl;
+	unsigned int slot;
+};
+
 /*
  * The next thing the wheel must do: expire a level-0 slot, cascade a higher
  * one, or place parked nodes (level @w->levels). Return its distance from
@@ -99,21 +111,34 @@ static inline u64 lvl_cascade_at(const struct hwt_wheel *w, unsigned int lvl,
  * higher goes first, so that what it cascades lands before the tick is
  * expired. Only the first occupied slot of each level needs a look: a
  * later one is cascaded no earlier than the start of the slot before it.
+ *
+ * If @early is not NULL it gets the earliest cascade that may be done
+ * ahead of its slot's start (wheel.h). That one must be done by the start,
+ * which counts as its event above, and may be done from @early->delta on,
+ * whenever nothing else is due: none of its nodes is due before the start,
+ * so expiring what is due goes first.
  */
 static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
-			  unsigned int *slotp)
+			  unsigned int *slotp, struct hwt_early *early)
 {
 	u64 best = U64_MAX;
 	unsigned int lvl, slot, dist;
 
+	if (early)
+		early->delta = U64_MAX;
 	for (lvl = 0; lvl < w->levels; lvl++) {
 		u64 delta;
 
 		if (!w->lvl[lvl].occupied)
 			continue;
 		dist = lvl_first(w, lvl, &slot);
-		delta = lvl ? lvl_cascade_at(w, lvl, slot, dist) :
-			      lvl_event(w, 0, dist) - w->clk;
+		delta = lvl_event(w, lvl, dist) - w->clk;
+		if (early && lvl && lvl_early(w, lvl, slot, dist) &&
+		    lvl_cascade_at(w, lvl, slot, dist) <= early->delta) {
+			early->delta = lvl_cascade_at(w, lvl, slot, dist);
+			early->lvl = lvl;
+			early->slot = slot;
+		}
 		if (delta <= best) {
 			best = delta;
 			*lvlp = lvl;
@@ -212,6 +237,7 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 			       unsigned int *budget)
 {
 	u64 span = now - w->clk;
+	struct hwt_early early;
 
 	if ((s64)span < 0)
 		return NULL;
@@ -237,8 +263,13 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 			continue;
 		}
 
-		delta = hwt_next_event(w, &lvl, &slot);
-		if (delta > span) {
+		delta = hwt_next_event(w, &lvl, &slot, &early);
+		if (delta > span && early.delta <= span) {
+			/* nothing else is due: cascade ahead */
+			delta = early.delta;
+			lvl = early.lvl;
+			slot = early.slot;
+		} else if (delta > span) {
 			hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
 			break;
 		}
@@ -381,7 +412,7 @@ void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
 
 	if ((s64)span <= 0 || w->clk == w->stuck)
 		return;
-	if (hwt_next_event(w, &lvl, &slot) > span)
+	if (hwt_next_event(w, &lvl, &slot, NULL) > span)
 		hwt_advance(w, span);
 	else
 		w->stuck = w->clk;

@@ -34,14 +34,11 @@ static void bound_cascade_respects_budget(struct kunit *test)
 		add_at(w, &n[i], spread(i, start, L1));
 	KUNIT_EXPECT_EQ(test, w->lvl[1].count, count);
 
-	/*
-	 * the first call moves its budget's worth and keeps the clock there:
-	 * a slot this big is cascaded from the start of the slot before it
-	 */
+	/* the first call moves its budget's worth and keeps the clock there */
 	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, now, &left));
 	KUNIT_EXPECT_EQ(test, left, 0U);
 	KUNIT_EXPECT_EQ(test, w->cascaded, (u64)budget);
-	KUNIT_EXPECT_EQ(test, w->clk, start - L1);
+	KUNIT_EXPECT_EQ(test, w->clk, start);
 	KUNIT_EXPECT_EQ(test, w->lvl[1].count, count - budget);
 	check_wheel(test, w);
 
@@ -56,6 +53,40 @@ static void bound_cascade_respects_budget(struct kunit *test)
 	/* every node moved once, from level 1 to level 0 */
 	KUNIT_EXPECT_EQ(test, w->cascaded, (u64)count);
 	KUNIT_EXPECT_TRUE(test, hwt_wheel_empty(w));
+}
+
+/*
+ * The node that makes a slot big says so, and the wheel's next time moves
+ * from the slot's first key to the start of the slot before it.
+ */
+static void bound_big_slot_is_due_a_slot_early(struct kunit *test)
+{
+	const unsigned int count = HWT_CASCADE_EARLY;
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
+	struct hwt_node *n = new_nodes(test, count);
+	u64 start = 10 * L2, when;
+	unsigned int i;
+
+	for (i = 0; i < count; i++) {
+		add_at(w, &n[i], start + L2 / 2 + i * TICK);
+		KUNIT_ASSERT_EQ(test, hwt_wheel_level_of(w, &n[i]), 2U);
+		KUNIT_EXPECT_EQ(test, hwt_wheel_early(w, &n[i]), i == count - 1);
+		KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
+		KUNIT_EXPECT_EQ(test, when,
+				i == count - 1 ? start - L2 : start + L2 / 2);
+	}
+	/* one less: its first key again, and a lone timer's one wakeup */
+	hwt_wheel_del(w, &n[0]);
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
+	KUNIT_EXPECT_EQ(test, when, start + L2 / 2);
+	add_at(w, &n[0], start + L2 / 2);
+	KUNIT_EXPECT_TRUE(test, hwt_wheel_early(w, &n[0]));
+	/* popped from then on, with nothing due, it is cascaded ahead */
+	KUNIT_EXPECT_NULL(test, pop(w, start - L2 + TICK));
+	KUNIT_EXPECT_EQ(test, w->clk, start - L2 + TICK);
+	KUNIT_EXPECT_EQ(test, w->lvl[2].count, 0U);
+	KUNIT_EXPECT_EQ(test, w->lvl[1].count, count);
+	check_wheel(test, w);
 }
 
 static void bound_del_and_mod_mid_cascade(struct kunit *test)
@@ -75,9 +106,9 @@ static void bound_del_and_mod_mid_cascade(struct kunit *test)
 		add_at(w, &n[i], expect[i]);
 	}
 	KUNIT_EXPECT_EQ(test, w->lvl[2].count, count);
-	/* cascade a tenth of the slot, which starts one slot ahead */
+	/* reach the slot and cascade a tenth of it */
 	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, start, &left));
-	KUNIT_EXPECT_EQ(test, w->clk, start - L2);
+	KUNIT_EXPECT_EQ(test, w->clk, start);
 	KUNIT_EXPECT_EQ(test, w->lvl[2].count, count - 100);
 	check_wheel(test, w);
 
@@ -527,6 +558,7 @@ static void bound_stream_cascades_ahead_of_boundaries(struct kunit *test)
 
 static struct kunit_case hwtimer_wheel_bound_cases[] = {
 	KUNIT_CASE(bound_cascade_respects_budget),
+	KUNIT_CASE(bound_big_slot_is_due_a_slot_early),
 	KUNIT_CASE(bound_del_and_mod_mid_cascade),
 	KUNIT_CASE(bound_rebase_moves_nothing),
 	KUNIT_CASE(bound_next_after_rebase_is_not_late),
