@@ -7,6 +7,7 @@
 
 #include <linux/cpuhotplug.h>
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
@@ -143,22 +144,22 @@ static void hwt_kbase_run(struct hwt_kbase *kb, struct hwtimer *t, u64 now,
 }
 
 /*
- * The pass. Softirq timers' callbacks run with the base unlocked; between
+ * One pass. Softirq timers' callbacks run with the base unlocked; between
  * them, and every HWT_PASS_CHECK sleepable timers queued, the lock is
  * dropped, so that no raw section outlasts a bounded step of the pass.
+ * Returns true if the pass left work due, with the hrtimer not armed.
  */
-static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
+static bool hwt_kbase_pass(struct hwt_kbase *kb, enum hwt_pass_kind kind)
 {
-	struct hwt_kbase *kb = container_of(hrt, struct hwt_kbase, base.hrt);
 	struct hwt_base *b = &kb->base;
 	unsigned int held = 0;
 	struct hwt_expiry x;
 	struct hwt_node *n;
 	unsigned long flags;
+	bool more;
 
-	spin_lock(&kb->expiry_lock);
 	raw_spin_lock_irqsave(&kb->lock, flags);
-	hwt_base_expiry_begin(b, &x);
+	hwt_base_expiry_begin(b, &x, kind);
 	while ((n = hwt_base_expire_next(b, &x))) {
 		struct hwtimer *t = container_of(n, struct hwtimer, node);
 
@@ -176,8 +177,36 @@ static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
 		raw_spin_lock_irqsave(&kb->lock, flags);
 		hwt_base_expiry_relocked(b, &x);
 	}
-	hwt_base_expiry_end(b, &x);
+	more = hwt_base_expiry_end(b, &x);
 	raw_spin_unlock_irqrestore(&kb->lock, flags);
+	return more;
+}
+
+/*
+ * The hrtimer callback: passes while hwt_run_more() says so. Callbacks run
+ * in softirq context, so the rest is not handed to a thread: it waits for
+ * a later softirq run (hwt.h). The expiry lock is dropped between passes,
+ * for a hwtimer_cancel_sync() that waits.
+ */
+static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
+{
+	struct hwt_kbase *kb = container_of(hrt, struct hwt_kbase, base.hrt);
+	enum hwt_pass_kind kind = HWT_PASS_WAKEUP;
+	u64 start = local_clock();
+	unsigned long flags;
+
+	spin_lock(&kb->expiry_lock);
+	while (hwt_kbase_pass(kb, kind)) {
+		if (!hwt_run_more(start)) {
+			raw_spin_lock_irqsave(&kb->lock, flags);
+			hwt_base_expiry_defer(&kb->base);
+			raw_spin_unlock_irqrestore(&kb->lock, flags);
+			break;
+		}
+		spin_unlock(&kb->expiry_lock);
+		spin_lock(&kb->expiry_lock);
+		kind = HWT_PASS_CONTINUED;
+	}
 	spin_unlock(&kb->expiry_lock);
 	return HRTIMER_NORESTART;
 }

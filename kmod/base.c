@@ -5,6 +5,7 @@
  */
 #include <linux/bitops.h>
 #include <linux/hrtimer.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -35,6 +36,8 @@ const char * const hwt_counter_names[HWT_NR_COUNTERS] = {
 	[HWT_C_DEFERRED] = "deferred",
 	[HWT_C_ARMS] = "arms",
 	[HWT_C_REBASES] = "rebases",
+	[HWT_C_CONTINUED] = "continued",
+	[HWT_C_HANDED_OFF] = "handed_off",
 };
 
 const char * const hwt_maximum_names[HWT_NR_MAXIMA] = {
@@ -184,11 +187,20 @@ void hwt_base_rearm(struct hwt_base *b)
 		hwt_base_arm(b, next, latest);
 }
 
-/* Arm for a node just queued: the window from its key to its slack's end. */
+/*
+ * Arm for a node just queued: the window from its key to its slack's end,
+ * or the wheel's next window if the node made its slot big enough to be
+ * cascaded ahead of its start (hwt_wheel_early()).
+ */
 static void hwt_base_arm_node(struct hwt_base *b, const struct hwt_node *n)
 {
-	u64 key = hwt_wheel_key(b->wheel, n->expires);
+	u64 key = hwt_wheel_key(b->wheel, n->expires), next, latest;
 
+	if (unlikely(hwt_wheel_early(b->wheel, n)) &&
+	    hwt_wheel_next_range(b->wheel, &next, &latest)) {
+		hwt_base_arm(b, next, latest);
+		return;
+	}
 	hwt_base_arm(b, key, hwt_wheel_late(b->wheel, n, key));
 }
 
@@ -255,40 +267,46 @@ void hwt_base_del(struct hwt_base *b, struct hwt_node *n, u32 id)
 }
 
 /**
- * hwt_base_expiry_begin() - start a run of the base's hrtimer callback
+ * hwt_base_expiry_begin() - start a pass
  * @b: the base, locked
- * @x: the run's state
+ * @x: the pass's state
+ * @kind: what started it
  */
-void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x)
+void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
+			   enum hwt_pass_kind kind)
 {
-	x->start = local_clock();
+	static const enum hwt_counter counter[] = {
+		[HWT_PASS_WAKEUP] = HWT_C_WAKEUPS,
+		[HWT_PASS_CONTINUED] = HWT_C_CONTINUED,
+		[HWT_PASS_HANDED_OFF] = HWT_C_HANDED_OFF,
+	};
+
+	hwt_pass_init(&x->pass, local_clock());
 	x->now = hwt_base_now(b);
-	x->left = HWT_PASS_BUDGET;
-	x->check = HWT_PASS_MIN;
 	x->fired = 0;
-	b->armed = U64_MAX;
-	hwt_stat_add(&b->stats, HWT_C_WAKEUPS, 1);
+	if (kind == HWT_PASS_WAKEUP)
+		b->armed = U64_MAX;
+	hwt_stat_add(&b->stats, counter[kind], 1);
 	hwt_base_sync(b, x->now);
 	x->clk = b->wheel->clk;
 	x->cascaded = b->wheel->cascaded;
 }
 
+static u64 hwt_pass_clock(void)
+{
+	return local_clock();
+}
+
 /**
- * hwt_base_expire_next() - take the next due node of this run
+ * hwt_base_expire_next() - take the next due node of this pass
  * @b: the base, locked
- * @x: the run's state
+ * @x: the pass's state
  *
  * The lock may be dropped between calls, if the owner then calls
- * hwt_base_expiry_relocked().
- *
- * The run's budget is spent in steps, HWT_PASS_MIN units and then
- * HWT_PASS_CHECK at a time; after each, a run that has taken HWT_PASS_NS
- * already spends the rest of its budget at once: cache-cold work (huge
- * wheels, callbacks that take long) then stops after about that much time
- * instead of after the whole budget.
+ * hwt_base_expiry_relocked(). The pass is bounded as hwt_pass_pop() says.
  *
  * Return: a due node, no longer queued, or NULL when nothing more is due or
- * the run has spent its budget (@x->left is then 0).
+ * the pass has spent its budget (@x->pass.left is then 0).
  */
 struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 				      struct hwt_expiry *x)
@@ -297,20 +315,7 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 	unsigned int bucket;
 	u64 late;
 
-	do {
-		unsigned int step = min(x->left, x->check), left = step;
-
-		n = hwt_wheel_pop(b->wheel, x->now, &left);
-		x->left -= step - left;
-		x->check -= step - left;
-		if (!x->check) {
-			x->check = HWT_PASS_CHECK;
-			if (local_clock() - x->start > HWT_PASS_NS)
-				x->left = 0;
-		}
-		if (left)	/* nothing more is due */
-			break;
-	} while (!n && x->left);
+	n = hwt_pass_pop(&x->pass, b->wheel, x->now, hwt_pass_clock);
 	if (!n)
 		return NULL;
 	x->fired++;
@@ -348,18 +353,16 @@ void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x)
 }
 
 /**
- * hwt_base_expiry_end() - finish a run: arm the hrtimer for what is left
+ * hwt_base_expiry_end() - finish a pass: arm the hrtimer for what is left
  * @b: the base, locked
- * @x: the run's state; its owner sets @x->left to 0 if it stopped the run
- *     early with work left
+ * @x: the pass's state; its owner sets @x->pass.left to 0 if it stopped the
+ *     pass early with work left
  *
- * A run that spent its budget may have left work due: the hrtimer is then
- * armed for a fresh time, after the one the hrtimer softirq runs timers up
- * to, so that the rest is done in another softirq run and whatever else is
- * waiting for the CPU (other softirqs, a task woken meanwhile, ksoftirqd's
- * budget) gets it in between.
+ * Return: true if the pass spent its budget and work may be left due: the
+ * hrtimer is then not armed, and the owner goes on with another pass, hands
+ * the base to its worker, or calls hwt_base_expiry_defer() (see hwt.h).
  */
-void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
+bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 {
 	struct hwt_wheel *w = b->wheel;
 	s64 moved = w->clk - x->clk;	/* back, if the clock was set back */
@@ -373,14 +376,47 @@ void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 	if (cascaded)
 		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
 	trace_hwt_tick(b->clockid, b, x->fired, cascaded, ticks,
-		       local_clock() - x->start);
-	if (!x->left) {
+		       local_clock() - x->pass.start);
+	if (!x->pass.left) {
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
-		next = hwt_base_now(b) + 1;
-		hwt_base_arm(b, next, next);
-	} else if (hwt_wheel_next_range(w, &next, &latest)) {
-		hwt_base_arm(b, next, latest);
+		return true;
 	}
+	if (hwt_wheel_next_range(w, &next, &latest))
+		hwt_base_arm(b, next, latest);
+	return false;
+}
+
+/**
+ * hwt_base_expiry_defer() - leave what a pass left to a later softirq run
+ * @b: the base, locked, whose pass returned true from hwt_base_expiry_end()
+ *
+ * Arms the hrtimer for a fresh time, after the one the hrtimer softirq runs
+ * timers up to, so that the rest is done in another softirq run and
+ * whatever else waits for the CPU gets it in between.
+ */
+void hwt_base_expiry_defer(struct hwt_base *b)
+{
+	u64 next = hwt_base_now(b) + 1;
+
+	hwt_base_arm(b, next, next);
+}
+
+/**
+ * hwt_run_more() - whether a run goes on with another pass at once
+ * @start: local_clock() when the run's first pass began
+ *
+ * After a pass that left work due, with the base's lock dropped: yes while
+ * no task waits for this CPU and the run has taken less than HWT_RUN_NS,
+ * as __do_softirq() goes on; never on PREEMPT_RT, where the pass runs in
+ * the ktimers thread above every SCHED_OTHER task (see hwt.h).
+ *
+ * Return: true to start the next pass now.
+ */
+bool hwt_run_more(u64 start)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || need_resched())
+		return false;
+	return local_clock() - start < HWT_RUN_NS;
 }
 
 /**

@@ -106,10 +106,16 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_unlock(hf);
 	/* ... nor a clock set withdraw a timer */
 	hwt_cos_leave(hf);
-	/* 2. wait for running expiries, and disarm */
-	for (clk = 0; clk < HWT_NR_CLOCKS; clk++)
-		if (test_bit(clk, &hf->clocks))
-			hrtimer_cancel(&hf->base[clk].hrt);
+	/*
+	 * 2. wait for running expiries, and disarm; a pass may hand its base
+	 * to the worker until it sees @dead, the worker never re-arms then
+	 */
+	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
+		if (!test_bit(clk, &hf->clocks))
+			continue;
+		hrtimer_cancel(&hf->base[clk].hrt);
+		cancel_work_sync(&hf->base[clk].drain);
+	}
 	/*
 	 * 3. nothing else can touch the timers now: free them a chunk at a
 	 * time, giving the CPU up in between
@@ -181,13 +187,22 @@ static struct miscdevice hwt_misc = {
 	.mode = 0666,	/* like timerfd, anyone may have timers */
 };
 
+/*
+ * The workers bases hand a backlog to: per CPU, at normal priority, as
+ * ksoftirqd (hwt.h)
+ */
+struct workqueue_struct *hwt_pass_wq;
+
 int hwt_dev_init(void)
 {
 	int ret;
 
+	hwt_pass_wq = alloc_workqueue("hwtimer_pass", 0, 0);
+	if (!hwt_pass_wq)
+		return -ENOMEM;
 	ret = hwt_account_init();
 	if (ret)
-		return ret;
+		goto fail_wq;
 	ret = hwt_sysfs_init();
 	if (ret)
 		goto fail;
@@ -204,6 +219,8 @@ fail_sysfs:
 	hwt_sysfs_exit();
 fail:
 	hwt_account_exit();
+fail_wq:
+	destroy_workqueue(hwt_pass_wq);
 	return ret;
 }
 
@@ -213,4 +230,5 @@ void hwt_dev_exit(void)
 	hwt_clockset_exit();
 	hwt_sysfs_exit();
 	hwt_account_exit();
+	destroy_workqueue(hwt_pass_wq);
 }

@@ -358,8 +358,10 @@ extern unsigned int hwt_max_timers_per_fd;
 extern unsigned int hwt_max_timers_per_user;
 extern unsigned int hwt_max_files_per_user;
 extern unsigned int hwt_max_rearms_per_user;
+/* the workers of bases that a backlog was handed to (dev.c) */
+extern struct workqueue_struct *hwt_pass_wq;
 
-/* distinct eventfds one expiry run signals at most; then it ends early */
+/* distinct eventfds one expiry pass signals at most; then it ends early */
 #define HWT_PASS_EFDS	8
 
 /**

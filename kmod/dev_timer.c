@@ -3,10 +3,12 @@
  * /dev/hwtimer: a file's timers on its wheels. Arming and removing them,
  * setting up a clock's base on first use, and expiry: the bases' hrtimer
  * callback, which queues records and notes the eventfds to signal once it
- * has dropped the file's lock. See dev.h.
+ * has dropped the file's lock, and the worker a backlog is handed to. See
+ * dev.h.
  */
 #include <linux/bitops.h>
 #include <linux/nsproxy.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/time_namespace.h>
 
@@ -186,6 +188,7 @@ void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
 }
 
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
+static void hwt_file_drain(struct work_struct *work);
 
 /* Set up the base of clock index @clk on first use. */
 static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
@@ -202,6 +205,7 @@ static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
 				    hwt_utimer_slack, GFP_KERNEL_ACCOUNT);
 		if (!ret) {
 			hf->base[clk].owner = hf;
+			INIT_WORK(&hf->base[clk].drain, hwt_file_drain);
 			/* the base is complete before anyone sees the bit */
 			smp_mb__before_atomic();
 			set_bit(clk, &hf->clocks);
@@ -277,9 +281,13 @@ void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig)
 		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
 }
 
-static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
+/*
+ * One pass over @b (see hwt.h): records go to the ring or the queue,
+ * eventfds are signalled and timers freed once the lock is dropped.
+ * Returns true if it stopped with work left due.
+ */
+static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 {
-	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
 	struct hwt_file *hf = b->owner;
 	struct hwt_signals sig = {};
 	struct hwt_nows nows = {};
@@ -287,14 +295,15 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 	struct hwt_expiry x;
 	struct hwt_node *n;
 	unsigned int queued = 0;
+	bool more;
 	LIST_HEAD(dead);
 
 	hwt_lock(hf);
 	if (hf->dead) {
 		hwt_unlock(hf);
-		return HRTIMER_NORESTART;
+		return false;
 	}
-	hwt_base_expiry_begin(b, &x);
+	hwt_base_expiry_begin(b, &x, kind);
 	nows.now[b - hf->base] = x.now;
 	/* records go to the ring unless some wait on the queue already */
 	hwt_ring_begin(hf, &ring);
@@ -327,14 +336,43 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 		}
 	}
 	if (sig.nefd == HWT_PASS_EFDS)
-		x.left = 0;	/* more may be due: go on in another run */
-	hwt_base_expiry_end(b, &x);
+		x.pass.left = 0;	/* more may be due: go on */
+	more = hwt_base_expiry_end(b, &x);
 	if (queued)
 		hwt_queued_records(hf, &sig, queued);
 	hwt_ring_end(hf, &ring, &sig);
 	hwt_unlock(hf);
-	/* release() waits for this callback before it frees @hf */
+	/* release() waits for this pass before it frees @hf */
 	hwt_signal_now(hf, &sig);
 	hwt_free_list(hf, &dead);
+	return more;
+}
+
+/*
+ * The bases' hrtimer callback: passes while hwt_run_more() says so, then
+ * the base's worker takes the rest (hwt.h).
+ */
+static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
+{
+	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
+	enum hwt_pass_kind kind = HWT_PASS_WAKEUP;
+	u64 start = local_clock();
+
+	while (hwt_file_pass(b, kind)) {
+		if (!hwt_run_more(start)) {
+			queue_work(hwt_pass_wq, &b->drain);
+			break;
+		}
+		kind = HWT_PASS_CONTINUED;
+	}
 	return HRTIMER_NORESTART;
+}
+
+/* A base's worker: passes until the wheel has caught up. */
+static void hwt_file_drain(struct work_struct *work)
+{
+	struct hwt_base *b = container_of(work, struct hwt_base, drain);
+
+	while (hwt_file_pass(b, HWT_PASS_HANDED_OFF))
+		cond_resched();
 }

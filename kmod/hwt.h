@@ -37,9 +37,27 @@
  * the whole budget, where they are dear (a huge wheel that misses the cache
  * on every node, slow callbacks, emulation) it stops at about that time,
  * having done at least HWT_PASS_MIN, so that the cost of starting a pass
- * is never paid for a handful of timers. A pass that stops with work left re-arms the hrtimer for
- * a fresh "now", so the rest is done in a later softirq run, and other
- * softirq work, a task woken meanwhile or ksoftirqd gets the CPU in between.
+ * is never paid for a handful of timers.
+ *
+ * Going on. A pass that stops with work left does not arm the hrtimer
+ * again: an hrtimer programmed for "now" costs an interrupt and a softirq
+ * entry per pass, which is most of a pass's time on a VM and all of it
+ * under emulation, and the wheel falls behind. As __do_softirq() and
+ * rcu_do_batch() do, the owner starts the next pass at once (after
+ * dropping the lock, signalling and freeing) while nobody else wants the
+ * CPU and the run has taken less than HWT_RUN_NS (hwt_run_more()). Past
+ * that, a device file hands the base to a worker, a per-CPU kworker at
+ * normal priority as ksoftirqd is, which goes on pass by pass with
+ * cond_resched() in between and arms the hrtimer again once caught up. The
+ * in-kernel API's bases promise their callbacks softirq context, so they
+ * do not hand off: past the window they arm the hrtimer for a fresh "now"
+ * (hwt_base_expiry_defer()), and other softirq work, a woken task or
+ * ksoftirqd gets the CPU in between. Either way no pass is longer than
+ * above, so a task that needs the CPU waits for one pass at most: its
+ * wakeup sets need_resched(). On PREEMPT_RT the timer softirq runs in the
+ * ktimers thread at SCHED_FIFO 1, above every task it would keep waiting:
+ * there a run is one pass, and a device file's backlog goes to the worker
+ * at once, where SCHED_FIFO tasks preempt it.
  *
  * Per unit, the device does a list move (and for a timer with an eventfd, a
  * reference on it, the eventfds being signalled after the lock is dropped,
@@ -90,14 +108,12 @@
 #include <linux/spinlock.h>
 #include <linux/time.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 
+#include "pass.h"
 #include "wheel.h"
 
 #define HWT_NR_CLOCKS		3	/* MONOTONIC, BOOTTIME, REALTIME */
-#define HWT_PASS_BUDGET		256	/* timers expired + nodes moved per pass */
-#define HWT_PASS_NS		20000	/* CPU time after which a pass stops early */
-#define HWT_PASS_MIN		64	/* units before a pass first looks at it */
-#define HWT_PASS_CHECK		32	/* units between looks after that */
 #define HWT_HIST_BUCKETS	32
 
 /**
@@ -133,6 +149,8 @@ enum hwt_counter {
 	HWT_C_DEFERRED,		/* runs cut short by their budget */
 	HWT_C_ARMS,		/* hrtimer programmings */
 	HWT_C_REBASES,		/* rebases after the clock was set back */
+	HWT_C_CONTINUED,	/* passes a run went on with, not re-armed */
+	HWT_C_HANDED_OFF,	/* passes run by the worker of a base */
 	HWT_NR_COUNTERS
 };
 
@@ -200,6 +218,8 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  * @owner: the object the base belongs to, for its hrtimer callback
  * @arm_csd: set up by the owner of a bound base: an IPI to @cpu that takes
  *	     the owner's lock and calls hwt_base_rearm()
+ * @drain: set up by an owner that hands a backlog off: a work item that
+ *	   runs passes until the wheel has caught up
  *
  * The owner serialises every call on a base with a lock of its own.
  */
@@ -213,27 +233,31 @@ struct hwt_base {
 	struct hwt_stats stats;
 	void *owner;
 	call_single_data_t arm_csd;
+	struct work_struct drain;
+};
+
+/* What started a pass, for the counters. */
+enum hwt_pass_kind {
+	HWT_PASS_WAKEUP,	/* the hrtimer fired */
+	HWT_PASS_CONTINUED,	/* the same run, after a pass with work left */
+	HWT_PASS_HANDED_OFF,	/* the base's worker */
 };
 
 /**
- * struct hwt_expiry - state of one run of a base's hrtimer callback
- * @now: the time the run started, which every timer of the run fired at
- *	(unless CLOCK_REALTIME was set back during the run: then the time
+ * struct hwt_expiry - state of one pass over a base
+ * @now: the time the pass started, which every timer of the pass fired at
+ *	(unless CLOCK_REALTIME was set back during the pass: then the time
  *	it was found set back at)
- * @clk: the wheel's clock when the run started
- * @cascaded: the wheel's cascade count when the run started
- * @start: local_clock() at the start
- * @left: what is left of the run's budget (HWT_PASS_BUDGET)
- * @check: units until the run looks at how long it has taken
+ * @clk: the wheel's clock when the pass started
+ * @cascaded: the wheel's cascade count when the pass started
+ * @pass: its bound (pass.h), on local_clock()
  * @fired: how many timers it expired
  */
 struct hwt_expiry {
 	u64 now;
 	u64 clk;
 	u64 cascaded;
-	u64 start;
-	unsigned int left;
-	unsigned int check;
+	struct hwt_pass pass;
 	unsigned int fired;
 };
 
@@ -350,11 +374,14 @@ void hwt_base_rearm(struct hwt_base *b);
 void hwt_occupancy(struct hwt_occupancy *o);
 void hwt_stats_fold(struct hwt_stats *sum, const struct hwt_stats *s);
 void hwt_stats_sum(struct hwt_stats *sum);
-void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x);
+void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
+			   enum hwt_pass_kind kind);
 struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 				      struct hwt_expiry *x);
 void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x);
-void hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x);
+bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x);
+void hwt_base_expiry_defer(struct hwt_base *b);
+bool hwt_run_more(u64 start);
 
 int hwt_api_init(void);
 void hwt_api_exit(void);

@@ -13,6 +13,9 @@
 #   bench  load, run the benchmarks of /hwt/bench and hwtimer_bench.ko
 #          (make bench, on Debian's stock kernels); hwt.bench=NAME runs
 #          /hwt/bench/NAME alone
+# hwt.only=NAME,NAME... (check, user and kunit modes) runs only the KUnit
+# modules and test programs of those names, for a quick run by hand:
+#   tests/vm/qemu.sh KERNEL INITRD check - /tmp/res 900 hwt.only=bound_test
 #
 # Results go to the second serial port in sections that the host feeds to
 # kunit.py parse:  === hwt-begin NAME / (K)TAP / === hwt-end NAME rc=N
@@ -45,6 +48,13 @@ KMEMLEAK=/sys/kernel/debug/kmemleak
 HWT=/hwt/modules/hwtimer.ko
 
 say() { echo "hwt-init: $*" > /dev/console; }
+only=$(sed -n 's/.*hwt\.only=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
+# wanted FILE: whether hwt.only= leaves FILE to run
+wanted() {
+	[ -z "$only" ] && return 0
+	case ",$only," in *",$(basename "$1" .ko),"*) return 0 ;; esac
+	return 1
+}
 begin() { echo "=== hwt-begin $1" > $R; }
 end() { echo "=== hwt-end $1 rc=$2" > $R; }
 
@@ -243,11 +253,12 @@ check)
 	check "load refuses levels=99" sh -c "! insmod $HWT levels=99"
 	check "load hwtimer.ko" insmod $HWT
 	for ko in /hwt/kunit/*.ko; do
-		[ -f "$ko" ] && run_kunit_module "$ko"
+		[ -f "$ko" ] && wanted "$ko" && run_kunit_module "$ko"
 	done
 	for t in /hwt/smoke/* /hwt/tests/*; do
-		[ -x "$t" ] && run_user_test "$t"
+		[ -x "$t" ] && wanted "$t" && run_user_test "$t"
 	done
+	[ -n "$only" ] && { unload_all; finish; }
 	check "failslab aimed at hwtimer.ko" fault_injection on
 	HWT_EXPECT_NOMEM=1 HWT_FUZZ_CALLS=50000 \
 		run_faulty /hwt/tests/fuzz_test faultinject:fuzz_test
@@ -263,7 +274,7 @@ check)
 user)
 	check "load hwtimer.ko" insmod $HWT
 	for t in /hwt/smoke/* /hwt/tests/*; do
-		[ -x "$t" ] && run_user_test "$t"
+		[ -x "$t" ] && wanted "$t" && run_user_test "$t"
 	done
 	check "unload leaves no hwtimer module" unload_all
 	finish
@@ -271,7 +282,7 @@ user)
 kunit)
 	check "load hwtimer.ko" insmod $HWT
 	for ko in /hwt/kunit/*.ko; do
-		[ -f "$ko" ] && run_kunit_module "$ko"
+		[ -f "$ko" ] && wanted "$ko" && run_kunit_module "$ko"
 	done
 	check "unload leaves no hwtimer module" unload_all
 	finish
