@@ -6,6 +6,8 @@
 #
 #  1. native: the wheel core against heaps and a red-black tree, N = 10^3
 #     .. 10^7 (bench/core_bench.c), plus instruction counts from callgrind;
+#     the engine at scale: the wheel and the pass rule under streams,
+#     backlogs and bursts of timers (bench/engine_bench.c);
 #  2. in a guest on Debian's stock 6.12 and 6.1: the userspace API against
 #     timerfd, POSIX timers and io_uring (bench/api_bench.c), and what
 #     adversarial loads do to a real-time probe's latency
@@ -45,6 +47,21 @@ gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 	"$HWT_TOP/bench/core_bench.c" -o "$out/core_bench" || die "cannot build core_bench"
 "$out/core_bench" -n "$max_n" > "$raw/native.jsonl" || die "core_bench failed"
 "$out/core_bench" -w geometry -n 100000 >> "$raw/native.jsonl" || die "core_bench -w geometry failed"
+log "layer 1: the engine at scale (the module's wheel and pass rule, simulated clock)"
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+	-I"$HWT_TOP/tests/native/include" -I"$HWT_TOP/kmod" -I"$HWT_TOP/kmod/include" \
+	"$HWT_TOP/bench/engine_bench.c" -o "$out/engine_bench" || die "cannot build engine_bench"
+: > "$raw/engine.jsonl"
+for R in 1500 20000; do
+	for rule in rearm run; do
+		for load in "-w stream -r 100000 -d 60000 -t 20" "-w stream -r 100000 -d 2000 -t 10" \
+			"-w stream -r 1000000 -d 2000 -t 10" "-w drain" "-w burst"; do
+			# shellcheck disable=SC2086
+			"$out/engine_bench" -R $R -p $rule $load >> "$raw/engine.jsonl" ||
+				die "engine_bench $load failed"
+		done
+	done
+done
 log "layer 1: instruction counts (valgrind --tool=callgrind)"
 : > "$raw/callgrind.jsonl"
 for impl in wheel heap2 heap4 rbtree; do
