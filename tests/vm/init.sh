@@ -12,7 +12,7 @@
 #   shell  load and offer a shell on the console
 #   bench  load, run the benchmarks of /hwt/bench and hwtimer_bench.ko
 #          (make bench, on Debian's stock kernels); hwt.bench=NAME runs
-#          /hwt/bench/NAME alone
+#          /hwt/bench/NAME alone, with hwt.args=A,B as its arguments
 # hwt.only=NAME,NAME... (check, user and kunit modes) runs only the KUnit
 # modules and test programs of those names, for a quick run by hand:
 #   tests/vm/qemu.sh KERNEL INITRD check - /tmp/res 900 hwt.only=bound_test
@@ -300,12 +300,14 @@ bench)
 	insmod $HWT || say "cannot load hwtimer.ko"
 	# hwt.bench=NAME runs that program of /hwt/bench alone
 	only=$(sed -n 's/.*hwt\.bench=\([a-z_]*\).*/\1/p' /proc/cmdline)
+	args=$(sed -n 's/.*hwt\.args=\([a-z_,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 	for b in /hwt/bench/*; do
 		[ -x "$b" ] || continue
 		[ -n "$only" ] && [ "$(basename "$b")" != "$only" ] && continue
 		say "running $(basename "$b")"
 		begin "bench:$(basename "$b")"
-		(cd /tmp && "$b") > $R 2>&1
+		# shellcheck disable=SC2086
+		(cd /tmp && "$b" $args) > $R 2>&1
 		end "bench:$(basename "$b")" $?
 	done
 	if [ -z "$only" ]; then

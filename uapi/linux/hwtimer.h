@@ -22,7 +22,11 @@
  * slack fires within [deadline, deadline + slack] (plus that latency):
  * the hrtimer is armed to fire by the end of the earliest window, and every
  * timer whose window has begun by then fires in the same run, so timers
- * with overlapping windows share one wakeup.
+ * with overlapping windows share one wakeup. Many timers due at once are
+ * expired in bounded passes, one after another while the CPU is free and
+ * then in a kernel worker at normal priority, so a backlog competes for the
+ * CPU like any task instead of making the kernel fall behind; a file's
+ * fdinfo counts those passes (continued, handed_off).
  *
  * Delivery. When a timer fires it queues one struct hwtimer_record, which
  * read() returns; many records come back in one read(), and poll() reports

@@ -62,7 +62,10 @@
  * Callbacks run in softirq context (HRTIMER_SOFTIRQ; the ktimers thread on
  * PREEMPT_RT), with interrupts enabled and no hwtimer lock held, like
  * timer_list callbacks: they must not sleep, and may start, modify or cancel
- * any timer, their own included. On PREEMPT_RT, hwtimer_cancel_sync() waits
+ * any timer, their own included. When more are due than one bounded pass
+ * runs, the next pass follows in the same softirq run while the CPU is
+ * otherwise free, for up to a millisecond, then in a later softirq run:
+ * callbacks never move to a thread. On PREEMPT_RT, hwtimer_cancel_sync() waits
  * for a running callback on a lock the expiry pass holds, so the waiter
  * boosts the thread running it (priority inheritance, as
  * hrtimer_cancel_wait_running() does). The callback of a
