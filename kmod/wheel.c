@@ -149,6 +149,7 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	w->clk = now & ~(hwt_wheel_tick(w) - 1);
 	w->high = w->clk;
 	w->stuck = w->clk - 1;	/* never a tick-aligned time */
+	w->paced = w->stuck;
 	w->skewed = false;
 	w->horizon = levels == max ? 1ULL << 63 :
 		     (u64)(HWT_LVL_SIZE - 1) << lvl_shift(w, levels - 1);

@@ -181,6 +181,8 @@ struct hwt_level {
  * @high: with @skewed, the latest @clk before the clock was set back
  * @skewed: @clk is before @high: nodes may sit in slots placed against that
  *	    later clock
+ * @paced: the @clk at which a big slot last got its share of a tick while
+ *	   expiries were due (wheel_clock.c)
  * @stuck: the @clk at which hwt_wheel_forward() last found something due
  *	   before the time it was asked for: it cannot move the clock again
  *	   before the clock has moved another way (a pop or a rebase)
@@ -202,6 +204,7 @@ struct hwt_level {
 struct hwt_wheel {
 	u64 clk;
 	u64 high;
+	u64 paced;
 	u64 stuck;
 	unsigned int shift;
 	unsigned int levels;

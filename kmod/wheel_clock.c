@@ -95,11 +95,13 @@ static inline u64 lvl_cascade_at(const struct hwt_wheel *w, unsigned int lvl,
 /**
  * struct hwt_early - a cascade that may be done ahead of its slot's start
  * @delta: from when, as a distance from the clock (U64_MAX: none)
+ * @must: by when: the slot's start, as a distance from the clock
  * @lvl: its level
  * @slot: its slot
  */
 struct hwt_early {
 	u64 delta;
+	u64 must;
 	unsigned int lvl;
 	unsigned int slot;
 };
@@ -112,11 +114,10 @@ struct hwt_early {
  * expired. Only the first occupied slot of each level needs a look: a
  * later one is cascaded no earlier than the start of the slot before it.
  *
- * If @early is not NULL it gets the earliest cascade that may be done
- * ahead of its slot's start (wheel.h). That one must be done by the start,
- * which counts as its event above, and may be done from @early->delta on,
- * whenever nothing else is due: none of its nodes is due before the start,
- * so expiring what is due goes first.
+ * If @early is not NULL it gets the cascade that may be done ahead of its
+ * slot's start (wheel.h) whose start comes first. That one must be done by
+ * the start, which counts as its event above, and may be done from
+ * @early->delta on: none of its nodes is due before the start.
  */
 static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 			  unsigned int *slotp, struct hwt_early *early)
@@ -125,7 +126,7 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 	unsigned int lvl, slot, dist;
 
 	if (early)
-		early->delta = U64_MAX;
+		early->delta = early->must = U64_MAX;
 	for (lvl = 0; lvl < w->levels; lvl++) {
 		u64 delta;
 
@@ -134,8 +135,9 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 		dist = lvl_first(w, lvl, &slot);
 		delta = lvl_event(w, lvl, dist) - w->clk;
 		if (early && lvl && lvl_early(w, lvl, slot, dist) &&
-		    lvl_cascade_at(w, lvl, slot, dist) <= early->delta) {
+		    delta <= early->must) {
 			early->delta = lvl_cascade_at(w, lvl, slot, dist);
+			early->must = delta;
 			early->lvl = lvl;
 			early->slot = slot;
 		}
@@ -218,6 +220,33 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 	hwt_hook_cascade(w, lvl, idx, moved);
 }
 
+/*
+ * Cascade a big slot ahead of its start (wheel.h), the clock being where
+ * it may. With nothing else due (@idle) it goes as far as the budget does.
+ * Otherwise expiries are due, and go first, but the slot still gets its
+ * share of each tick the clock moves on (the caller asks once per tick,
+ * @w->paced): its nodes spread over the ticks left before it starts, so
+ * that it is done by then however busy those ticks are.
+ */
+static void hwt_cascade_ahead(struct hwt_wheel *w,
+			      const struct hwt_early *e, bool idle,
+			      unsigned int *budget)
+{
+	unsigned int share = *budget, rest;
+	u64 ticks;
+
+	if (!idle) {
+		w->paced = w->clk;
+		ticks = max_t(u64, (e->must - e->delta) >> w->shift, 1);
+		share = min_t(u64, share,
+			      div64_u64(w->lvl[e->lvl].size[e->slot] + ticks - 1,
+					ticks));
+	}
+	rest = *budget - share;
+	hwt_cascade(w, e->lvl, e->slot, &share);
+	*budget = share + rest;
+}
+
 /**
  * hwt_wheel_pop() - take the next due node
  * @w: the wheel
@@ -264,12 +293,16 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 		}
 
 		delta = hwt_next_event(w, &lvl, &slot, &early);
-		if (delta > span && early.delta <= span) {
-			/* nothing else is due: cascade ahead */
-			delta = early.delta;
-			lvl = early.lvl;
-			slot = early.slot;
-		} else if (delta > span) {
+		if (early.delta <= min(span, delta) &&
+		    (delta > span || (!lvl && w->paced != w->clk))) {
+			bool idle = delta > span;
+
+			hwt_advance(w, early.delta);
+			span -= early.delta;
+			hwt_cascade_ahead(w, &early, idle, budget);
+			continue;
+		}
+		if (delta > span) {
 			hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
 			break;
 		}
