@@ -7,12 +7,12 @@
 #include <liburing.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/timerfd.h>
 
 #include "libhwtimer.h"
-#include "uheap.h"
 #include "api_bench.h"
 #include "uheap.h"
 
@@ -54,10 +54,51 @@ static long wakeups(void)
 	return ru.ru_nvcsw;
 }
 
-static void report_expiry(const char *name, int64_t *late, size_t n,
-			  uint64_t busy, uint64_t span, long woken)
+/*
+ * What the kernel saw of a file's expiries, from its fdinfo: the p99 of
+ * its own lateness histogram (fire time - deadline; the bucket's upper
+ * edge), and its passes: woken by the hrtimer, gone on with in the same
+ * run, and run by the worker. Appended to @extra.
+ */
+static void kernel_view(int fd, char *extra, size_t size)
 {
-	char extra[320];
+	unsigned long long hist[32] = { 0 }, v[3] = { 0 }, total = 0, sum = 0;
+	static const char *const keys[] = { "wakeups:", "continued:", "handed_off:" };
+	char path[64], line[512];
+	unsigned int i, b = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strlen("lateness_hist:");
+
+		for (i = 0; i < 3; i++)
+			if (!strncmp(line, keys[i], strlen(keys[i])))
+				v[i] = strtoull(line + strlen(keys[i]), NULL, 10);
+		if (strncmp(line, "lateness_hist:", 14))
+			continue;
+		for (i = 0; i < 32; i++)
+			total += hist[i] = strtoull(p, &p, 10);
+	}
+	fclose(f);
+	for (i = 0; i < 32 && total; i++) {
+		sum += hist[i];
+		b = i;
+		if (sum * 100 >= total * 99)
+			break;
+	}
+	snprintf(extra + strlen(extra), size - strlen(extra),
+		 ",\"fired_late_p99_ns\":%llu,\"wakeups\":%llu,\"continued\":%llu,"
+		 "\"handed_off\":%llu", b ? 1ULL << (b + 10) : 1024ULL, v[0], v[1], v[2]);
+}
+
+static void report_expiry(const char *name, int64_t *late, size_t n,
+			  uint64_t busy, uint64_t span, long woken, int fd)
+{
+	char extra[480];
 	size_t early = 0, i;
 
 	qsort(late, n, sizeof(*late), cmp_i64);
@@ -71,6 +112,8 @@ static void report_expiry(const char *name, int64_t *late, size_t n,
 		 (long long)late[n - 1], early, (unsigned long long)span,
 		 (double)woken * SEC / (double)(deadline_of(0, n - 1) -
 						deadline_of(0, 0)));
+	if (fd >= 0)
+		kernel_view(fd, extra, sizeof(extra));
 	emit("expiry", name, "cpu_ns_per_timer", (double)busy / (double)n, extra);
 }
 
@@ -149,7 +192,7 @@ static void expiry_hwtimer(int64_t *late, uint64_t slack, uint32_t ring,
 			late[got++] = (int64_t)(t - deadline_of(start, recs[j].cookie));
 	}
 	report_expiry(name, late, NEXP, busy_ns() - b0, now_ns() - t0,
-		      wakeups() - w0);
+		      wakeups() - w0, fd);
 	hwtimer_ring_unmap(&map);
 	close(fd);
 }
@@ -201,7 +244,7 @@ static void expiry_timerfd(int64_t *late)
 		}
 	}
 	report_expiry("timerfd + epoll", late, NEXP, busy_ns() - b0,
-		      now_ns() - t0, wakeups() - w0);
+		      now_ns() - t0, wakeups() - w0, -1);
 	close(ep);
 	free(fds);
 }
@@ -233,7 +276,7 @@ static void expiry_uheap(int64_t *late)
 			late[got++] = (int64_t)(t - deadline_of(start, ids[j]));
 	}
 	report_expiry("userspace heap + one timerfd", late, NEXP, busy_ns() - b0,
-		      now_ns() - t0, wakeups() - w0);
+		      now_ns() - t0, wakeups() - w0, -1);
 	uq_free(&q);
 }
 
@@ -284,7 +327,7 @@ static void expiry_uring(int64_t *late)
 		io_uring_cq_advance(&ring, k);
 	}
 	report_expiry("io_uring timeouts", late, NEXP, busy_ns() - b0,
-		      now_ns() - t0, wakeups() - w0);
+		      now_ns() - t0, wakeups() - w0, -1);
 	io_uring_queue_exit(&ring);
 	free(ts);
 }
