@@ -187,17 +187,14 @@ static struct miscdevice hwt_misc = {
 	.mode = 0666,	/* like timerfd, anyone may have timers */
 };
 
-/*
- * The workers bases hand a backlog to: per CPU, at normal priority, as
- * ksoftirqd (hwt.h)
- */
+/* The workers bases hand a backlog to: per CPU, nice -20 (hwt.h) */
 struct workqueue_struct *hwt_pass_wq;
 
 int hwt_dev_init(void)
 {
 	int ret;
 
-	hwt_pass_wq = alloc_workqueue("hwtimer_pass", 0, 0);
+	hwt_pass_wq = alloc_workqueue("hwtimer_pass", WQ_HIGHPRI, 0);
 	if (!hwt_pass_wq)
 		return -ENOMEM;
 	ret = hwt_account_init();

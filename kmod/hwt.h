@@ -46,9 +46,13 @@
  * rcu_do_batch() do, the owner starts the next pass at once (after
  * dropping the lock, signalling and freeing) while nobody else wants the
  * CPU and the run has taken less than HWT_RUN_NS (hwt_run_more()). Past
- * that, a device file hands the base to a worker, a per-CPU kworker at
- * normal priority as ksoftirqd is, which goes on pass by pass with
- * cond_resched() in between and arms the hrtimer again once caught up. The
+ * that, a device file hands the base to a worker, a high-priority per-CPU
+ * kworker (nice -20, below every real-time task), which goes on pass by
+ * pass with cond_resched() in between and arms the hrtimer again once
+ * caught up. At normal priority, as ksoftirqd runs, the worker waited
+ * behind the very reader its passes had woken, for a scheduler slice, and
+ * timers fired milliseconds late; the softirq it takes over from outranks
+ * every task. The
  * in-kernel API's bases promise their callbacks softirq context, so they
  * do not hand off: past the window they arm the hrtimer for a fresh "now"
  * (hwt_base_expiry_defer()), and other softirq work, a woken task or

@@ -222,25 +222,27 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 
 /*
  * Cascade a big slot ahead of its start (wheel.h), the clock being where
- * it may. With nothing else due (@idle) it goes as far as the budget does.
- * Otherwise expiries are due, and go first, but the slot still gets its
- * share of each tick the clock moves on (the caller asks once per tick,
- * @w->paced): its nodes spread over the ticks left before it starts, so
- * that it is done by then however busy those ticks are.
+ * it may. With nothing else due it goes as far as the budget does. When
+ * expiries are due they go first, and the clock is about to move on @next
+ * ns to the next of them; the slot then gets its share of those ns first
+ * (the caller asks once per tick, @w->paced): its nodes spread over the
+ * time left before it starts, so that it is done by then however busy
+ * that time is. @next is U64_MAX when nothing else is due.
  */
 static void hwt_cascade_ahead(struct hwt_wheel *w,
-			      const struct hwt_early *e, bool idle,
+			      const struct hwt_early *e, u64 next,
 			      unsigned int *budget)
 {
 	unsigned int share = *budget, rest;
-	u64 ticks;
+	u64 left = (e->must - e->delta) >> w->shift;
+	u64 step = max_t(u64, next >> w->shift, 1);
 
-	if (!idle) {
+	if (next != U64_MAX && step < left) {
+		u64 parts = div64_u64(left, step);
+		u32 size = w->lvl[e->lvl].size[e->slot];
+
 		w->paced = w->clk;
-		ticks = max_t(u64, (e->must - e->delta) >> w->shift, 1);
-		share = min_t(u64, share,
-			      div64_u64(w->lvl[e->lvl].size[e->slot] + ticks - 1,
-					ticks));
+		share = min_t(u64, share, div64_u64(size + parts - 1, parts));
 	}
 	rest = *budget - share;
 	hwt_cascade(w, e->lvl, e->slot, &share);
@@ -295,11 +297,11 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 		delta = hwt_next_event(w, &lvl, &slot, &early);
 		if (early.delta <= min(span, delta) &&
 		    (delta > span || (!lvl && w->paced != w->clk))) {
-			bool idle = delta > span;
+			u64 next = delta > span ? U64_MAX : delta - early.delta;
 
 			hwt_advance(w, early.delta);
 			span -= early.delta;
-			hwt_cascade_ahead(w, &early, idle, budget);
+			hwt_cascade_ahead(w, &early, next, budget);
 			continue;
 		}
 		if (delta > span) {

@@ -24,9 +24,10 @@
  * timer whose window has begun by then fires in the same run, so timers
  * with overlapping windows share one wakeup. Many timers due at once are
  * expired in bounded passes, one after another while the CPU is free and
- * then in a kernel worker at normal priority, so a backlog competes for the
- * CPU like any task instead of making the kernel fall behind; a file's
- * fdinfo counts those passes (continued, handed_off).
+ * then in a high-priority kernel worker (nice -20, below every real-time
+ * task), so a backlog yields the CPU between passes instead of making the
+ * kernel fall behind; a file's fdinfo counts those passes (continued,
+ * handed_off).
  *
  * Delivery. When a timer fires it queues one struct hwtimer_record, which
  * read() returns; many records come back in one read(), and poll() reports
