@@ -125,8 +125,10 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 	u64 best = U64_MAX;
 	unsigned int lvl, slot, dist;
 
-	if (early)
-		early->delta = early->must = U64_MAX;
+	if (early) {
+		early->delta = U64_MAX;
+		early->must = U64_MAX;
+	}
 	for (lvl = 0; lvl < w->levels; lvl++) {
 		u64 delta;
 
