@@ -12,6 +12,8 @@
 # (seen once on 6.12-rt, in sched_clock_cpu right after "sched_clock: Marking
 # stable"). Each such console is kept as CONSOLE_LOG.bootN and reported.
 #
+# HWT_QEMU_SMP (default 2) and HWT_QEMU_MEM (default 2G) size the guest.
+#
 # usage: qemu.sh KERNEL INITRD MODE CONSOLE_LOG RESULTS_LOG TIMEOUT [APPEND...]
 set -uo pipefail
 
@@ -27,7 +29,7 @@ boot() {
 		serial=(-monitor none -serial "file:$console")
 	fi
 	timeout --foreground -k 10 "$limit" \
-		qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m "${HWT_QEMU_MEM:-2G}" \
+		qemu-system-x86_64 -accel tcg -cpu max -smp "${HWT_QEMU_SMP:-2}" -m "${HWT_QEMU_MEM:-2G}" \
 		-display none -no-reboot \
 		"${serial[@]}" -serial "file:$results" \
 		-kernel "$kernel" -initrd "$initrd" -append "$append"
