@@ -190,12 +190,17 @@ struct hwt_utimer_ext {
  * @ref: open files of the user
  * @timers: timers the user holds
  * @rearms: re-arms per second its NO_RECORD periodic timers cost
+ * @pass_rearms: periodic timers expiry passes re-armed in the second that
+ *		 began at @pass_window, their records having gone to a ring
+ * @pass_window: jiffies when that second began
  */
 struct hwt_user {
 	kuid_t uid;
 	refcount_t ref;
 	atomic_long_t timers;
 	atomic_long_t rearms;
+	atomic_long_t pass_rearms;
+	unsigned long pass_window;
 };
 
 /**
@@ -500,6 +505,7 @@ bool hwt_user_charge(struct hwt_user *u, unsigned int n);
 unsigned long hwt_rearms(u32 uflags, u64 period);
 bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
 void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
+bool hwt_pass_rearm_take(struct hwt_file *hf);
 struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
 void hwt_efd_put(struct hwt_efd *e);
 struct hwt_utimer *hwt_alloc_ext(void);

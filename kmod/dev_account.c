@@ -38,7 +38,9 @@ MODULE_PARM_DESC(max_files_per_user,
  * A periodic HWTIMER_F_NO_RECORD timer is re-armed by the expiry itself, in
  * softirq context, which no cgroup pays for and no read() paces: each user
  * may have the kernel do at most this many such re-arms per second, over
- * all its files (each timer counts NSEC_PER_SEC / period of them).
+ * all its files (each timer counts NSEC_PER_SEC / period of them). Record
+ * timers whose records go to an expiry ring are re-armed by the pass too:
+ * they get what NO_RECORD timers leave, each second (hwt_pass_rearm_take()).
  */
 unsigned int hwt_max_rearms_per_user = 20000;
 module_param_named(max_rearms_per_user, hwt_max_rearms_per_user, uint, 0644);
@@ -96,6 +98,7 @@ struct hwt_user *hwt_user_get(const struct cred *cred)
 			u->uid = uid;
 			refcount_set(&u->ref, 1);
 			atomic_long_set(&u->timers, 0);
+			u->pass_window = jiffies;
 			if (xa_err(xa_store(&hwt_users, key, u, GFP_KERNEL))) {
 				kfree(u);
 				u = NULL;
@@ -161,6 +164,36 @@ void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n)
 		return;
 	atomic_long_sub(n, &hf->user->rearms);
 	hf->rearms -= n;
+}
+
+/**
+ * hwt_pass_rearm_take() - may an expiry pass re-arm a periodic timer itself
+ * @hf: the file, whose expiry pass would put the timer's record into its
+ *	ring and re-arm it
+ *
+ * A record that goes to the ring is delivered at once, so its periodic
+ * timer would be re-armed in the pass, which nothing paces but the
+ * consumer's plain store to the ring's header: the NO_RECORD case again.
+ * Such re-arms count, over every file of the user, against what its
+ * NO_RECORD timers leave of hwt_max_rearms_per_user, per second. Past it
+ * the pass queues the record instead (HWTIMER_RING_QUEUED), and the timer
+ * is re-armed by the FLUSH or read() that takes it, which the user pays
+ * for as a system call.
+ *
+ * Return: true if the pass may re-arm one more timer now.
+ */
+bool hwt_pass_rearm_take(struct hwt_file *hf)
+{
+	struct hwt_user *u = hf->user;
+	unsigned long w = READ_ONCE(u->pass_window), now = jiffies;
+
+	if (time_after_eq(now, w + HZ) && cmpxchg(&u->pass_window, w, now) == w)
+		atomic_long_set(&u->pass_rearms, 0);
+	if (atomic_long_inc_return(&u->pass_rearms) +
+	    atomic_long_read(&u->rearms) <= READ_ONCE(hwt_max_rearms_per_user))
+		return true;
+	atomic_long_dec(&u->pass_rearms);
+	return false;
 }
 
 /* Eventfd entries */

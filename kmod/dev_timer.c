@@ -320,9 +320,12 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 		if (efd)
 			hwt_signal_later(&sig, efd);
 		if (!(t->flags & HWT_U_NO_RECORD)) {
-			if (hwt_ring_put(hf, &ring, t, &nows, &dead))
+			/* a periodic one is re-armed in the ring's put: paced */
+			if (ring.room &&
+			    (!hwt_period(t) || hwt_pass_rearm_take(hf)) &&
+			    hwt_ring_put(hf, &ring, t, &nows, &dead))
 				continue;
-			/* the ring is full, or there is none */
+			/* the ring is full or paced, or there is none */
 			ring.room = 0;
 			t->state = HWT_U_FIRED;
 			list_add_tail(&n->entry, &hf->ready);

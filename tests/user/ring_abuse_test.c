@@ -3,7 +3,7 @@
  * /dev/hwtimer: an expiry ring whose consumer misbehaves. One scribbles
  * over the whole header while timers expire, one unmaps the ring under
  * them, one forks with it mapped, one closes the file and keeps the
- * mapping. Run on the KASAN kernel, where an access out of bounds is a
+ * mapping, one paces 1 us periodic timers with plain stores to @cons. Run on the KASAN kernel, where an access out of bounds is a
  * splat that fails the run; and nothing may be lost.
  */
 #define _GNU_SOURCE
@@ -171,6 +171,45 @@ TEST_F(ring, munmap_races_expiry)
 	while ((n = hwtimer_ring_harvest(&self->map, recs, 64)) > 0)
 		u.records += n;
 	EXPECT_EQ(2000, u.records);
+}
+
+/*
+ * Periodic record timers of 1 us whose records go to the ring, and a
+ * consumer that only stores @cons: the passes re-arm them at most
+ * max_rearms_per_user times a second, as NO_RECORD ones; past that their
+ * records wait on the queue, and a FLUSH delivers them and re-arms.
+ */
+TEST_F_TIMEOUT(ring, cons_stores_do_not_pace_a_rearm_storm, 120)
+{
+	const unsigned int n = 200, cap = 1000;
+	long long old = hwt_param_set("max_rearms_per_user", cap);
+	unsigned long long fired, later;
+	uint64_t end;
+	unsigned int i;
+
+	ASSERT_LE(0, old);
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 4096, &self->map));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 1000, i, NULL));
+	end = now_ns(CLOCK_MONOTONIC) + 2 * SEC;
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		STORE(&self->map.hdr->cons, LOAD(&self->map.hdr->prod));
+		usleep(10 * 1000);
+	}
+	fired = fdinfo_u64(self->fd, "fired");
+	TH_LOG("%u timers of 1 us, 2 s of cons stores: %llu expiries, %llu queued",
+	       n, fired, fdinfo_u64(self->fd, "ready"));
+	/* the first expiry of each, and at most the cap in each second begun */
+	EXPECT_GE(n + 3ULL * cap, fired);
+	EXPECT_LT(0ULL, fdinfo_u64(self->fd, "ready"));
+	EXPECT_NE(0U, LOAD(&self->map.hdr->flags) & HWTIMER_RING_QUEUED);
+	/* a FLUSH, paid for by a system call, delivers them and re-arms */
+	STORE(&self->map.hdr->cons, LOAD(&self->map.hdr->prod));
+	EXPECT_LE(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+	usleep(100 * 1000);
+	later = fdinfo_u64(self->fd, "fired");
+	EXPECT_LT(fired, later);
+	hwt_param_set("max_rearms_per_user", old);
 }
 
 /* fork() shares the mapping: the child consumes, the parent sees it */

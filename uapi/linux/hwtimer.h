@@ -498,6 +498,12 @@ struct hwtimer_record_size {
  * periods it missed as overruns), and records queue behind it so that they
  * stay in order. While any wait there, @flags has HWTIMER_RING_QUEUED:
  * HWTIMER_IOC_RING_FLUSH moves them into the ring, or read() returns them.
+ * A record delivered into the ring by the expiry re-arms its periodic timer
+ * there and then, which only the consumer's store to @cons paces: such
+ * re-arms count against max_rearms_per_user, each second, with what the
+ * user's NO_RECORD timers ask for. Past it, records take the queue until
+ * the next second, and a FLUSH or read() delivers them and re-arms their
+ * timers.
  * Records from timers withdrawn by a clock set (HWTIMER_REC_CANCELED)
  * always take the queue.
  *
