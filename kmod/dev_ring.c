@@ -129,6 +129,8 @@ long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 	hwt_lock(hf);
 	/* mmap() and poll() look without the lock: the ring is complete */
 	smp_store_release(&hf->ring, r);
+	/* records queued before the ring came wait there: say so */
+	hwt_ring_queue_changed(hf, 0);
 	hwt_unlock(hf);
 out:
 	mutex_unlock(&hf->setup);

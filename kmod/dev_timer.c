@@ -24,6 +24,8 @@ void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 	} else if (t->state != HWT_U_IDLE) {	/* FIRED or CANCELED */
 		list_del_init(&t->node.entry);
 		WRITE_ONCE(hf->nready, hf->nready - 1);
+		if (!hf->nready)
+			hwt_ring_queue_changed(hf, 0);
 	}
 	t->state = HWT_U_IDLE;
 }

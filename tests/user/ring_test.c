@@ -255,6 +255,28 @@ TEST_F(ring, read_takes_what_was_queued)
 	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
 }
 
+/*
+ * HWTIMER_RING_QUEUED says what the queue holds: records queued before the
+ * ring was set up wait there, and a CANCEL that drops the last one clears
+ * it.
+ */
+TEST_F(ring, queued_flag_at_setup_and_after_cancel)
+{
+	uint32_t id;
+	int i;
+
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 7, &id));
+	for (i = 0; i < 2000 && fdinfo_u64(self->fd, "ready") != 1; i++)
+		usleep(1000);
+	ASSERT_EQ(1ULL, fdinfo_u64(self->fd, "ready"));
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 64, &self->map));
+	EXPECT_TRUE(LOAD(&self->map.hdr->flags) & HWTIMER_RING_QUEUED);
+	/* its unread record goes with the arming: result 2 */
+	EXPECT_EQ(2, hwt_cancel(self->fd, id));
+	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "ready"));
+	EXPECT_EQ(0, LOAD(&self->map.hdr->flags));
+}
+
 /* a periodic timer's records keep coming, and a full ring counts overruns */
 TEST_F(ring, periodic_timers_rearm_and_count_overruns)
 {
