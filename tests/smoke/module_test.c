@@ -40,8 +40,11 @@ TEST(levels_cover_all_of_time_by_default)
 	int shift = __builtin_ctzll(tick);
 
 	ASSERT_NE(~0ULL, levels);
-	/* 6 bits a level, enough for the 64 - shift bits of tick numbers */
-	EXPECT_EQ((unsigned long long)(64 - shift + 5) / 6, levels);
+	/*
+	 * 5 bits a level, and the top level, of up to 64 slots, starting at
+	 * bit 58 or above: every key less than 2^63 ns ahead fits (wheel.h)
+	 */
+	EXPECT_EQ((unsigned long long)(58 - shift + 4) / 5 + 1, levels);
 }
 
 TEST_HARNESS_MAIN
