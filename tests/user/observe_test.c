@@ -191,16 +191,16 @@ TEST_F(obs, occupancy_follows_the_timers)
 	int i;
 
 	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
-	/* the level whose range holds a 10 s delay */
-	for (l = 0; l < info.levels; l++)
-		if ((info.tick_ns << (6 * (l + 1))) > 10 * SEC)
-			break;
 	/*
-	 * A node goes to the level of the highest bit in which its key
-	 * differs from the wheel's clock: that level, or a higher one when
-	 * adding 10 s to the clock carries past it (which depends on the
-	 * uptime). Never a lower one.
+	 * A node goes to the lowest level whose slot of its key is fewer than
+	 * slots_per_level slots ahead of the clock's: for a 10 s delay, the
+	 * first level whose slots_per_level - 1 slots span more than 10 s.
+	 * Never a lower one.
 	 */
+	for (l = 0; l < info.levels; l++)
+		if ((info.tick_ns << (info.level_shift * l)) *
+		    (info.slots_per_level - 1) > 10 * SEC)
+			break;
 	levels_from(l, info.levels, &t0, &unused);
 	levels_from(0, l, &below0, &unused);
 	total0 = sysfs_u64("wheel/timers");
