@@ -38,6 +38,7 @@ const char * const hwt_counter_names[HWT_NR_COUNTERS] = {
 	[HWT_C_REBASES] = "rebases",
 	[HWT_C_CONTINUED] = "continued",
 	[HWT_C_HANDED_OFF] = "handed_off",
+	[HWT_C_URING_RUNS] = "uring_runs",
 };
 
 const char * const hwt_maximum_names[HWT_NR_MAXIMA] = {

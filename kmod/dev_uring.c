@@ -34,6 +34,9 @@
 #endif
 #include "dev.h"
 
+/* queued commands one task-work item runs at most (hwt_uring_tw()) */
+#define HWT_URING_RUN		1024
+
 /* flags whose fields the short form lacks: they need HWTIMER_URING_OP */
 #define HWT_URING_LONG_FLAGS	(HWTIMER_F_EVENTFD | HWTIMER_F_PERIOD | \
 				 HWTIMER_F_GEN)
@@ -128,28 +131,73 @@ static struct io_uring_cmd *hwt_uring_done(struct io_uring_cmd *cmd,
 	return cmd;
 }
 
+static void hwt_uring_tw(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
+
 /*
- * The task work of the first command queued: run every queued command, in
+ * A run stopped with @n commands left, from @cmd to the one whose next
+ * link is @tail: put them back at the head of the queue, before whatever
+ * was queued meanwhile, and let a fresh task-work item run them. Only if
+ * what was queued meanwhile is of the same ring and task, whose items run
+ * in order; otherwise false, and the caller goes on.
+ */
+static bool hwt_uring_requeue(struct hwt_uring_batch *b,
+			      struct io_uring_cmd *cmd,
+			      struct io_uring_cmd **tail, unsigned int n)
+{
+	const void *ctx = cmd_to_io_kiocb(cmd)->ctx;
+	bool first;
+
+	spin_lock(&b->lock);
+	first = !b->head;
+	if (!first && (b->ctx != ctx || b->task != current)) {
+		spin_unlock(&b->lock);
+		return false;
+	}
+	/* a batch queued meanwhile has its task work coming: it runs these */
+	*tail = b->head;
+	if (first) {
+		b->tail = tail;
+		b->ctx = ctx;
+		b->task = current;
+	}
+	b->head = cmd;
+	b->n += n;
+	spin_unlock(&b->lock);
+	if (first)
+		io_uring_cmd_complete_in_task(cmd, hwt_uring_tw);
+	return true;
+}
+
+/*
+ * The task work of the first command queued: run the queued commands, in
  * order, HWT_CHUNK per hold of the file's lock, and complete them with the
- * issue flags io_uring gave it (all are of its ring and task). A task that
- * is exiting (or io_uring's fallback worker) runs none: -ECANCELED.
+ * issue flags io_uring gave it (all are of its ring and task). A run stops
+ * after HWT_URING_RUN commands, or between chunks if the task should give
+ * the CPU up, and hands the rest to a fresh task-work item: io_uring runs a
+ * DEFER_TASKRUN ring's items in a loop with no resched point of its own,
+ * holding the ring's lock, and the queue grows across submissions. A task
+ * that is exiting (or io_uring's fallback worker) runs none: -ECANCELED.
  */
 static void hwt_uring_tw(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 {
 	struct hwt_file *hf = ioucmd->file->private_data;
 	struct hwt_uring_batch *b = &hf->uring;
+	struct io_uring_cmd *cmd, **tail;
 	struct hwt_slot *slots = NULL;
-	struct io_uring_cmd *cmd;
-	unsigned int n, k, i;
+	unsigned int n, k, i, ran = 0;
 	int err = -ECANCELED;
 
 	spin_lock(&b->lock);
 	cmd = b->head;
 	n = b->n;
+	tail = b->tail;
 	b->head = NULL;
 	b->tail = &b->head;
 	b->n = 0;
 	spin_unlock(&b->lock);
+	hwt_lock(hf);
+	hwt_stat_add(&hf->stats, HWT_C_URING_RUNS, 1);
+	hwt_unlock(hf);
 
 	if (!(current->flags & (PF_EXITING | PF_KTHREAD))) {
 		slots = kmalloc_array(min_t(unsigned int, n, HWT_CHUNK),
@@ -166,6 +214,10 @@ static void hwt_uring_tw(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 			hwt_run_ops(hf, slots, k, false);
 		cmd = hwt_uring_done(cmd, k, slots, err, issue_flags);
 		n -= k;
+		ran += k;
+		if (n && slots && (ran >= HWT_URING_RUN || need_resched()) &&
+		    hwt_uring_requeue(b, cmd, tail, n))
+			break;
 	}
 	kfree(slots);
 }

@@ -155,6 +155,7 @@ enum hwt_counter {
 	HWT_C_REBASES,		/* rebases after the clock was set back */
 	HWT_C_CONTINUED,	/* passes a run went on with, not re-armed */
 	HWT_C_HANDED_OFF,	/* passes run by the worker of a base */
+	HWT_C_URING_RUNS,	/* task-work runs of queued io_uring commands */
 	HWT_NR_COUNTERS
 };
 

@@ -410,6 +410,48 @@ TEST_F(uring, two_rings_at_once)
 }
 
 /*
+ * Five submissions of 1,024 commands each on a DEFER_TASKRUN ring wait for
+ * one wait: no task-work item runs more than 1,024 of them (fdinfo counts
+ * the items), and still they run in order: each CANCEL finds the timer
+ * that the MOD before it armed, each MOD finds it cancelled.
+ */
+TEST_F(uring, a_long_queue_runs_in_bounded_items)
+{
+	enum { SUBS = 5, PER = 1024, N = SUBS * PER };
+	struct io_uring_params p = {
+		.cq_entries = 2 * N,
+		.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+			 IORING_SETUP_CQSIZE,
+	};
+	static int res[N];
+	unsigned long long runs;
+	struct io_uring d;
+	uint32_t id;
+	int s, i;
+
+	if (io_uring_queue_init_params(PER, &d, &p))
+		SKIP(return, "no IORING_SETUP_DEFER_TASKRUN here");
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, &id));
+	runs = fdinfo_u64(self->fd, "uring_runs");
+	for (s = 0; s < SUBS; s++) {
+		for (i = s * PER; i < (s + 1) * PER; i += 2) {
+			hwtimer_uring_prep_cancel(io_uring_get_sqe(&d), self->fd, id, i);
+			hwtimer_uring_prep_mod(io_uring_get_sqe(&d), self->fd, id,
+					       60 * SEC, 0, i + 1);
+		}
+		ASSERT_EQ(PER, io_uring_submit(&d));
+	}
+	ASSERT_EQ(0, reap(&d, res, N));
+	for (i = 0; i < N; i++)
+		ASSERT_EQ(i % 2 ? 0 : 1, res[i]) TH_LOG("command %d", i);
+	runs = fdinfo_u64(self->fd, "uring_runs") - runs;
+	TH_LOG("%d commands in %llu task-work items", N, runs);
+	EXPECT_LE((unsigned long long)SUBS, runs);
+	EXPECT_EQ(HWTIMER_STATE_PENDING, hwt_get_state(self->fd, id));
+	io_uring_queue_exit(&d);
+}
+
+/*
  * The timers belong to the file, not to the ring: closing the ring leaves
  * them, and the file, registered with a ring that outlives its fd, goes
  * with the ring.

@@ -605,8 +605,12 @@ struct hwtimer_ring_setup {
  * with ENOTTY. The short commands that one submission issues on a file
  * run together, in submission order, once all are issued and before the
  * submitting task returns to user space (or, on an
- * IORING_SETUP_DEFER_TASKRUN ring, when it next waits for completions);
- * those of a task that exits first complete with ECANCELED. Expiries do
+ * IORING_SETUP_DEFER_TASKRUN ring, when it next waits for completions),
+ * 1024 at most per task-work item, the rest in a fresh one that keeps
+ * their order; those of a task that exits first complete with ECANCELED.
+ * Long-form commands, and short ones io_uring issues from its io-wq
+ * workers (IOSQE_ASYNC), run as they are issued, so before short commands
+ * of the same submission that wait to run together. Expiries do
  * not come back as CQEs: they go to the ring or read(), which cost less
  * per record than a CQE each (see BENCHMARKS.md).
  */
