@@ -114,13 +114,16 @@ struct hwt_early {
  * expired. Only the first occupied slot of each level needs a look: a
  * later one is cascaded no earlier than the start of the slot before it.
  *
- * If @early is not NULL it gets the cascade that may be done ahead of its
- * slot's start (wheel.h) whose start comes first. That one must be done by
- * the start, which counts as its event above, and may be done from
- * @early->delta on: none of its nodes is due before the start.
+ * If @early is not NULL it gets, of the cascades that may be done ahead of
+ * their slot's start (wheel.h) and may be done by @span from the clock,
+ * the one whose start comes first. That one must be done by the start,
+ * which counts as its event above, and may be done from @early->delta on:
+ * none of its nodes is due before the start. hwt_wheel_next() names the
+ * earliest of those times, so a pop at it always finds one.
  */
 static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
-			  unsigned int *slotp, struct hwt_early *early)
+			  unsigned int *slotp, struct hwt_early *early,
+			  u64 span)
 {
 	u64 best = U64_MAX;
 	unsigned int lvl, slot, dist;
@@ -137,6 +140,7 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 		dist = lvl_first(w, lvl, &slot);
 		delta = lvl_event(w, lvl, dist) - w->clk;
 		if (early && lvl && lvl_early(w, lvl, slot, dist) &&
+		    lvl_cascade_at(w, lvl, slot, dist) <= span &&
 		    delta <= early->must) {
 			early->delta = lvl_cascade_at(w, lvl, slot, dist);
 			early->must = delta;
@@ -296,7 +300,7 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 			continue;
 		}
 
-		delta = hwt_next_event(w, &lvl, &slot, &early);
+		delta = hwt_next_event(w, &lvl, &slot, &early, span);
 		if (early.delta <= min(span, delta) &&
 		    (delta > span || (!lvl && w->paced != w->clk))) {
 			u64 next = delta > span ? U64_MAX : delta - early.delta;
@@ -449,7 +453,7 @@ void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
 
 	if ((s64)span <= 0 || w->clk == w->stuck)
 		return;
-	if (hwt_next_event(w, &lvl, &slot, NULL) > span)
+	if (hwt_next_event(w, &lvl, &slot, NULL, span) > span)
 		hwt_advance(w, span);
 	else
 		w->stuck = w->clk;

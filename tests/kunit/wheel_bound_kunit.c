@@ -556,6 +556,37 @@ static void bound_stream_cascades_ahead_of_boundaries(struct kunit *test)
 		   fired, (unsigned long long)w->cascaded, slots4);
 }
 
+/*
+ * 60,000 timeouts of 1 ms .. 60 s (4.096 us ticks), expired the way the
+ * base does: sleep to hwt_wheel_next(), pop what is due, 256 units a pass.
+ * Big slots of several levels wait to be cascaded ahead at once; the time
+ * hwt_wheel_next() gives must always find something to do (else the base
+ * would wake there again and again), and every timer fires once, in order,
+ * never early.
+ */
+static void bound_early_cascades_of_several_levels_progress(struct kunit *test)
+{
+	const unsigned int shift = 12, count = 60000;
+	struct hwt_wheel *w = new_wheel(test, shift, 0, 0);
+	struct hwt_node *n = new_nodes(test, count), *got;
+	u64 now = 0, prev = 0, end = 61 * SEC;
+	unsigned int i, fired = 0;
+	struct rnd_state rnd;
+
+	prandom_seed_state(&rnd, 60);
+	for (i = 0; i < count; i++)
+		add_at(w, &n[i], 1000000 +
+		       prandom_u32_state(&rnd) % (59 * SEC / 1000) * 1000);
+	while ((got = run_until_budget(test, w, &now, end, NULL, 256))) {
+		KUNIT_ASSERT_GE(test, now, got->expires);
+		KUNIT_ASSERT_GE(test, hwt_wheel_key(w, got->expires), prev);
+		prev = hwt_wheel_key(w, got->expires);
+		fired++;
+	}
+	KUNIT_EXPECT_EQ(test, fired, count);
+	KUNIT_EXPECT_TRUE(test, hwt_wheel_empty(w));
+}
+
 static struct kunit_case hwtimer_wheel_bound_cases[] = {
 	KUNIT_CASE(bound_cascade_respects_budget),
 	KUNIT_CASE(bound_big_slot_is_due_a_slot_early),
@@ -568,6 +599,7 @@ static struct kunit_case hwtimer_wheel_bound_cases[] = {
 	KUNIT_CASE_SLOW(bound_random_differential_fine_tick_wrapping),
 	KUNIT_CASE_SLOW(bound_random_differential_few_levels),
 	KUNIT_CASE_SLOW(bound_stream_cascades_ahead_of_boundaries),
+	KUNIT_CASE_SLOW(bound_early_cascades_of_several_levels_progress),
 	{}
 };
 
