@@ -413,7 +413,8 @@ TEST_F(uring, two_rings_at_once)
  * Five submissions of 1,024 commands each on a DEFER_TASKRUN ring wait for
  * one wait: no task-work item runs more than 1,024 of them (fdinfo counts
  * the items), and still they run in order: each CANCEL finds the timer
- * that the MOD before it armed, each MOD finds it cancelled.
+ * that the ADD before it created, and each ADD gets the id the CANCEL
+ * before it freed (the id freed last is handed out next).
  */
 TEST_F(uring, a_long_queue_runs_in_bounded_items)
 {
@@ -436,14 +437,14 @@ TEST_F(uring, a_long_queue_runs_in_bounded_items)
 	for (s = 0; s < SUBS; s++) {
 		for (i = s * PER; i < (s + 1) * PER; i += 2) {
 			hwtimer_uring_prep_cancel(io_uring_get_sqe(&d), self->fd, id, i);
-			hwtimer_uring_prep_mod(io_uring_get_sqe(&d), self->fd, id,
-					       60 * SEC, 0, i + 1);
+			hwtimer_uring_prep_add(io_uring_get_sqe(&d), self->fd,
+					       CLOCK_MONOTONIC, 60 * SEC, 0, i + 1);
 		}
 		ASSERT_EQ(PER, io_uring_submit(&d));
 	}
 	ASSERT_EQ(0, reap(&d, res, N));
 	for (i = 0; i < N; i++)
-		ASSERT_EQ(i % 2 ? 0 : 1, res[i]) TH_LOG("command %d", i);
+		ASSERT_EQ(i % 2 ? (int)id : 1, res[i]) TH_LOG("command %d", i);
 	runs = fdinfo_u64(self->fd, "uring_runs") - runs;
 	TH_LOG("%d commands in %llu task-work items", N, runs);
 	EXPECT_LE((unsigned long long)SUBS, runs);
