@@ -414,8 +414,14 @@ bool hwt_wheel_next_range(const struct hwt_wheel *w, u64 *when, u64 *latest)
 				first = lvl_event(w, 0, dist);
 				late = l->late[slot];
 			} else if (lvl_early(w, lvl, slot, dist)) {
-				/* cascaded by its start, all of it */
-				first = lvl_event(w, lvl, dist);
+				/*
+				 * all of it is cascaded from the slot before
+				 * on: wake then, not at its start, or the
+				 * cascade would be the burst it is spread to
+				 * avoid
+				 */
+				first = w->clk +
+					lvl_cascade_at(w, lvl, slot, dist);
 				late = first;
 			} else {
 				first = l->first[slot];

@@ -199,6 +199,34 @@ static void range_is_a_point_after_set_back(struct kunit *test)
 }
 
 /*
+ * A slot big enough to be cascaded ahead is cascaded from the start of the
+ * slot before: the window ends there, however much slack its nodes have,
+ * so that an idle owner wakes to spread the cascade, not at its start.
+ */
+static void range_of_a_big_slot_ends_where_its_cascade_begins(struct kunit *test)
+{
+	const u64 l2 = 1ULL << (SHIFT + 2 * HWT_LVL_BITS), start = 10 * l2;
+	struct hwt_wheel *w = new_swheel(test, SHIFT, 0);
+	struct snode *s = new_snodes(test, HWT_CASCADE_EARLY);
+	u64 when, latest;
+	unsigned int i;
+
+	for (i = 0; i < HWT_CASCADE_EARLY; i++) {
+		add_slack(w, &s[i], start + l2 / 2 + i * TICK, 3600 * SEC);
+		KUNIT_ASSERT_EQ(test, hwt_wheel_level_of(w, &s[i].node), 2U);
+	}
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_early(w, &s[i - 1].node));
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_next_range(w, &when, &latest));
+	KUNIT_EXPECT_EQ(test, when, start - l2);
+	KUNIT_EXPECT_EQ(test, latest, start - l2);
+	/* one node less: a small slot's window, from its first key on */
+	hwt_wheel_del(w, &s[0].node);
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_next_range(w, &when, &latest));
+	KUNIT_EXPECT_GE(test, when, start + l2 / 2);
+	KUNIT_EXPECT_GT(test, latest, start + l2 / 2 + TICK);
+}
+
+/*
  * 10^4 nodes due within one second with 1 ms of slack share wakeups: about
  * one per millisecond, against one per tick without slack.
  */
@@ -292,6 +320,7 @@ static struct kunit_case hwtimer_wheel_range_cases[] = {
 	KUNIT_CASE(range_mod_in_slot_narrows_window),
 	KUNIT_CASE(range_walk_stops_past_the_window),
 	KUNIT_CASE(range_is_a_point_after_set_back),
+	KUNIT_CASE(range_of_a_big_slot_ends_where_its_cascade_begins),
 	KUNIT_CASE(range_burst_shares_wakeups),
 	KUNIT_CASE_SLOW(range_random_windows),
 	{}
