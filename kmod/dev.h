@@ -190,17 +190,16 @@ struct hwt_utimer_ext {
  * @ref: open files of the user
  * @timers: timers the user holds
  * @rearms: re-arms per second its NO_RECORD periodic timers cost
- * @pass_rearms: periodic timers expiry passes re-armed in the second that
- *		 began at @pass_window, their records having gone to a ring
- * @pass_window: jiffies when that second began
+ * @pass_rearms: periodic timers expiry passes re-armed in the current
+ *		 second, their records having gone to a ring (low 32 bits),
+ *		 and the jiffies that second began at (high 32 bits)
  */
 struct hwt_user {
 	kuid_t uid;
 	refcount_t ref;
 	atomic_long_t timers;
 	atomic_long_t rearms;
-	atomic_long_t pass_rearms;
-	unsigned long pass_window;
+	atomic64_t pass_rearms;
 };
 
 /**

@@ -98,7 +98,6 @@ struct hwt_user *hwt_user_get(const struct cred *cred)
 			u->uid = uid;
 			refcount_set(&u->ref, 1);
 			atomic_long_set(&u->timers, 0);
-			u->pass_window = jiffies;
 			if (xa_err(xa_store(&hwt_users, key, u, GFP_KERNEL))) {
 				kfree(u);
 				u = NULL;
@@ -185,15 +184,27 @@ void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n)
 bool hwt_pass_rearm_take(struct hwt_file *hf)
 {
 	struct hwt_user *u = hf->user;
-	unsigned long w = READ_ONCE(u->pass_window), now = jiffies;
+	u32 now = jiffies;
+	long cap = (long)READ_ONCE(hwt_max_rearms_per_user) -
+		   atomic_long_read(&u->rearms);
+	s64 old = atomic64_read(&u->pass_rearms), new;
 
-	if (time_after_eq(now, w + HZ) && cmpxchg(&u->pass_window, w, now) == w)
-		atomic_long_set(&u->pass_rearms, 0);
-	if (atomic_long_inc_return(&u->pass_rearms) +
-	    atomic_long_read(&u->rearms) <= READ_ONCE(hwt_max_rearms_per_user))
-		return true;
-	atomic_long_dec(&u->pass_rearms);
-	return false;
+	/*
+	 * The second's start and its count in one word, so that passes on
+	 * other CPUs never count into a second one of them has just ended.
+	 * A window that looks more than a second old is over, even across
+	 * the wrap of its 32 bits of jiffies.
+	 */
+	do {
+		if (now - (u32)(old >> 32) >= HZ)
+			new = (s64)((u64)now << 32);
+		else
+			new = old;
+		if ((u32)new >= cap)
+			return false;
+		new++;
+	} while (!atomic64_try_cmpxchg(&u->pass_rearms, &old, new));
+	return true;
 }
 
 /* Eventfd entries */
