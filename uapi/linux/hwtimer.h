@@ -501,9 +501,9 @@ struct hwtimer_record_size {
  * A record delivered into the ring by the expiry re-arms its periodic timer
  * there and then, which only the consumer's store to @cons paces: such
  * re-arms count against max_rearms_per_user, each second, with what the
- * user's NO_RECORD timers ask for. Past it, records take the queue until
- * the next second, and a FLUSH or read() delivers them and re-arms their
- * timers.
+ * user's NO_RECORD timers ask for. Past it, the record takes the queue,
+ * and the records after it follow it there, in order, until a FLUSH or
+ * read() empties the queue: that delivers them and re-arms their timers.
  * Records from timers withdrawn by a clock set (HWTIMER_REC_CANCELED)
  * always take the queue.
  *
@@ -541,8 +541,9 @@ struct hwtimer_record_size {
  * @flags: (kernel) HWTIMER_RING_QUEUED
  * @mask: (kernel) entries of the ring, minus 1
  * @rec_stride: (kernel) bytes from one record slot to the next
- * @queued: (kernel) records that took the queue because the ring was full
- *	(or records were queued before them)
+ * @queued: (kernel) records that took the queue because the ring was full,
+ *	their re-arms were over the user's cap, or records were queued
+ *	before them
  * @kernel_pad: keeps the consumer's fields on their own cache lines
  * @cons: (consumer) index of the next record it reads
  * @wake: (consumer) HWTIMER_RING_WAKE_*; an unknown value counts as 0
