@@ -98,6 +98,7 @@ int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 	}
 	b->wheel->slack_of = slack_of;
 	b->armed = U64_MAX;
+	b->running = false;
 	b->cpu = -1;
 	b->cpu_online = false;
 	memset(&b->stats, 0, sizeof(b->stats));
@@ -136,12 +137,15 @@ void hwt_base_destroy(struct hwt_base *b)
  * Program the hrtimer to fire by @latest, and no earlier than @when, if that
  * ends before the armed window. Otherwise the armed window is already right:
  * it ends no later than @latest, and if it fires before @when the run finds
- * nothing due yet and arms again.
+ * nothing due yet and arms again. While a run owns the base, it arms the
+ * hrtimer when it ends (struct hwt_base), so this does nothing.
  */
 static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 {
 	u64 range;
 
+	if (b->running)
+		return;
 	/*
 	 * The wheel's time is modular u64; an hrtimer's is a positive s64.
 	 * A deadline near KTIME_MAX plus its slack (or its key) would wrap
@@ -287,6 +291,7 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 	x->fired = 0;
 	if (kind == HWT_PASS_WAKEUP)
 		b->armed = U64_MAX;
+	b->running = true;
 	hwt_stat_add(&b->stats, counter[kind], 1);
 	hwt_base_sync(b, x->now);
 	x->clk = b->wheel->clk;
@@ -362,6 +367,7 @@ void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x)
  * Return: true if the pass spent its budget and work may be left due: the
  * hrtimer is then not armed, and the owner goes on with another pass, hands
  * the base to its worker, or calls hwt_base_expiry_defer() (see hwt.h).
+ * Until one of those ends the run, nothing arms the hrtimer.
  */
 bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 {
@@ -382,6 +388,7 @@ bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
 		return true;
 	}
+	b->running = false;
 	if (hwt_wheel_next_range(w, &next, &latest))
 		hwt_base_arm(b, next, latest);
 	return false;
@@ -399,6 +406,8 @@ void hwt_base_expiry_defer(struct hwt_base *b)
 {
 	u64 next = hwt_base_now(b) + 1;
 
+	b->running = false;
+	b->armed = U64_MAX;
 	hwt_base_arm(b, next, next);
 }
 

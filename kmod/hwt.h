@@ -219,6 +219,10 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  * @cpu_online: whether @cpu is online, kept by the owner under its lock
  * @armed: the end of the window @hrt is armed for (its hard expiry), or
  *	   U64_MAX when it is not armed
+ * @running: a run of passes owns the base, from its first pass until one
+ *	     ends caught up or the run defers the rest: the run arms @hrt
+ *	     when it ends, so nothing arms it meanwhile (an arm then, for
+ *	     what is already due, would fire at once, behind the run's back)
  * @stats: counters
  * @owner: the object the base belongs to, for its hrtimer callback
  * @arm_csd: set up by the owner of a bound base: an IPI to @cpu that takes
@@ -234,6 +238,7 @@ struct hwt_base {
 	clockid_t clockid;
 	int cpu;
 	bool cpu_online;
+	bool running;
 	u64 armed;
 	struct hwt_stats stats;
 	void *owner;

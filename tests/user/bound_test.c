@@ -224,6 +224,57 @@ TEST_F_TIMEOUT(bound, backlog_drains_without_rearming, 900)
 	EXPECT_GE(2ULL * info.levels + 4, arms);
 }
 
+/*
+ * The same backlog, of periodic NO_RECORD timers: the pass re-arms each one,
+ * and the re-arms fill level-3 slots to the size that is cascaded ahead,
+ * tens of times during the backlog. Until the run has caught up it arms the
+ * hrtimer itself, so none of those re-arms arms it for what is already due:
+ * that would wake the base again and again, behind the run's back.
+ */
+TEST_F_TIMEOUT(bound, rearms_during_a_backlog_do_not_wake_it, 900)
+{
+	static struct hwtimer_op ops[4096];
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	struct hwtimer_info info = { 0 };
+	unsigned long long w0, wakeups;
+	uint32_t n = 20000, i, k, chunk;
+	uint64_t start, per;
+
+	ASSERT_LE(0, efd);
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	per = add_cost(4096);
+	ASSERT_LT(0ULL, per);
+	start = now_ns(CLOCK_MONOTONIC) + 3 * per * n + SEC;
+	for (i = 0; i < n; i += chunk) {
+		chunk = n - i < 4096 ? n - i : 4096;
+		for (k = 0; k < chunk; k++)
+			/* periods 256 us apart: ~40 level-3 slots of re-arms */
+			ops[k] = (struct hwtimer_op){
+				.op = HWTIMER_OP_ADD,
+				.flags = HWTIMER_F_ABS | HWTIMER_F_NO_RECORD |
+					 HWTIMER_F_EVENTFD,
+				.clockid = CLOCK_MONOTONIC, .eventfd = efd,
+				.expires = start,
+				.period = 2 * SEC + (uint64_t)(i + k) * 256000,
+			};
+		ASSERT_EQ((long)chunk, batch(self->fd, ops, chunk));
+		for (k = 0; k < chunk && !ops[k].result; k++)
+			;
+		ASSERT_EQ(chunk, k) TH_LOG("ADD %u: %d", i + k, ops[k].result);
+	}
+	/* the backlog's own cascades wake the base a few times before start */
+	w0 = fdinfo_u64(self->fd, "wakeups");
+	for (i = 0; i < 20 * 600 && fdinfo_u64(self->fd, "fired") < n; i++)
+		usleep(50 * 1000);
+	wakeups = fdinfo_u64(self->fd, "wakeups") - w0;
+	TH_LOG("%u re-armed timers: %llu wakeups, %llu passes in the run, %llu in the worker",
+	       n, wakeups, fdinfo_u64(self->fd, "continued"),
+	       fdinfo_u64(self->fd, "handed_off"));
+	ASSERT_LE((unsigned long long)n, fdinfo_u64(self->fd, "fired"));
+	EXPECT_GE((unsigned long long)info.levels + 2, wakeups);
+	close(efd);
+}
+
 /* userfaultfd: hold each fault on a registered page for 5 ms */
 struct stall {
 	int uffd;
