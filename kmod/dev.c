@@ -83,6 +83,8 @@ static int hwt_open(struct inode *inode, struct file *file)
 				  hwt_geo.max_delay);
 	mutex_init(&hf->setup);
 	mutex_init(&hf->read_lock);
+	mutex_init(&hf->sig_wait);
+	init_waitqueue_head(&hf->sig_wq);
 	INIT_LIST_HEAD(&hf->ready);
 	INIT_LIST_HEAD(&hf->cos_link);
 	init_waitqueue_head(&hf->wq);
@@ -156,6 +158,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_efd_put(hf->efd);
 	hwt_efd_put(hf->last_efd);
 	hwt_user_put(hf->user);
+	mutex_destroy(&hf->sig_wait);
 	mutex_destroy(&hf->read_lock);
 	mutex_destroy(&hf->setup);
 	hwt_ring_free(hf);

@@ -304,6 +304,11 @@ struct hwt_uring_batch {
  * @uring: io_uring commands waiting for the task work that runs them
  * @cos_link: on the list of files that clock sets walk (dev_clockset.c),
  *	      once it armed a HWTIMER_F_CANCEL_ON_SET timer
+ * @sig_phase: the phase (0 or 1) that runs signalling timers' eventfds
+ *	       count in, under the lock (see hwt_signals_wait())
+ * @sig_busy: runs of each phase that have not finished signalling
+ * @sig_wait: one MOD, CANCEL or DRAIN at a time flips @sig_phase and waits
+ * @sig_wq: where it waits for @sig_busy of the old phase to reach 0
  * @dead: being released: expiries must not re-arm anything
  * @stats: counters of the file's own (the owner fields); its bases count
  *	   the rest
@@ -333,6 +338,10 @@ struct hwt_file {
 	u32 nready;
 	struct hwt_uring_batch uring;
 	struct list_head cos_link;
+	unsigned int sig_phase;
+	atomic_t sig_busy[2];
+	struct mutex sig_wait;		/* see @sig_wait above */
+	wait_queue_head_t sig_wq;
 	bool dead;
 	struct hwt_stats stats;
 };
@@ -372,6 +381,8 @@ extern struct workqueue_struct *hwt_pass_wq;
  * struct hwt_signals - what an expiry run wakes once it dropped the lock
  * @efd: distinct eventfds of the timers it expired, each with a reference
  * @nefd: entries of @efd
+ * @phase: the @sig_phase of the file the run counts in while it signals
+ *	   @efd (struct hwt_file)
  * @file: the file's eventfd, with a reference, if records were queued
  * @poll: records were queued: wake readers and pollers
  *
@@ -381,6 +392,7 @@ extern struct workqueue_struct *hwt_pass_wq;
 struct hwt_signals {
 	struct hwt_efd *efd[HWT_PASS_EFDS];
 	unsigned int nefd;
+	unsigned int phase;
 	struct hwt_efd *file;
 	bool poll;
 };
@@ -534,7 +546,9 @@ int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 		 const struct hwtimer_op *op, struct hwt_nows *nows,
 		 u64 *now, u64 *deadline, u64 *asked);
 u64 hwt_utimer_slack(const struct hwt_node *n);
-void hwt_signal_later(struct hwt_signals *sig, struct hwt_efd *e);
+void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
+		      struct hwt_efd *e);
+void hwt_signals_wait(struct hwt_file *hf);
 void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
 			unsigned int full);
 void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig);

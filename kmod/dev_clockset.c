@@ -57,7 +57,7 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 				WRITE_ONCE(hf->nready, hf->nready + 1);
 				hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
 				if (hwt_efd(t))
-					hwt_signal_later(&sig, hwt_efd(t));
+					hwt_signal_later(hf, &sig, hwt_efd(t));
 				queued++;
 			}
 			/* a chunk, or as many eventfds as a run signals */

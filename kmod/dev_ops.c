@@ -447,6 +447,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 {
 	unsigned int i, adds, prepaid, ran = n;
 	struct hwt_nows nows = {};
+	bool ended = false;
 	LIST_HEAD(dead);
 
 	for (i = 0; i < n; i++) {
@@ -493,8 +494,12 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			s->op.result = hwt_do_cancel(hf, s, &nows, &dead);
 			break;
 		}
+		ended |= s->op.op != HWTIMER_OP_ADD && s->op.result >= 0;
 	}
 	hwt_unlock(hf);
+	/* no eventfd of an arming a MOD or CANCEL ended is signalled after */
+	if (ended)
+		hwt_signals_wait(hf);
 
 	if (prepaid)
 		atomic_long_sub(prepaid, &hf->user->timers);

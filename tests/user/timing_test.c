@@ -11,8 +11,11 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 
 #include "kselftest_harness.h"
 #include "hwt_test.h"
@@ -275,6 +278,83 @@ TEST_F(fresh, nothing_after_cancel)
 	TH_LOG("cancelled while pending %d, after firing %d", cancelled_first,
 	       fired_first);
 	EXPECT_LT(0, cancelled_first + fired_first);
+}
+
+/*
+ * The review's recipe for a late signal: seven timers whose eventfds have
+ * 3,000 epoll waiters each expire in the same pass just before the victim,
+ * so the pass spends long signalling them, the victim's last, with the
+ * file's lock dropped. Another CPU cancels the victim as soon as it has
+ * fired. Its eventfd may have been signalled before CANCEL returned, but
+ * never after.
+ */
+TEST_F_TIMEOUT(fresh, nothing_after_cancel_behind_slow_signals, 300)
+{
+	enum { DECOYS = 7, WAITERS = 3000, ROUNDS = 20 };
+	struct rlimit rl = { DECOYS * WAITERS + 256, DECOYS * WAITERS + 256 };
+	int efd[DECOYS], *dups, ep, i, k, late = 0, fired = 0;
+	cpu_set_t cpus;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	dups = calloc(DECOYS * WAITERS, sizeof(*dups));
+	ASSERT_NE(NULL, dups);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, ep);
+	for (i = 0; i < DECOYS; i++) {
+		efd[i] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		ASSERT_LE(0, efd[i]);
+		for (k = 0; k < WAITERS; k++) {
+			struct epoll_event ev = { .events = EPOLLIN };
+			int d = dup(efd[i]);
+
+			ASSERT_LE(0, d);
+			ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev));
+			dups[i * WAITERS + k] = d;
+		}
+	}
+	for (i = 0; i < ROUNDS; i++) {
+		uint64_t at;
+		uint32_t id;
+		long ret;
+
+		/* armed from CPU 0, so the pass runs there */
+		CPU_ZERO(&cpus);
+		CPU_SET(0, &cpus);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+		at = now_ns(CLOCK_MONOTONIC) + 20 * MS;
+		for (k = 0; k < DECOYS; k++)
+			ASSERT_EQ(0, hwt_add_efd(self->fd, HWTIMER_F_ABS |
+						 HWTIMER_F_NO_RECORD |
+						 HWTIMER_F_AUTOREMOVE, at, 0,
+						 efd[k], NULL));
+		ASSERT_EQ(0, hwt_add_efd(self->fd, HWTIMER_F_ABS, at, 0,
+					 self->efd, &id));
+		CPU_ZERO(&cpus);
+		CPU_SET(1, &cpus);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+		while (hwt_get_state(self->fd, id) == HWTIMER_STATE_PENDING)
+			;
+		ret = hwt_cancel(self->fd, id);
+		ASSERT_EQ(2, ret);
+		fired += efd_take(self->efd) != 0;
+		usleep(200 * 1000);
+		if (efd_take(self->efd))
+			late++;
+		for (k = 0; k < DECOYS; k++)
+			efd_take(efd[k]);
+	}
+	TH_LOG("%d rounds: signalled before CANCEL returned %d, after %d",
+	       ROUNDS, fired, late);
+	EXPECT_EQ(0, late);
+	EXPECT_EQ(ROUNDS, fired);
+	for (i = 0; i < DECOYS * WAITERS; i++)
+		close(dups[i]);
+	for (i = 0; i < DECOYS; i++)
+		close(efd[i]);
+	close(ep);
+	free(dups);
 }
 
 /*

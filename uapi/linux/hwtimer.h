@@ -50,13 +50,23 @@
  * its files; ADD or MOD past it fails with EDQUOT.
  *
  * Freshness: once MOD or CANCEL returns, no record from the timer's earlier
- * arming is read and no eventfd is signalled for it. Every arming has a new
+ * arming is read and no eventfd is signalled for it (nor for a timer DRAIN
+ * took). An expiry signals eventfds after it let go of the file, so MOD,
+ * CANCEL and DRAIN wait, if need be, for expiries that are still
+ * signalling: a few microseconds, as hrtimer_cancel() waits for a running
+ * callback. Every arming has a new
  * generation number, reported by ADD and MOD and carried by its records.
  * Generations are counted per file, modulo 2^24, so an id's next timer
  * does not repeat its last one's; compare them only for equality. A
  * record counts as delivered when read() takes it off the queue: a read()
  * that runs concurrently with MOD or CANCEL may return a record it took
- * before they did, and that record carries the earlier generation.
+ * before they did, and that record carries the earlier generation. With
+ * an expiry ring, a record counts as delivered once it is in the ring,
+ * read by the consumer or not: MOD and CANCEL then return 0 for its arming
+ * (not 2), DRAIN leaves it, and the id may come back with the next ADD.
+ * A ring consumer that re-arms or cancels timers while their records may
+ * wait in the ring tells a record of an ended arming by (id, gen): the
+ * generation differs from the one MOD or ADD returned for the new arming.
  *
  * Times are in nanoseconds on the timer's clock (CLOCK_MONOTONIC,
  * CLOCK_BOOTTIME or CLOCK_REALTIME). CLOCK_REALTIME, the clock that can be
