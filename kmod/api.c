@@ -131,6 +131,7 @@ static int hwt_arm(struct hwtimer *t, u64 expires, u64 delta, u64 period,
 	struct hwt_kbase *kb, *nb;
 	unsigned long flags;
 	u64 now, deadline;
+	bool on_wheel;
 	int ret;
 
 	if ((mode & ~HWTIMER_MODE_FLAGS) || (cond & (cond - 1)))
@@ -148,10 +149,12 @@ static int hwt_arm(struct hwtimer *t, u64 expires, u64 delta, u64 period,
 				&deadline);
 	if (ret)
 		goto out;
-	ret = !!(t->state & HWT_PENDING);
+	/* pending as hwtimer_pending() says: on the wheel, or its callback due */
+	on_wheel = t->state & HWT_PENDING;
+	ret = !!(t->state & (HWT_PENDING | HWT_QUEUED));
 	if ((cond == HWTIMER_IF_PENDING && !ret) ||
 	    (cond == HWTIMER_IF_IDLE && ret) ||
-	    (cond == HWTIMER_IF_EARLIER && ret &&
+	    (cond == HWTIMER_IF_EARLIER && on_wheel &&
 	     (s64)(deadline - t->node.expires) >= 0))
 		goto out;
 	if (start) {
@@ -162,19 +165,19 @@ static int hwt_arm(struct hwtimer *t, u64 expires, u64 delta, u64 period,
 	/* the pass must not re-arm a running periodic timer after this */
 	if (kb->running == t)
 		kb->rearm = false;
-	if (ret && nb == kb) {
+	if (on_wheel && nb == kb) {
 		hwt_base_mod(&kb->base, &t->node, deadline, now, 0);
 		hwt_gstat_add(HWT_C_MODIFIED, 1);
 		goto out;
 	}
-	if (ret)
+	if (on_wheel)
 		hwt_base_del(&kb->base, &t->node, 0);
 	if (nb != kb)
 		WRITE_ONCE(t->base, nb);
 	t->node.expires = deadline;
 	hwt_base_add(&nb->base, &t->node, now, 0);
 	t->state |= HWT_PENDING;
-	hwt_gstat_add(ret ? HWT_C_MODIFIED : HWT_C_ADDED, 1);
+	hwt_gstat_add(on_wheel ? HWT_C_MODIFIED : HWT_C_ADDED, 1);
 out:
 	hwt_unlock_arm(kb, nb, flags);
 	return ret;
@@ -196,10 +199,14 @@ out:
  * unless it is pinned or its callback is running.
  *
  * Context: any, hard interrupts and raw spinlocks included.
- * Return: 1 if the timer was pending, 0 if not, -EINVAL for bad @mode,
+ * Return: 1 if the timer was pending as hwtimer_pending() says (on the
+ * wheel, or a sleepable timer whose callback is queued and has not
+ * started: that callback still runs), 0 if not, -EINVAL for bad @mode,
  * -ERANGE for a deadline, slack or period beyond the wheel's range,
  * -ESHUTDOWN after hwtimer_shutdown_sync(). With a condition that does not
  * hold, the timer is left alone and 1 or 0 still says whether it is pending.
+ * HWTIMER_IF_EARLIER compares with the deadline of a timer on the wheel
+ * only: one whose callback is queued is armed.
  */
 int hwtimer_start_range(struct hwtimer *t, u64 expires, u64 delta,
 			u64 period, unsigned int mode)

@@ -258,6 +258,61 @@ static void base_past_deadline_fires_at_once(struct kunit *test)
 	stop_probes(p, 1);
 }
 
+/*
+ * A periodic timer whose first deadline has passed fires at once, and its
+ * grid starts at the time it was armed: no period counts as missed.
+ */
+static void base_past_first_deadline_starts_the_grid(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, 0);
+	const u64 period = 10 * MS;
+	u64 now = hwtimer_now(&p->t), first;
+	unsigned int i;
+
+	p->stop_after = 4;
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, now - 25 * MS, period,
+					    HWTIMER_ABS), 0);
+	first = hwtimer_expires(&p->t);
+	KUNIT_EXPECT_GE(test, first, now);
+	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 4, 10000));
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->early), 0);
+	KUNIT_EXPECT_EQ(test, p->deadlines[0], first);
+	KUNIT_EXPECT_EQ(test, p->overruns[0], 0ULL);
+	for (i = 1; i < 4; i++)
+		KUNIT_EXPECT_EQ_MSG(test, (p->deadlines[i] - first) % period,
+				    0ULL, "fire %u", i);
+	stop_probes(p, 1);
+}
+
+/*
+ * A sleepable timer that fired while its callback still runs has its next
+ * callback queued: hwtimer_pending() says so, and so does the 1 that
+ * hwtimer_start() and hwtimer_cancel() return for it.
+ */
+static void base_queued_callback_counts_as_pending(struct kunit *test)
+{
+	struct probe *p = new_probes(test, 1, PROBE_SLEEPABLE);
+	struct hwtimer_sleepable *st = &p->st;
+	atomic_t release = ATOMIC_INIT(0);
+	u64 fired;
+
+	p->hold = &release;
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0, HWTIMER_REL), 0);
+	KUNIT_ASSERT_TRUE(test, wait_until(atomic_read(&p->entered) == 1, 10000));
+	/* the callback holds its worker: the next expiry queues another run */
+	fired = READ_ONCE(st->fired);
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0, HWTIMER_REL), 0);
+	KUNIT_ASSERT_TRUE(test, wait_until(READ_ONCE(st->fired) != fired, 10000));
+	KUNIT_EXPECT_TRUE(test, hwtimer_pending(&p->t));
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 3600 * SEC, 0,
+					    HWTIMER_REL), 1);
+	KUNIT_EXPECT_TRUE(test, hwtimer_cancel(&p->t));
+	KUNIT_EXPECT_FALSE(test, hwtimer_pending(&p->t));
+	atomic_set(&release, 1);
+	stop_probes(p, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->fires), 1);
+}
+
 static void rearm_fn(struct hwtimer *t)
 {
 	struct probe *p = container_of(t, struct probe, t);
@@ -585,6 +640,8 @@ static struct kunit_case hwtimer_base_cases[] = {
 	KUNIT_CASE(base_modify_conditions),
 	KUNIT_CASE(base_rejects_bad_arguments),
 	KUNIT_CASE(base_past_deadline_fires_at_once),
+	KUNIT_CASE(base_past_first_deadline_starts_the_grid),
+	KUNIT_CASE(base_queued_callback_counts_as_pending),
 	KUNIT_CASE(base_callback_rearms_itself),
 	KUNIT_CASE(base_cancel_sync_waits_for_callback),
 	KUNIT_CASE(base_sleepable_callback_may_sleep),

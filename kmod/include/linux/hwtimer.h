@@ -76,7 +76,10 @@
  * Periodic timers: a timer started with a period is re-armed after each
  * callback unless the callback re-armed or cancelled it; a sleepable one is
  * re-armed when it fires, before its callback runs. Fixed-rate (the
- * default) keeps the deadlines on the grid deadline + k * period; with
+ * default) keeps the deadlines on the grid deadline + k * period, where
+ * deadline is the first one the timer fires at: the one it was armed for,
+ * or the time it was armed if that had already passed (the timer then
+ * fires at once, and no period counts as missed); with
  * HWTIMER_FIXED_DELAY the next deadline is the time the timer fired plus the
  * period. Periods that end before the timer could be re-armed, or while a
  * sleepable callback is still waiting to run, are not replayed: they are
