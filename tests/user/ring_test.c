@@ -197,6 +197,44 @@ TEST_F(ring, autoremove_deletes_on_delivery)
 	EXPECT_EQ(-ENOENT, hwt_get_state(self->fd, id));
 }
 
+/*
+ * A record in the ring is delivered, read or not: CANCEL returns 0 for its
+ * arming, DRAIN leaves it, and the id comes back with the next ADD. The
+ * generation tells the ended arming's record from the new timer.
+ */
+TEST_F(ring, a_record_in_the_ring_is_delivered)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS, .cookie = 1,
+	};
+	struct hwtimer_drain d = { 0 };
+	struct hwtimer_record *r;
+	uint32_t id, gen;
+
+	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	id = op.id;
+	gen = op.gen;
+	ASSERT_EQ(0, wait_prod(self->map.hdr, 1));
+	r = slot(&self->map, 0);
+	EXPECT_EQ(id, r->id);
+	EXPECT_EQ(gen, r->gen);
+	/* delivered: not "fired, record dropped" (2) */
+	EXPECT_EQ(0, hwt_cancel(self->fd, id));
+	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	EXPECT_EQ(0, d.count);
+	EXPECT_EQ(1, LOAD(&self->map.hdr->prod));
+	/* the id again, with another generation */
+	op = (struct hwtimer_op){
+		.clockid = CLOCK_MONOTONIC, .expires = 3600 * SEC, .cookie = 2,
+	};
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_EQ(id, op.id);
+	EXPECT_NE(gen, op.gen);
+	EXPECT_EQ(gen, r->gen);
+	EXPECT_EQ(1, r->cookie);
+}
+
 /* a full ring loses nothing: the rest waits on the queue, in order */
 TEST_F(ring, a_full_ring_loses_nothing)
 {
