@@ -304,6 +304,8 @@ struct hwt_uring_batch {
  * @uring: io_uring commands waiting for the task work that runs them
  * @cos_link: on the list of files that clock sets walk (dev_clockset.c),
  *	      once it armed a HWTIMER_F_CANCEL_ON_SET timer
+ * @cos_seq: the count of clock sets its HWTIMER_F_CANCEL_ON_SET timers were
+ *	     armed under: sets up to it have withdrawn them (dev_clockset.c)
  * @sig_phase: the phase (0 or 1) that runs signalling timers' eventfds
  *	       count in, under the lock (see hwt_signals_wait())
  * @sig_busy: runs of each phase that have not finished signalling
@@ -338,6 +340,7 @@ struct hwt_file {
 	u32 nready;
 	struct hwt_uring_batch uring;
 	struct list_head cos_link;
+	u32 cos_seq;
 	unsigned int sig_phase;
 	atomic_t sig_busy[2];
 	struct mutex sig_wait;		/* see @sig_wait above */
@@ -554,6 +557,10 @@ void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
 void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig);
 void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig);
 void hwt_cos_join(struct hwt_file *hf);
+void hwt_cos_sync(struct hwt_file *hf);
+bool hwt_cos_stale(const struct hwt_file *hf);
+void hwt_cos_withdrawn(struct hwt_file *hf, struct hwt_utimer *t, u64 now,
+		       struct hwt_signals *sig);
 void hwt_cos_leave(struct hwt_file *hf);
 int hwt_clockset_init(void);
 void hwt_clockset_exit(void);

@@ -8,10 +8,22 @@
  * The kernel tells its own timerfd code directly (clock_was_set()); a module
  * learns of a set from the pvclock_gtod notifier, which timekeeping calls on
  * every update with a "was set" argument, in atomic context under the
- * timekeeper's lock. The notifier only queues an irq_work, which queues a
- * work item; the work walks the files that ever had such a timer, each in
- * chunks under its lock, giving the CPU up in between. A clock set costs
- * O(timers of those files); nothing else is paid for the feature.
+ * timekeeper's lock. The notifier counts the set in hwt_cos_seq and queues
+ * an irq_work, which queues a work item; the work walks the files that ever
+ * had such a timer, each in chunks under its lock, giving the CPU up in
+ * between. A clock set costs O(timers of those files); nothing else is
+ * paid for the feature.
+ *
+ * The walk comes later than the set, so the count is checked where a timer
+ * could otherwise act on the set clock first, as timerfd checks its clock
+ * offset at expiry and at read(): each file remembers the count its
+ * HWTIMER_F_CANCEL_ON_SET timers were armed under (hwt_file.cos_seq). An
+ * expiry withdraws such a timer instead of firing it if the count has moved
+ * on since; read(), FLUSH and an ADD or MOD that arms one walk the file
+ * first (hwt_cos_sync()). The walk also withdraws a timer that fired before
+ * the set and whose record is not read yet, as timerfd's read() returns
+ * ECANCELED whatever ticks it had: a periodic one would be re-armed on the
+ * set clock, with the set counted as overruns.
  */
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
@@ -27,10 +39,52 @@
 static LIST_HEAD(hwt_cos_files);
 static DEFINE_MUTEX(hwt_cos_lock);	/* guards hwt_cos_files */
 
-/* Withdraw the pending HWTIMER_F_CANCEL_ON_SET timers of @hf. */
+/* clock sets since the module was loaded, modulo 2^32 */
+static atomic_t hwt_cos_seq = ATOMIC_INIT(0);
+
+/**
+ * hwt_cos_stale() - whether a set came after a file's CANCEL_ON_SET armings
+ * @hf: the file
+ *
+ * Return: true if the clock was set since the file's HWTIMER_F_CANCEL_ON_SET
+ * timers were armed, and the walk that withdraws them has not been through
+ * the file yet.
+ */
+bool hwt_cos_stale(const struct hwt_file *hf)
+{
+	return READ_ONCE(hf->cos_seq) != (u32)atomic_read(&hwt_cos_seq);
+}
+
+/**
+ * hwt_cos_withdrawn() - withdraw a timer armed before a clock set
+ * @hf: the file, locked
+ * @t: a HWTIMER_F_CANCEL_ON_SET timer, off the wheel, not on the queue
+ * @now: the time on CLOCK_REALTIME
+ * @sig: the run's signals: its eventfd is signalled
+ *
+ * Its record, flagged HWTIMER_REC_CANCELED, takes the queue; the caller
+ * calls hwt_queued_records() for it.
+ */
+void hwt_cos_withdrawn(struct hwt_file *hf, struct hwt_utimer *t, u64 now,
+		       struct hwt_signals *sig)
+{
+	t->fired = now;
+	t->state = HWT_U_CANCELED;
+	list_add_tail(&t->node.entry, &hf->ready);
+	WRITE_ONCE(hf->nready, hf->nready + 1);
+	hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
+	if (hwt_efd(t))
+		hwt_signal_later(hf, sig, hwt_efd(t));
+}
+
+/*
+ * Withdraw the HWTIMER_F_CANCEL_ON_SET timers of @hf that are pending, or
+ * fired with their records unread, and note the sets done with.
+ */
 static void hwt_cos_withdraw(struct hwt_file *hf)
 {
 	struct hwt_base *b = &hf->base[HWT_CLK_REAL];
+	u32 seq = atomic_read(&hwt_cos_seq);
 	struct hwt_utimer *t;
 	u32 pos = 1;
 	bool more;
@@ -48,29 +102,49 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 		}
 		now = hwt_base_now(b);
 		while ((t = hwt_ids_next(&hf->ids, &pos, &scan))) {
-			if (t->state == HWT_U_PENDING &&
-			    (t->flags & HWT_U_CANCEL_ON_SET)) {
+			if (!(t->flags & HWT_U_CANCEL_ON_SET)) {
+				/* not armed with it */
+			} else if (t->state == HWT_U_PENDING) {
 				hwt_base_del(b, &t->node, t->id);
+				hwt_cos_withdrawn(hf, t, now, &sig);
+				queued++;
+			} else if (t->state == HWT_U_FIRED) {
+				/* its record, on the queue, now says so */
 				t->fired = now;
 				t->state = HWT_U_CANCELED;
-				list_add_tail(&t->node.entry, &hf->ready);
-				WRITE_ONCE(hf->nready, hf->nready + 1);
-				hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
-				if (hwt_efd(t))
-					hwt_signal_later(hf, &sig, hwt_efd(t));
-				queued++;
 			}
 			/* a chunk, or as many eventfds as a run signals */
 			if (++n == HWT_COS_CHUNK || sig.nefd == HWT_PASS_EFDS)
 				break;
 		}
 		more = hwt_ids_more(&hf->ids, pos);
+		/* a walker that started later may have been faster */
+		if (!more && (s32)(seq - hf->cos_seq) > 0)
+			WRITE_ONCE(hf->cos_seq, seq);
 		if (queued)
 			hwt_queued_records(hf, &sig, 0);
 		hwt_unlock(hf);
 		hwt_signal_now(hf, &sig);
 		cond_resched();
 	} while (more);
+}
+
+/**
+ * hwt_cos_sync() - withdraw what a clock set withdrew, before going on
+ * @hf: a file about to deliver records or arm a HWTIMER_F_CANCEL_ON_SET
+ *	timer
+ *
+ * The walk a clock set queues may not have reached @hf yet: do its work
+ * for @hf now, so that a read() finds the withdrawn records, and so that
+ * every pending HWTIMER_F_CANCEL_ON_SET timer of @hf is armed under the
+ * file's count of sets.
+ *
+ * Context: process context, no lock held.
+ */
+void hwt_cos_sync(struct hwt_file *hf)
+{
+	if (!list_empty(&hf->cos_link) && hwt_cos_stale(hf))
+		hwt_cos_withdraw(hf);
 }
 
 static void hwt_cos_work_fn(struct work_struct *work)
@@ -99,8 +173,10 @@ static DEFINE_IRQ_WORK(hwt_cos_irq_work, hwt_cos_irq_work_fn);
 static int hwt_cos_notify(struct notifier_block *nb, unsigned long was_set,
 			  void *tk)
 {
-	if (was_set)
+	if (was_set) {
+		atomic_inc(&hwt_cos_seq);
 		irq_work_queue(&hwt_cos_irq_work);
+	}
 	return NOTIFY_OK;
 }
 
@@ -112,14 +188,22 @@ static struct notifier_block hwt_cos_nb = {
  * hwt_cos_join() - put a file on the list clock sets walk
  * @hf: a file about to arm a HWTIMER_F_CANCEL_ON_SET timer
  *
+ * Also brings the file up to the clock sets so far (hwt_cos_sync()).
+ *
  * Context: process context, no lock held.
  */
 void hwt_cos_join(struct hwt_file *hf)
 {
 	mutex_lock(&hwt_cos_lock);
-	if (list_empty(&hf->cos_link))
+	if (list_empty(&hf->cos_link)) {
+		/* it has no such timer yet: none of them saw a set */
+		hwt_lock(hf);
+		WRITE_ONCE(hf->cos_seq, atomic_read(&hwt_cos_seq));
+		hwt_unlock(hf);
 		list_add_tail(&hf->cos_link, &hwt_cos_files);
+	}
 	mutex_unlock(&hwt_cos_lock);
+	hwt_cos_sync(hf);
 }
 
 /**

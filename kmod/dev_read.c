@@ -193,6 +193,8 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 	struct hwt_rbuf *rb;
 	ssize_t ret = 0;
 
+	/* records of timers a clock set withdrew come out as such */
+	hwt_cos_sync(hf);
 	if (mutex_lock_interruptible(&hf->read_lock))
 		return -ERESTARTSYS;
 	rsize = hf->rec_size;

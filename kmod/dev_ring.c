@@ -296,6 +296,7 @@ long hwt_ioc_ring_flush(struct hwt_file *hf)
 
 	if (!r)
 		return -ENODEV;
+	hwt_cos_sync(hf);
 	/* no read() is halfway through the records at the head */
 	if (mutex_lock_interruptible(&hf->read_lock))
 		return -ERESTARTSYS;

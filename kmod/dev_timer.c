@@ -346,7 +346,7 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	struct hwt_ring_pass ring;
 	struct hwt_expiry x;
 	struct hwt_node *n;
-	unsigned int queued = 0;
+	unsigned int queued = 0, withdrawn = 0;
 	bool more;
 	LIST_HEAD(dead);
 
@@ -366,6 +366,14 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 		struct hwt_utimer *t = container_of(n, struct hwt_utimer, node);
 		struct hwt_efd *efd = hwt_efd(t);
 
+		if (unlikely(t->flags & HWT_U_CANCEL_ON_SET) &&
+		    hwt_cos_stale(hf)) {
+			/* armed before a set the walk has not reached yet */
+			hwt_cos_withdrawn(hf, t, x.now, &sig);
+			ring.room = 0;
+			withdrawn++;
+			continue;
+		}
 		trace_hwt_expire(b->clockid, t, t->id, n->expires, x.now);
 		t->fired = x.now;
 		t->state = HWT_U_IDLE;
@@ -393,7 +401,7 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	if (sig.nefd == HWT_PASS_EFDS)
 		x.pass.left = 0;	/* more may be due: go on */
 	more = hwt_base_expiry_end(b, &x);
-	if (queued)
+	if (queued || withdrawn)
 		hwt_queued_records(hf, &sig, queued);
 	hwt_ring_end(hf, &ring, &sig);
 	hwt_unlock(hf);

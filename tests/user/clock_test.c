@@ -233,6 +233,64 @@ TEST_F(clk, cancel_on_set_withdraws_a_periodic_timer_for_good)
 	cancel_on_set(_metadata, self, SEC, SEC);
 }
 
+/*
+ * A step forward past the deadline: the expiry the step brings on comes
+ * before the walk that withdraws the timer, and must withdraw it itself.
+ * timerfd's read() returns ECANCELED every time.
+ */
+TEST_F(clk, cancel_on_set_never_fires_on_the_set_clock)
+{
+	int i, fired = 0;
+
+	for (i = 0; i < 20; i++) {
+		struct hwtimer_op op = {
+			.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET |
+				 HWTIMER_F_REALTIME,
+			.clockid = CLOCK_REALTIME,
+			.expires = now_ns(CLOCK_REALTIME) + 300 * MS,
+		};
+		struct hwtimer_record r;
+
+		ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+		ASSERT_EQ(0, step(&self->stepped, 2 * SEC));
+		ASSERT_NE(0, fires_after(self->fd, now_ns(CLOCK_MONOTONIC), 10000));
+		ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+		EXPECT_EQ(op.id, r.id);
+		if (r.flags != HWTIMER_REC_CANCELED)
+			fired++;
+	}
+	EXPECT_EQ(0, fired) TH_LOG("%d of 20 fired on the set clock", fired);
+}
+
+/*
+ * A periodic timer that fired before the set, its record not read: the
+ * record says it was withdrawn, and the timer is not re-armed on the set
+ * clock with the step counted as overruns.
+ */
+TEST_F(clk, cancel_on_set_withdraws_a_fired_timer_not_read)
+{
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
+		.clockid = CLOCK_REALTIME, .period = 100 * MS,
+		.expires = now_ns(CLOCK_REALTIME) + 50 * MS,
+	};
+	struct hwtimer_record r;
+	int i;
+
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	for (i = 0; i < 10000 && hwt_get_state(self->fd, op.id) !=
+				  HWTIMER_STATE_FIRED; i++)
+		usleep(1000);
+	ASSERT_EQ(HWTIMER_STATE_FIRED, hwt_get_state(self->fd, op.id));
+	ASSERT_EQ(0, step(&self->stepped, 3600 * SEC));
+	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(op.id, r.id);
+	EXPECT_EQ((uint32_t)HWTIMER_REC_CANCELED, r.flags);
+	EXPECT_EQ(0ULL, r.overruns);
+	EXPECT_EQ(HWTIMER_STATE_IDLE, hwt_get_state(self->fd, op.id));
+	EXPECT_EQ(0, fires_after(self->fd, now_ns(CLOCK_MONOTONIC), 300));
+}
+
 /* without the flag, a set only moves the deadline relative to now */
 TEST_F(clk, without_cancel_on_set_a_set_withdraws_nothing)
 {

@@ -103,10 +103,15 @@
  *    a step by adjtimex() or NTP, a leap second, a resume). Instead of
  *    firing it queues a record with HWTIMER_REC_CANCELED, whose @fired is
  *    when the kernel noticed, and signals its eventfds as an expiry would;
- *    a periodic one is not re-armed. GET reports HWTIMER_STATE_CANCELED
- *    until the record is read. The flag belongs to the arming: a MOD sets
- *    or clears it. A timer armed within the few microseconds between a
- *    set and the kernel noticing it may be withdrawn too.
+ *    a periodic one is not re-armed. It never fires on the set clock, even
+ *    if a step forward passed its deadline. One that fired before the set
+ *    and whose record is not read yet is withdrawn too: that record comes
+ *    out with HWTIMER_REC_CANCELED, as timerfd's read() returns ECANCELED
+ *    whatever ticks it had. GET reports HWTIMER_STATE_CANCELED until the
+ *    record is read. The flag belongs to the arming: a MOD sets or clears
+ *    it. A timer armed within the few microseconds between the checks of
+ *    an ADD or MOD and its arming, if the clock is set then, may be
+ *    withdrawn too. Records already in an expiry ring stay as they are.
  *
  * Limits: module parameters cap the timers of a file (ENOSPC), and the
  * timers (EDQUOT) and open files (EMFILE at open()) of a user over all its
