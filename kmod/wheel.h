@@ -83,11 +83,14 @@
  * then has fewer than 64 slots. With fewer levels the horizon is 63 top-level
  * slots (hwt_wheel_horizon()). Callers refuse longer delays from users, but
  * a node can still end up beyond the horizon (a clock set back, a periodic
- * re-arm): it is parked on a list of its own and placed once the clock
- * comes within the horizon of it, so it is neither early nor late. Parked
- * nodes are placed within the budget too, a few per call, from a list of
- * their own (@unparking), so that those still out of reach are parked again
- * without being walked twice.
+ * re-arm, or an owner whose clock lags behind the time it arms for): it is
+ * parked on a list of its own and placed once the clock comes within half
+ * the horizon of it, so it is neither early nor late. Each round of placing
+ * walks every parked node, so rounds come half a horizon apart, not a tick:
+ * a node is walked about twice per horizon the clock moves. Parked nodes
+ * are placed within the budget too, a few per call, from a list of their
+ * own (@unparking), so that those still out of reach are parked again
+ * without being walked twice in a round.
  *
  * Slack and windows
  * -----------------

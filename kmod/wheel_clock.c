@@ -161,8 +161,17 @@ static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
 		*lvlp = w->levels;
 		*slotp = 0;
 	} else if (!list_empty(&w->parked)) {
-		/* the earliest parked key comes within the horizon */
-		s64 delta = w->parked_min - w->horizon + hwt_wheel_tick(w) -
+		/*
+		 * The earliest parked key is half the horizon away. It fits
+		 * from a tick after the horizon on, but a round then would
+		 * place only the keys of that tick and park the rest again,
+		 * to be walked again a tick later: with keys spread over the
+		 * horizon, as many rounds as ticks. Half-way in, a round
+		 * places every key of the half after it, so each parked node
+		 * is walked about twice per horizon the clock moves.
+		 */
+		s64 delta = w->parked_min -
+			    ((w->horizon / 2) & ~(hwt_wheel_tick(w) - 1)) -
 			    w->clk;
 
 		if ((u64)max_t(s64, delta, 0) <= best) {

@@ -252,6 +252,41 @@ static void bound_unpark_respects_budget(struct kunit *test)
 }
 
 /*
+ * A small geometry with keys spread beyond its horizon, as when an owner's
+ * clock lags behind the time it arms for: every parked node is placed and
+ * returned on time, and each is walked a few times, not once per tick the
+ * clock moves (which made catching up quadratic).
+ */
+static void bound_parked_spread_is_placed_in_linear_work(struct kunit *test)
+{
+	const unsigned int count = 5000;
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 2, 0);
+	struct hwt_node *n = new_nodes(test, count), *got;
+	u64 *expect = kunit_kcalloc(test, count, sizeof(*expect), GFP_KERNEL);
+	u64 horizon = hwt_wheel_horizon(w), now = 0;
+	unsigned int i, fired = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, expect);
+	for (i = 0; i < count; i++) {
+		expect[i] = spread(i, TICK, 3 * horizon);
+		add_at(w, &n[i], expect[i]);
+	}
+	KUNIT_EXPECT_LT(test, count / 2, w->nparked);
+	while ((got = run_until_budget(test, w, &now, 4 * horizon, NULL, 256))) {
+		i = got - n;
+		KUNIT_ASSERT_GE(test, now, expect[i]);
+		KUNIT_ASSERT_LT(test, now - expect[i], TICK);
+		fired++;
+	}
+	KUNIT_EXPECT_EQ(test, fired, count);
+	KUNIT_EXPECT_TRUE(test, hwt_wheel_empty(w));
+	/* placed from parking at most ~6 times, then cascaded once */
+	kunit_info(test, "%llu moves for %u nodes\n",
+		   (unsigned long long)w->cascaded, count);
+	KUNIT_EXPECT_LE(test, w->cascaded, 8ULL * count);
+}
+
+/*
  * Randomised differential test against a sorted-array model: every pop must
  * be exactly what the model says is due, in key order, never early and less
  * than a tick late. Time passes in passes of random budgets, some cut short
@@ -595,6 +630,7 @@ static struct kunit_case hwtimer_wheel_bound_cases[] = {
 	KUNIT_CASE(bound_next_after_rebase_is_not_late),
 	KUNIT_CASE(bound_rebase_into_own_slot_waits_a_turn),
 	KUNIT_CASE(bound_unpark_respects_budget),
+	KUNIT_CASE(bound_parked_spread_is_placed_in_linear_work),
 	KUNIT_CASE_SLOW(bound_random_differential),
 	KUNIT_CASE_SLOW(bound_random_differential_fine_tick_wrapping),
 	KUNIT_CASE_SLOW(bound_random_differential_few_levels),

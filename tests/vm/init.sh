@@ -244,6 +244,16 @@ unload_all() {
 	! grep -q '^hwtimer' /proc/modules
 }
 
+# The smallest horizons the module accepts: every timer still comes once,
+# never early, with keys parked beyond the horizon (geometry_test).
+small_geometry() {
+	for l in 1 2; do
+		unload_all && insmod $HWT levels=$l || return 1
+		run_user_test /hwt/tests/geometry_test "levels$l:geometry_test"
+	done
+	unload_all && insmod $HWT
+}
+
 case "$mode" in
 check)
 	kmemleak_reset
@@ -258,6 +268,8 @@ check)
 	for t in /hwt/smoke/* /hwt/tests/*; do
 		[ -x "$t" ] && wanted "$t" && run_user_test "$t"
 	done
+	[ -x /hwt/tests/geometry_test ] && wanted /hwt/tests/geometry_test &&
+		check "load with levels=1 and levels=2" small_geometry
 	[ -n "$only" ] && { unload_all; finish; }
 	check "failslab aimed at hwtimer.ko" fault_injection on
 	HWT_EXPECT_NOMEM=1 HWT_FUZZ_CALLS=50000 \
