@@ -3,12 +3,14 @@
  * /dev/hwtimer through io_uring: ADD, MOD and CANCEL as
  * IORING_OP_URING_CMD, each errno path on its own, the whole-op form on an
  * SQE128 ring, a bad fd and a bad cmd_op, the commands of a submission
- * running in order and beside another ring's, timers outliving the ring
- * that made them, and io_uring switched off by sysctl.
+ * running in order and beside another ring's, what a submitting thread
+ * that exits leaves, timers outliving the ring that made them, and
+ * io_uring switched off by sysctl.
  */
 #define _GNU_SOURCE
 #include <liburing.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/eventfd.h>
 
 #include "kselftest_harness.h"
@@ -450,6 +452,79 @@ TEST_F(uring, a_long_queue_runs_in_bounded_items)
 	EXPECT_LE((unsigned long long)SUBS, runs);
 	EXPECT_EQ(HWTIMER_STATE_PENDING, hwt_get_state(self->fd, id));
 	io_uring_queue_exit(&d);
+}
+
+/* A thread that submits eight ADDs on @ring and exits without waiting. */
+struct exiting {
+	struct io_uring *ring;
+	struct io_uring_params *p;	/* set up the ring in the thread */
+	int fd;
+	int submitted;
+};
+
+static void *submit_and_exit(void *arg)
+{
+	struct exiting *e = arg;
+	int i;
+
+	if (e->p && io_uring_queue_init_params(8, e->ring, e->p))
+		return NULL;
+	for (i = 0; i < 8; i++)
+		hwtimer_uring_prep_add(io_uring_get_sqe(e->ring), e->fd,
+				       CLOCK_MONOTONIC, 60 * SEC, 0, i);
+	e->submitted = io_uring_submit(e->ring);
+	return NULL;
+}
+
+/*
+ * A thread that submits and exits without waiting: on an ordinary ring its
+ * commands ran before it left the system call, and another thread reaps
+ * their completions.
+ */
+TEST_F(uring, an_exiting_thread_leaves_its_completions)
+{
+	struct exiting e = { .ring = &self->ring, .fd = self->fd };
+	pthread_t th;
+	int res[8], i;
+
+	ASSERT_EQ(0, pthread_create(&th, NULL, submit_and_exit, &e));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(8, e.submitted);
+	ASSERT_EQ(0, reap(&self->ring, res, 8));
+	for (i = 0; i < 8; i++) {
+		ASSERT_LT(0, res[i]);
+		EXPECT_EQ(HWTIMER_STATE_PENDING, hwt_get_state(self->fd, res[i]));
+	}
+	EXPECT_EQ(8, fdinfo_u64(self->fd, "timers"));
+}
+
+/*
+ * On a DEFER_TASKRUN ring only the submitter runs deferred work: if it
+ * exits without waiting, its commands do not run and no timer is added, as
+ * the uapi says; closing the ring drops them without a trace.
+ */
+TEST_F(uring, a_defer_taskrun_submitter_that_exits_adds_nothing)
+{
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_SINGLE_ISSUER |
+			 IORING_SETUP_DEFER_TASKRUN,
+	};
+	struct io_uring d;
+	struct exiting e = { .ring = &d, .p = &p, .fd = self->fd };
+	struct io_uring_cqe *cqe;
+	pthread_t th;
+
+	ASSERT_EQ(0, pthread_create(&th, NULL, submit_and_exit, &e));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	if (!e.submitted)
+		SKIP(return, "no IORING_SETUP_DEFER_TASKRUN here");
+	ASSERT_EQ(8, e.submitted);
+	usleep(100 * 1000);
+	EXPECT_EQ(-EAGAIN, io_uring_peek_cqe(&d, &cqe));
+	EXPECT_EQ(0, fdinfo_u64(self->fd, "timers"));
+	io_uring_queue_exit(&d);
+	usleep(100 * 1000);
+	EXPECT_EQ(0, fdinfo_u64(self->fd, "timers"));
 }
 
 /*

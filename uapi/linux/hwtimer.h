@@ -624,6 +624,12 @@ struct hwtimer_ring_setup {
  * IORING_SETUP_DEFER_TASKRUN ring, when it next waits for completions),
  * 1024 at most per task-work item, the rest in a fresh one that keeps
  * their order; those of a task that exits first complete with ECANCELED.
+ * On an IORING_SETUP_DEFER_TASKRUN ring only the submitting thread runs
+ * them, as it runs all of that ring's deferred work: if it exits without
+ * waiting for their completions, they do not run, no timer is added, and
+ * no other thread can reap them (such a ring takes no waits from other
+ * threads); io_uring drops them with the ring. Such a thread waits for
+ * its commands' completions before it exits.
  * Long-form commands, and short ones io_uring issues from its io-wq
  * workers (IOSQE_ASYNC), run as they are issued, so before short commands
  * of the same submission that wait to run together. Expiries do
