@@ -84,6 +84,7 @@ static int hwt_open(struct inode *inode, struct file *file)
 	mutex_init(&hf->setup);
 	mutex_init(&hf->read_lock);
 	mutex_init(&hf->sig_wait);
+	mutex_init(&hf->ids.grow);
 	init_waitqueue_head(&hf->sig_wq);
 	INIT_LIST_HEAD(&hf->ready);
 	INIT_LIST_HEAD(&hf->cos_link);
@@ -158,6 +159,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_efd_put(hf->efd);
 	hwt_efd_put(hf->last_efd);
 	hwt_user_put(hf->user);
+	mutex_destroy(&hf->ids.grow);
 	mutex_destroy(&hf->sig_wait);
 	mutex_destroy(&hf->read_lock);
 	mutex_destroy(&hf->setup);

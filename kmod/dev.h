@@ -210,6 +210,11 @@ struct hwt_user {
  * @top: ids up to @top have been handed out; the slots above are unused
  * @free: the id freed last, taken next; 0 if none
  * @nfree: free ids up to @top
+ * @next: while the array grows, the larger one it is being copied into, a
+ *	  chunk per hold of the lock; slots below @copied are written to
+ *	  both (hwt_ids_set()). NULL otherwise.
+ * @copied: slots of @slot copied into @next so far
+ * @grow: one thread at a time grows the array
  */
 struct hwt_ids {
 	unsigned long *slot;
@@ -217,7 +222,18 @@ struct hwt_ids {
 	u32 top;
 	u32 free;
 	u32 nfree;
+	unsigned long *next;
+	u32 copied;
+	struct mutex grow;		/* see @grow above */
 };
+
+/* Write slot @i, and its copy if the array is growing past it. */
+static inline void hwt_ids_set(struct hwt_ids *ids, u32 i, unsigned long v)
+{
+	ids->slot[i] = v;
+	if (unlikely(ids->next) && i < ids->copied)
+		ids->next[i] = v;
+}
 
 /**
  * struct hwt_ring - a file's expiry ring (dev_ring.c)
@@ -509,7 +525,7 @@ static inline bool hwt_ids_more(const struct hwt_ids *ids, u32 pos)
 /* Put @t in the slot of its id, in place of the timer it replaces. */
 static inline void hwt_ids_replace(struct hwt_file *hf, struct hwt_utimer *t)
 {
-	hf->ids.slot[t->id - 1] = (unsigned long)t;
+	hwt_ids_set(&hf->ids, t->id - 1, (unsigned long)t);
 }
 
 /* dev_account.c */

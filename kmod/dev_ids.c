@@ -4,8 +4,11 @@
  * free slots form a stack threaded through the array, so taking and
  * freeing an id is O(1) and touches one word, and ids stay dense: a file
  * never has an id above the most timers it ever held at once. The array
- * only grows, by doubling, with no lock held (hwt_ids_reserve()), and is
- * swapped under the file's lock, which every reader holds. See dev.h.
+ * only grows, by doubling (hwt_ids_reserve()): the larger one is allocated
+ * with no lock held and filled a chunk per hold of the file's lock, while
+ * writes to slots already copied go to both, then swapped in under the
+ * lock, which every reader holds. So no hold copies more than a chunk,
+ * however many timers the file has. See dev.h.
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -13,6 +16,7 @@
 #include "dev.h"
 
 #define HWT_IDS_MIN	64	/* slots of a file's first array */
+#define HWT_IDS_COPY	4096	/* slots copied per hold while it grows */
 
 /* a free slot: the next free id, tagged so it is no pointer */
 static inline unsigned long hwt_ids_link(u32 next)
@@ -46,14 +50,14 @@ u32 hwt_ids_get(struct hwt_ids *ids, struct hwt_utimer *t)
 	} else {
 		return 0;
 	}
-	ids->slot[id - 1] = (unsigned long)t;
+	hwt_ids_set(ids, id - 1, (unsigned long)t);
 	return id;
 }
 
 /* Free @id, which hwt_ids_get() handed out: it is the next one taken. */
 void hwt_ids_put(struct hwt_ids *ids, u32 id)
 {
-	ids->slot[id - 1] = hwt_ids_link(ids->free);
+	hwt_ids_set(ids, id - 1, hwt_ids_link(ids->free));
 	ids->free = id;
 	ids->nfree++;
 }
@@ -65,8 +69,10 @@ void hwt_ids_put(struct hwt_ids *ids, u32 id)
  *
  * Grows the array, to twice its size or more, if fewer than @n ids are
  * left; other threads may still take them first, so callers that find
- * none left under the lock drop it and call again.
+ * none left under the lock drop it and call again. The slots are copied
+ * HWT_IDS_COPY per hold of the lock, so no hold copies more than that.
  *
+ * Context: process context, no lock held; may sleep.
  * Return: 0, or -ENOMEM.
  */
 int hwt_ids_reserve(struct hwt_file *hf, u32 n)
@@ -74,36 +80,54 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 	struct hwt_ids *ids = &hf->ids;
 	unsigned long *slot, *old;
 	u32 have, room, cap;
+	int ret = 0;
 
 	/* a look without the lock says whether to take it: ids only grow */
 	if (data_race(hwt_ids_room(ids)) >= n)
 		return 0;
+	mutex_lock(&ids->grow);
 	hwt_lock(hf);
 	have = ids->cap;
 	room = hwt_ids_room(ids);
 	hwt_unlock(hf);
 	if (room >= n)
-		return 0;
+		goto out;
 	cap = max3(have * 2, have + n - room, (u32)HWT_IDS_MIN);
 	cap = min_t(u32, cap, HWT_ID_MAX);
 	if (cap <= have)
-		return 0;	/* no more ids: the caller's ENOSPC */
+		goto out;	/* no more ids: the caller's ENOSPC */
 	slot = kvmalloc_array(cap, sizeof(*slot), GFP_KERNEL_ACCOUNT);
-	if (!slot)
-		return -ENOMEM;
+	if (!slot) {
+		ret = -ENOMEM;
+		goto out;
+	}
 
 	hwt_lock(hf);
-	old = slot;
-	if (cap > ids->cap) {
-		/* slots from @top on were never used: they need no copy */
-		memcpy(slot, ids->slot, ids->top * sizeof(*slot));
-		old = ids->slot;
-		ids->slot = slot;
-		ids->cap = cap;
+	ids->next = slot;
+	ids->copied = 0;
+	/* slots from @top on were never used: they need no copy */
+	while (ids->copied < ids->top) {
+		u32 k = min_t(u32, ids->top - ids->copied, HWT_IDS_COPY);
+
+		memcpy(slot + ids->copied, ids->slot + ids->copied,
+		       k * sizeof(*slot));
+		ids->copied += k;
+		if (ids->copied == ids->top)
+			break;
+		/* others may take and free ids meanwhile: hwt_ids_set() */
+		hwt_unlock(hf);
+		cond_resched();
+		hwt_lock(hf);
 	}
+	old = ids->slot;
+	ids->slot = slot;
+	ids->cap = cap;
+	ids->next = NULL;
 	hwt_unlock(hf);
 	kvfree(old);
-	return 0;
+out:
+	mutex_unlock(&ids->grow);
+	return ret;
 }
 
 /**
