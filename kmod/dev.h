@@ -242,6 +242,7 @@ static inline void hwt_ids_set(struct hwt_ids *ids, u32 i, unsigned long v)
  * @recs: the first record slot
  * @pages: the pages mapped, header first
  * @npages: entries of @pages
+ * @user: the user whose locked memory @npages are charged to, or NULL
  * @mask: entries of the ring, minus 1
  * @prod: the kernel's own copy of @hdr->prod, which it never reads back
  * @flags: the kernel's own copy of @hdr->flags
@@ -254,6 +255,7 @@ struct hwt_ring {
 	void *recs;
 	struct page **pages;
 	unsigned int npages;
+	struct user_struct *user;
 	u32 mask;
 	u32 prod;
 	u32 flags;
@@ -551,6 +553,7 @@ void hwt_account_exit(void);
 u32 hwt_ids_get(struct hwt_ids *ids, struct hwt_utimer *t);
 void hwt_ids_put(struct hwt_ids *ids, u32 id);
 int hwt_ids_reserve(struct hwt_file *hf, u32 n);
+void hwt_ids_shrink(struct hwt_file *hf);
 struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan);
 void hwt_ids_destroy(struct hwt_ids *ids);
 

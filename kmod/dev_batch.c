@@ -271,6 +271,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 	kfree(ids);
 	/* as for CANCEL: no eventfd of a drained timer is signalled after */
 	hwt_signals_wait(hf);
+	hwt_ids_shrink(hf);
 	if (copy_to_user(uarg, &d, min(usize, sizeof(d))) && !ret)
 		ret = -EFAULT;
 	return ret;

@@ -17,6 +17,7 @@
 
 #define HWT_IDS_MIN	64	/* slots of a file's first array */
 #define HWT_IDS_COPY	4096	/* slots copied per hold while it grows */
+#define HWT_IDS_KEEP	4096	/* an empty file keeps an array this small */
 
 /* a free slot: the next free id, tagged so it is no pointer */
 static inline unsigned long hwt_ids_link(u32 next)
@@ -128,6 +129,41 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 out:
 	mutex_unlock(&ids->grow);
 	return ret;
+}
+
+/**
+ * hwt_ids_shrink() - give back the id array of a file that holds no timer
+ * @hf: the file, its lock not held
+ *
+ * A file's array only grows while it has timers: ids in use cannot move.
+ * Once it holds none, every id is free, so an array larger than
+ * HWT_IDS_KEEP slots goes, and the next ADD starts a small one again, from
+ * id 1. DRAIN and CANCEL call this; a file emptied by its AUTOREMOVE
+ * timers keeps its array until one of them runs.
+ *
+ * Context: process context, no lock held; may sleep.
+ */
+void hwt_ids_shrink(struct hwt_file *hf)
+{
+	struct hwt_ids *ids = &hf->ids;
+	unsigned long *old = NULL;
+
+	/* a look without the lock says whether to take it: checked again */
+	if (data_race(hf->ntimers) || data_race(ids->cap) <= HWT_IDS_KEEP)
+		return;
+	mutex_lock(&ids->grow);
+	hwt_lock(hf);
+	if (!hf->ntimers && ids->cap > HWT_IDS_KEEP) {
+		old = ids->slot;
+		ids->slot = NULL;
+		ids->cap = 0;
+		ids->top = 0;
+		ids->free = 0;
+		ids->nfree = 0;
+	}
+	hwt_unlock(hf);
+	mutex_unlock(&ids->grow);
+	kvfree(old);
 }
 
 /**

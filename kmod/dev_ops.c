@@ -447,7 +447,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 {
 	unsigned int i, adds, prepaid, ran = n;
 	struct hwt_nows nows = {};
-	bool ended = false;
+	bool ended = false, cancelled = false;
 	LIST_HEAD(dead);
 
 	for (i = 0; i < n; i++) {
@@ -495,6 +495,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			break;
 		}
 		ended |= s->op.op != HWTIMER_OP_ADD && s->op.result >= 0;
+		cancelled |= s->op.op == HWTIMER_OP_CANCEL && s->op.result >= 0;
 	}
 	hwt_unlock(hf);
 	/* no eventfd of an arming a MOD or CANCEL ended is signalled after */
@@ -504,6 +505,8 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 	if (prepaid)
 		atomic_long_sub(prepaid, &hf->user->timers);
 	hwt_free_list(hf, &dead);
+	if (cancelled)
+		hwt_ids_shrink(hf);
 	for (i = 0; i < n; i++) {
 		if (slots[i].fresh)
 			hwt_timer_free(slots[i].fresh);

@@ -11,10 +11,17 @@
  * mapped twice: into the kernel with vmap() for the producer, and into the
  * reader's mapping with vm_map_pages(). A mapping holds the file, so the
  * ring outlives every mapping of it and is freed with the file.
+ *
+ * They cannot be swapped out, so they are also charged to the locked
+ * memory of the user who sets the ring up, against its RLIMIT_MEMLOCK, as
+ * io_uring charges its rings and perf its buffers (user_struct.locked_vm),
+ * unless it has CAP_IPC_LOCK; past the limit setup fails with EDQUOT.
  */
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/capability.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/user.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -31,10 +38,36 @@ static_assert(sizeof(struct hwtimer_record) <= HWT_RING_STRIDE);
 static_assert(offsetof(struct hwtimer_ring, cons) == 128);
 static_assert(sizeof(struct hwtimer_ring) == 256);
 
+/*
+ * Charge @r's pages to the locked memory of the user setting it up, as
+ * io_uring's __io_account_mem() does.
+ */
+static int hwt_ring_charge(struct hwt_ring *r)
+{
+	struct user_struct *user = current_user();
+	unsigned long limit, cur, next;
+
+	if (capable(CAP_IPC_LOCK))
+		return 0;
+	limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	cur = atomic_long_read(&user->locked_vm);
+	do {
+		next = cur + r->npages;
+		if (next > limit || next < cur)
+			return -EDQUOT;
+	} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, next));
+	r->user = get_uid(user);
+	return 0;
+}
+
 static void hwt_ring_destroy(struct hwt_ring *r)
 {
 	unsigned int i;
 
+	if (r->user) {
+		atomic_long_sub(r->npages, &r->user->locked_vm);
+		free_uid(r->user);
+	}
 	if (r->hdr)
 		vunmap(r->hdr);
 	for (i = 0; i < r->npages; i++)
@@ -115,6 +148,11 @@ long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 	r = hwt_ring_alloc(rs.entries);
 	if (!r) {
 		ret = -ENOMEM;
+		goto out;
+	}
+	ret = hwt_ring_charge(r);
+	if (ret) {
+		hwt_ring_destroy(r);
 		goto out;
 	}
 	/* the out fields are not read: see the uapi header */

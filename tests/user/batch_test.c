@@ -399,6 +399,40 @@ TEST_F(dev, drain_finds_the_few_left_among_many_freed_ids)
 	free(ops);
 }
 
+/*
+ * A file keeps the id array its busiest moment needed while it has timers;
+ * once a DRAIN or a CANCEL leaves it with none, the array goes, and ids
+ * start from 1 again.
+ */
+TEST_F(dev, an_empty_file_gives_its_id_array_back)
+{
+	struct hwtimer_op *ops = calloc(10000, sizeof(*ops));
+	struct hwtimer_drain d = { 0 };
+	uint32_t i, id;
+
+	ASSERT_NE(NULL, ops);
+	fill_adds(ops, 10000);
+	ASSERT_EQ(10000, batch(self->fd, ops, 10000, 0, NULL));
+	EXPECT_LE(10000ULL, fdinfo_u64(self->fd, "id_slots"));
+	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "id_slots"));
+	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	EXPECT_EQ(1U, id);
+	EXPECT_EQ(1, hwt_cancel(self->fd, id));
+
+	fill_adds(ops, 10000);
+	ASSERT_EQ(10000, batch(self->fd, ops, 10000, 0, NULL));
+	EXPECT_LE(10000ULL, fdinfo_u64(self->fd, "id_slots"));
+	for (i = 0; i < 10000; i++) {
+		ops[i].op = HWTIMER_OP_CANCEL;
+		ops[i].clockid = 0;
+	}
+	ASSERT_EQ(10000, batch(self->fd, ops, 10000, 0, NULL));
+	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "id_slots"));
+	EXPECT_TRUE(file_is_empty(self->fd));
+	free(ops);
+}
+
 TEST_F(dev, drain_bad_array_efault_cancels_nothing)
 {
 	struct hwtimer_drain d = { .ids = 8, .max = 4 };

@@ -4,15 +4,17 @@
  * may create a timerfd), within the per-user limit, which gives EDQUOT past
  * it; one user's limit is not another's; no user reaches another's timers;
  * and only root may change the limits; a user's files count against a
- * limit of their own (EMFILE); and the uids of a user namespace share the
- * limits of the user who created it. Each case forks a child that drops to
- * an unprivileged uid; the parent (root) sets the limit around it.
+ * limit of their own (EMFILE); an expiry ring's pages count against the
+ * user's RLIMIT_MEMLOCK (EDQUOT); and the uids of a user namespace share
+ * the limits of the user who created it. Each case forks a child that
+ * drops to an unprivileged uid; the parent (root) sets the limit around it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <grp.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
@@ -201,6 +203,41 @@ TEST_F(unpriv, files_past_the_users_limit_emfile)
 	EXPECT_EQ(0, as_user(UID_A, open_past_limit, NULL));
 	close(fd);
 	hwt_param_set("max_files_per_user", old);
+}
+
+static long ring_setup(int fd, uint32_t entries)
+{
+	struct hwtimer_ring_setup rs = { .entries = entries };
+
+	return hwt_ioctl(fd, HWTIMER_IOC_RING_SETUP, &rs);
+}
+
+/*
+ * As A with 64 KiB of RLIMIT_MEMLOCK: a ring of 65 pages is refused, one
+ * of 9 fits, a second one of 9 on another file is refused, and closing the
+ * first file gives its pages back.
+ */
+static int rings_within_memlock(void *arg)
+{
+	struct rlimit rl = { 64 << 10, 64 << 10 };
+	int a = hwt_open(), b = hwt_open();
+
+	if (a < 0 || b < 0 || setrlimit(RLIMIT_MEMLOCK, &rl))
+		return 1;
+	if (ring_setup(a, 4096) != -EDQUOT)	/* 256 KiB + the header */
+		return 2;
+	if (ring_setup(a, 512))			/* 32 KiB + the header */
+		return 3;
+	if (ring_setup(b, 512) != -EDQUOT)
+		return 4;
+	close(a);
+	return ring_setup(b, 512) ? 5 : 0;
+}
+
+/* An expiry ring's pages count against its user's RLIMIT_MEMLOCK. */
+TEST_F(unpriv, ring_pages_count_against_memlock_edquot)
+{
+	EXPECT_EQ(0, as_user(UID_A, rings_within_memlock, NULL));
 }
 
 static int write_proc(pid_t pid, const char *name, const char *s)

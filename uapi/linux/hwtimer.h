@@ -120,8 +120,18 @@
  * namespace, the user who created the outermost one, so that the uids of
  * a namespace do not multiply their creator's limits. The memory a file
  * takes is thus bounded per user: its timer bases, at most three, and per
- * timer its object and a word or two of the id array; it is charged to
- * the memory cgroup of the task that allocates it.
+ * timer its object (48 bytes, 80 with a period, slack or eventfd) and a
+ * word or two of the id array; it is charged to the memory cgroup of the
+ * task that allocates it. The id array keeps the size the file's busiest
+ * moment needed while the file has timers (ids in use cannot move), and
+ * goes once a CANCEL or DRAIN leaves the file with none. A timer added with
+ * an eventfd holds a reference to it, as a poll() on it would, so the
+ * eventfd's context (about 100 bytes) lives while the timer does, whether
+ * or not the fd is still open; consecutive ADDs with the same eventfd
+ * share one. An expiry ring's pages cannot be swapped out: they are also
+ * charged to the locked memory of the user who sets it up, against its
+ * RLIMIT_MEMLOCK (EDQUOT past it), unless it has CAP_IPC_LOCK, as
+ * io_uring's rings and perf's buffers are.
  *
  * Long calls: read() and HWTIMER_IOC_BATCH give the CPU up between chunks
  * of their work, and a signal ends them early with what is done: read()
@@ -593,8 +603,10 @@ struct hwtimer_ring {
  * @mmap_size: set to the length to map
  *
  * A file sets up one ring, once (EBUSY); its memory is charged to the
- * caller's memory cgroup. Times in its records are in the time namespace
- * view of the task that set it up. Before it, mmap() and
+ * caller's memory cgroup, and its @mmap_size to the caller's locked memory
+ * against RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK (EDQUOT past it; it is
+ * given back when the file is released). Times in its records are in the
+ * time namespace view of the task that set it up. Before it, mmap() and
  * HWTIMER_IOC_RING_FLUSH fail with ENODEV; mmap() of another length or
  * offset, or without MAP_SHARED, fails with EINVAL.
  */
