@@ -144,7 +144,8 @@ static int hwt_release(struct inode *inode, struct file *file)
 		hwt_unlock(hf);
 		cond_resched();
 	} while (more);
-	atomic_long_sub(hf->ntimers, &hf->user->timers);
+	atomic_long_sub(hf->ntimers + hwt_ids_charged(hf->ids.cap),
+			&hf->user->timers);
 	atomic_long_sub(hf->rearms, &hf->user->rearms);
 	hwt_ids_destroy(&hf->ids);
 	hwt_cache_free(hf);

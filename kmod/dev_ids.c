@@ -18,6 +18,24 @@
 #define HWT_IDS_MIN	64	/* slots of a file's first array */
 #define HWT_IDS_COPY	4096	/* slots copied per hold while it grows */
 #define HWT_IDS_KEEP	4096	/* an empty file keeps an array this small */
+/*
+ * Slots beyond HWT_IDS_KEEP charged to the user as one timer: the array
+ * stays as large as the file's busiest moment while any timer is left,
+ * so it counts against max_timers_per_user too (EDQUOT).
+ */
+#define HWT_IDS_PER_TIMER	16
+
+/**
+ * hwt_ids_charged() - what an id array of @cap slots charges its user
+ * @cap: its slots
+ *
+ * Return: timers' worth, counted in struct hwt_user.timers.
+ */
+u32 hwt_ids_charged(u32 cap)
+{
+	return cap > HWT_IDS_KEEP ?
+	       DIV_ROUND_UP(cap - HWT_IDS_KEEP, HWT_IDS_PER_TIMER) : 0;
+}
 
 /* a free slot: the next free id, tagged so it is no pointer */
 static inline unsigned long hwt_ids_link(u32 next)
@@ -72,15 +90,16 @@ void hwt_ids_put(struct hwt_ids *ids, u32 id)
  * left; other threads may still take them first, so callers that find
  * none left under the lock drop it and call again. The slots are copied
  * HWT_IDS_COPY per hold of the lock, so no hold copies more than that.
+ * The larger array is charged to the user (hwt_ids_charged()).
  *
  * Context: process context, no lock held; may sleep.
- * Return: 0, or -ENOMEM.
+ * Return: 0, -EDQUOT past the user's max_timers_per_user, or -ENOMEM.
  */
 int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 {
 	struct hwt_ids *ids = &hf->ids;
 	unsigned long *slot, *old;
-	u32 have, room, cap;
+	u32 have, room, cap, extra;
 	int ret = 0;
 
 	/* a look without the lock says whether to take it: ids only grow */
@@ -97,8 +116,14 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 	cap = min_t(u32, cap, HWT_ID_MAX);
 	if (cap <= have)
 		goto out;	/* no more ids: the caller's ENOSPC */
+	extra = hwt_ids_charged(cap) - hwt_ids_charged(have);
+	if (extra && !hwt_user_charge(hf->user, extra)) {
+		ret = -EDQUOT;
+		goto out;
+	}
 	slot = kvmalloc_array(cap, sizeof(*slot), GFP_KERNEL_ACCOUNT);
 	if (!slot) {
+		atomic_long_sub(extra, &hf->user->timers);
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -147,6 +172,7 @@ void hwt_ids_shrink(struct hwt_file *hf)
 {
 	struct hwt_ids *ids = &hf->ids;
 	unsigned long *old = NULL;
+	u32 charged = 0;
 
 	/* a look without the lock says whether to take it: checked again */
 	if (data_race(hf->ntimers) || data_race(ids->cap) <= HWT_IDS_KEEP)
@@ -154,6 +180,7 @@ void hwt_ids_shrink(struct hwt_file *hf)
 	mutex_lock(&ids->grow);
 	hwt_lock(hf);
 	if (!hf->ntimers && ids->cap > HWT_IDS_KEEP) {
+		charged = hwt_ids_charged(ids->cap);
 		old = ids->slot;
 		ids->slot = NULL;
 		ids->cap = 0;
@@ -163,6 +190,7 @@ void hwt_ids_shrink(struct hwt_file *hf)
 	}
 	hwt_unlock(hf);
 	mutex_unlock(&ids->grow);
+	atomic_long_sub(charged, &hf->user->timers);
 	kvfree(old);
 }
 

@@ -205,6 +205,49 @@ TEST_F(unpriv, files_past_the_users_limit_emfile)
 	hwt_param_set("max_files_per_user", old);
 }
 
+/* ADDs on @fd until one fails; how many succeeded, or -1 if not EDQUOT */
+static long add_until_edquot(int fd)
+{
+	long n = 0, ret;
+
+	while (!(ret = hwt_add(fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, NULL)))
+		n++;
+	return ret == -EDQUOT ? n : -1;
+}
+
+/*
+ * As A with a limit of 5,000: a file's id array beyond 4,096 slots counts
+ * one timer per 16, for as long as the file keeps it. File a grows its
+ * array to 8,192 slots (256) and keeps one timer; file b then gets 5,000 -
+ * 257 - 256 = 4,487 timers. Once a is empty, its array and timer are given
+ * back: b gets 257 more.
+ */
+static int ids_count_against_the_limit(void *arg)
+{
+	int a = hwt_open(), b = hwt_open(), i;
+	struct hwtimer_drain d = { 0 };
+
+	if (a < 0 || b < 0)
+		return 1;
+	for (i = 0; i < 4097; i++)
+		if (hwt_add(a, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, NULL))
+			return 2;
+	for (i = 1; i <= 4096; i++)
+		if (hwt_cancel(a, i) != 1)
+			return 3;
+	if (add_until_edquot(b) != 4487)
+		return 4;
+	if (hwt_ioctl(a, HWTIMER_IOC_DRAIN, &d) || d.count != 1)
+		return 5;
+	return add_until_edquot(b) == 257 ? 0 : 6;
+}
+
+TEST_F(unpriv, a_big_id_array_counts_against_the_limit)
+{
+	ASSERT_NE(-1, hwt_param_set("max_timers_per_user", 5000));
+	EXPECT_EQ(0, as_user(UID_A, ids_count_against_the_limit, NULL));
+}
+
 static long ring_setup(int fd, uint32_t entries)
 {
 	struct hwtimer_ring_setup rs = { .entries = entries };

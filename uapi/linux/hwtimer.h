@@ -123,8 +123,10 @@
  * timer its object (48 bytes, 80 with a period, slack or eventfd) and a
  * word or two of the id array; it is charged to the memory cgroup of the
  * task that allocates it. The id array keeps the size the file's busiest
- * moment needed while the file has timers (ids in use cannot move), and
- * goes once a CANCEL or DRAIN leaves the file with none. A timer added with
+ * moment needed while the file has timers (ids in use cannot move), so
+ * beyond its first 4096 slots it counts as one timer per 16 slots against
+ * max_timers_per_user; it goes once a CANCEL or DRAIN leaves the file with
+ * none. A timer added with
  * an eventfd holds a reference to it, as a poll() on it would, so the
  * eventfd's context (about 100 bytes) lives while the timer does, whether
  * or not the fd is still open; consecutive ADDs with the same eventfd
