@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Header hygiene of uapi/linux/hwtimer.h, as TAP: it compiles on its own as
 # C99 and C++ with -pedantic, its structs have no implicit padding, its
-# ioctl type byte is free in the kernel's ioctl-number.rst, and kernel-doc
-# documents every field (and every exported function of the module).
+# ioctl type byte is free in the kernel's ioctl-number.rst, kernel-doc
+# documents every field (and every exported function of the module), and
+# the man pages, which document it for users, are well-formed and name
+# every flag, state and feature bit it defines.
 #
 # usage: uapi_check.sh KERNEL_SOURCE_TREE
 set -uo pipefail
@@ -38,7 +40,7 @@ EOC
 gcc -I"$top/uapi" "$tmp/sizes.c" -o "$tmp/sizes" && "$tmp/sizes" > "$tmp/sizes32.c"
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 t "uapi header compiles alone as C99 -pedantic" \
 	gcc -std=c99 -Wall -Wextra -Werror -pedantic -I"$top/uapi" -c "$tmp/c.c" -o "$tmp/c.o"
 t "uapi header compiles alone as C++ -pedantic" \
@@ -69,4 +71,27 @@ exported_documented() {
 	return $rc
 }
 t "kernel-doc: every EXPORT_SYMBOL_GPL of kmod/ has a comment of its own" exported_documented
+
+# the pages that only include another (.so) are checked through it
+man_pages_clean() {
+	local f rc=0
+	for f in "$top"/userspace-tool/man/*.[137]; do
+		grep -q '^\.so ' "$f" && continue
+		groff -ww -man -z "$f" 2>&1 | sed "s|^|$f: |" | grep . && rc=1
+	done
+	return $rc
+}
+t "man pages: groff -ww has nothing to say" man_pages_clean
+
+# what a program sets or reads: flags, record flags, states, feature bits,
+# the ring's flags and wake modes, batch and open flags
+man_pages_complete() {
+	local sym rc=0
+	for sym in $(sed -n 's/^#define \(HWTIMER_\(F\|FEAT\|REC\|STATE\|RING\|BATCH\|OPEN\)_[A-Z0-9_]*\).*/\1/p' "$hdr"); do
+		case $sym in *_SIZE_VER*) continue ;; esac
+		grep -rqw "$sym" "$top"/userspace-tool/man/ || { echo "$sym: in no man page"; rc=1; }
+	done
+	return $rc
+}
+t "man pages: every flag, state and feature bit of the uapi is described" man_pages_complete
 exit $fail

@@ -22,6 +22,8 @@ pkgs=(
 	linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64
 	# host-side fuzzing of the wheel core
 	clang libclang-rt-dev
+	# checking the man pages
+	groff-base
 )
 
 missing=()
