@@ -96,7 +96,12 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 		u64 now;
 
 		hwt_lock(hf);
-		if (hf->dead) {
+		/*
+		 * Another walk got through for this set first: timers armed
+		 * since are armed under it, and a record read since may have
+		 * been re-armed, so this walk must touch nothing more.
+		 */
+		if (hf->dead || (s32)(hf->cos_seq - seq) >= 0) {
 			hwt_unlock(hf);
 			return;
 		}
