@@ -123,6 +123,24 @@ static void hwt_unlock_arm(struct hwt_kbase *kb, struct hwt_kbase *nb,
 	local_irq_restore(flags);
 }
 
+/*
+ * Drop the queued run of a sleepable timer's callback, with its base
+ * locked: the timer was cancelled or re-armed before the run started.
+ */
+static bool hwt_unqueue(struct hwtimer *t)
+{
+	struct hwtimer_sleepable *st;
+
+	if (!(t->state & HWT_QUEUED))
+		return false;
+	st = hwt_sleepable(t);
+	/* if the work already started, it sees QUEUED clear */
+	cancel_work(&st->work);
+	st->missed = 0;
+	t->state &= ~HWT_QUEUED;
+	return true;
+}
+
 static int hwt_arm(struct hwtimer *t, u64 expires, u64 delta, u64 period,
 		   bool start, unsigned int mode)
 {
@@ -154,9 +172,12 @@ static int hwt_arm(struct hwtimer *t, u64 expires, u64 delta, u64 period,
 	ret = !!(t->state & (HWT_PENDING | HWT_QUEUED));
 	if ((cond == HWTIMER_IF_PENDING && !ret) ||
 	    (cond == HWTIMER_IF_IDLE && ret) ||
+	    (cond == HWTIMER_IF_EARLIER && (t->state & HWT_QUEUED)) ||
 	    (cond == HWTIMER_IF_EARLIER && on_wheel &&
 	     (s64)(deadline - t->node.expires) >= 0))
 		goto out;
+	/* the new arming replaces a callback that has not started */
+	hwt_unqueue(t);
 	if (start) {
 		t->period = period;
 		t->node.owner = min(delta, HWT_SLACK_MAX);
@@ -195,18 +216,21 @@ out:
  * @mode: HWTIMER_REL or HWTIMER_ABS, optionally ORed with one of
  *	  HWTIMER_IF_EARLIER, HWTIMER_IF_PENDING or HWTIMER_IF_IDLE
  *
- * Re-arms the timer if it is pending. The timer moves to the current CPU
- * unless it is pinned or its callback is running.
+ * Re-arms the timer if it is pending. A sleepable timer's callback that is
+ * queued and has not started is replaced by the new arming, as
+ * mod_delayed_work() replaces pending work: one callback follows a return
+ * of 1, as one would have followed without the call. The timer moves to
+ * the current CPU unless it is pinned or its callback is running.
  *
  * Context: any, hard interrupts and raw spinlocks included.
  * Return: 1 if the timer was pending as hwtimer_pending() says (on the
  * wheel, or a sleepable timer whose callback is queued and has not
- * started: that callback still runs), 0 if not, -EINVAL for bad @mode,
+ * started), 0 if not, -EINVAL for bad @mode,
  * -ERANGE for a deadline, slack or period beyond the wheel's range,
  * -ESHUTDOWN after hwtimer_shutdown_sync(). With a condition that does not
  * hold, the timer is left alone and 1 or 0 still says whether it is pending.
- * HWTIMER_IF_EARLIER compares with the deadline of a timer on the wheel
- * only: one whose callback is queued is armed.
+ * HWTIMER_IF_EARLIER leaves a timer whose callback is queued alone: that
+ * callback is due already.
  */
 int hwtimer_start_range(struct hwtimer *t, u64 expires, u64 delta,
 			u64 period, unsigned int mode)
@@ -267,12 +291,8 @@ static bool __hwtimer_cancel(struct hwt_kbase *kb, struct hwtimer *t)
 		hwt_gstat_add(HWT_C_CANCELLED, 1);
 		was = true;
 	}
-	if (t->state & HWT_QUEUED) {
-		/* if the work already started, it sees QUEUED clear */
-		cancel_work(&hwt_sleepable(t)->work);
-		t->state &= ~HWT_QUEUED;
+	if (hwt_unqueue(t))
 		was = true;
-	}
 	return was;
 }
 

@@ -287,7 +287,9 @@ static void base_past_first_deadline_starts_the_grid(struct kunit *test)
 /*
  * A sleepable timer that fired while its callback still runs has its next
  * callback queued: hwtimer_pending() says so, and so does the 1 that
- * hwtimer_start() and hwtimer_cancel() return for it.
+ * hwtimer_start() returns for it, whose new arming replaces the queued
+ * run, as mod_delayed_work() replaces pending work: one callback follows
+ * a return of 1, not two.
  */
 static void base_queued_callback_counts_as_pending(struct kunit *test)
 {
@@ -304,11 +306,19 @@ static void base_queued_callback_counts_as_pending(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0, HWTIMER_REL), 0);
 	KUNIT_ASSERT_TRUE(test, wait_until(READ_ONCE(st->fired) != fired, 10000));
 	KUNIT_EXPECT_TRUE(test, hwtimer_pending(&p->t));
+	/* a kick leaves it alone: the queued callback is due already */
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 3600 * SEC, 0,
+					    HWTIMER_REL | HWTIMER_IF_EARLIER), 1);
 	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 3600 * SEC, 0,
 					    HWTIMER_REL), 1);
+	atomic_set(&release, 1);
+	KUNIT_ASSERT_TRUE(test, wait_until(atomic_read(&p->done) == 1, 10000));
+	msleep(50);
+	/* the queued run went with the re-arm; the new arming waits */
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->fires), 1);
+	KUNIT_EXPECT_TRUE(test, hwtimer_pending(&p->t));
 	KUNIT_EXPECT_TRUE(test, hwtimer_cancel(&p->t));
 	KUNIT_EXPECT_FALSE(test, hwtimer_pending(&p->t));
-	atomic_set(&release, 1);
 	stop_probes(p, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->fires), 1);
 }
