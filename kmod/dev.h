@@ -371,7 +371,8 @@ struct hwt_file {
  * One operation of a batch, with what it needs allocated beforehand: a
  * timer object and, for an eventfd, its context and an entry for it in case
  * it is not the file's last one; and the slack it arms with, its own or
- * the file's. @added is the timer an ADD created, for hwt_undo_adds().
+ * the file's. @added is the timer an ADD created, for hwt_undo_adds();
+ * @ended says that a MOD or CANCEL ended an arming (hwt_signals_wait()).
  */
 struct hwt_slot {
 	struct hwtimer_op op;
@@ -380,6 +381,7 @@ struct hwt_slot {
 	struct hwt_utimer *added;
 	struct eventfd_ctx *ctx;
 	struct hwt_efd *efd;
+	bool ended;
 };
 
 /* batch entries run per hold of the lock */

@@ -200,7 +200,7 @@ bool hwt_pass_rearm_take(struct hwt_file *hf)
 			new = (s64)((u64)now << 32);
 		else
 			new = old;
-		if ((u32)new >= cap)
+		if (cap <= 0 || (u32)new >= (unsigned long)cap)
 			return false;
 		new++;
 	} while (!atomic64_try_cmpxchg(&u->pass_rearms, &old, new));

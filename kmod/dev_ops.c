@@ -375,6 +375,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s,
 		t->flags |= HWT_U_CANCEL_ON_SET;
 	pending = was;
 	hwt_arm(hf, t, deadline, now);
+	s->ended = true;
 	hwt_stat_add(&hf->stats, HWT_C_MODIFIED, 1);
 out:
 	op->gen = t->gen;
@@ -402,6 +403,7 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_slot *s,
 		hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
 	}
 	hwt_remove(hf, t, dead);
+	s->ended = true;
 	return was;
 }
 
@@ -457,6 +459,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 		s->added = NULL;
 		s->ctx = NULL;
 		s->efd = NULL;
+		s->ended = false;
 		if (!s->op.result)
 			s->op.result = hwt_prep(hf, s);
 	}
@@ -494,8 +497,8 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 			s->op.result = hwt_do_cancel(hf, s, &nows, &dead);
 			break;
 		}
-		ended |= s->op.op != HWTIMER_OP_ADD && s->op.result >= 0;
-		cancelled |= s->op.op == HWTIMER_OP_CANCEL && s->op.result >= 0;
+		ended |= s->ended;
+		cancelled |= s->ended && s->op.op == HWTIMER_OP_CANCEL;
 	}
 	hwt_unlock(hf);
 	/* no eventfd of an arming a MOD or CANCEL ended is signalled after */

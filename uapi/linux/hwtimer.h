@@ -50,14 +50,17 @@
  * its files; ADD or MOD past it fails with EDQUOT.
  *
  * Freshness: once MOD or CANCEL returns, no record from the timer's earlier
- * arming is read and no eventfd is signalled for it (nor for a timer DRAIN
- * took). An expiry signals eventfds after it let go of the file, so MOD,
- * CANCEL and DRAIN wait, if need be, for expiries that are still
- * signalling: a few microseconds, as hrtimer_cancel() waits for a running
- * callback. Every arming has a new
- * generation number, reported by ADD and MOD and carried by its records.
- * Generations are counted per file, modulo 2^24, so an id's next timer
- * does not repeat its last one's; compare them only for equality. A
+ * arming is read and its own eventfd is not signalled for it (nor for a
+ * timer DRAIN took). An expiry signals eventfds after it let go of the
+ * file, so MOD, CANCEL and DRAIN wait, if need be, for expiries that are
+ * still signalling, as hrtimer_cancel() waits for a running callback: as
+ * long as those take to wake their eventfds' waiters, usually microseconds.
+ * The file's eventfd and poll() may still wake once for a record that a
+ * MOD or CANCEL then took off the queue; read() finds nothing for it.
+ * Every arming has a new generation number, reported by ADD and MOD and
+ * carried by its records. Generations are counted per file, modulo 2^24,
+ * so an id's next timer does not repeat its last one's; compare them only
+ * for equality. A
  * record counts as delivered when read() takes it off the queue: a read()
  * that runs concurrently with MOD or CANCEL may return a record it took
  * before they did, and that record carries the earlier generation. With
