@@ -272,8 +272,9 @@ void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
  * all finished, the waiter before it having waited for them.
  *
  * Each run signals at most HWT_PASS_EFDS eventfds and the file's, without
- * sleeping, so the wait is short. Nothing is waited for while no run of
- * the file signals an eventfd.
+ * sleeping: the wait lasts as long as those take to wake their waiters,
+ * usually microseconds. Nothing is waited for while no run of the file
+ * signals an eventfd.
  *
  * Context: process; may sleep.
  */
