@@ -160,12 +160,12 @@ static int hwt_release(struct inode *inode, struct file *file)
 	}
 	hwt_efd_put(hf->efd);
 	hwt_efd_put(hf->last_efd);
+	hwt_ring_free(hf);
 	hwt_user_put(hf->user);
 	mutex_destroy(&hf->ids.grow);
 	mutex_destroy(&hf->sig_wait);
 	mutex_destroy(&hf->read_lock);
 	mutex_destroy(&hf->setup);
-	hwt_ring_free(hf);
 	kfree(hf->rbuf);
 	kfree(hf);
 	return 0;

@@ -193,6 +193,8 @@ struct hwt_utimer_ext {
  * @pass_rearms: periodic timers expiry passes re-armed in the current
  *		 second, their records having gone to a ring (low 32 bits),
  *		 and the jiffies that second began at (high 32 bits)
+ * @ring_pages: pages of the user's expiry rings that count against
+ *		RLIMIT_MEMLOCK (dev_ring.c)
  */
 struct hwt_user {
 	kuid_t uid;
@@ -200,6 +202,7 @@ struct hwt_user {
 	atomic_long_t timers;
 	atomic_long_t rearms;
 	atomic64_t pass_rearms;
+	atomic_long_t ring_pages;
 };
 
 /**
@@ -242,7 +245,7 @@ static inline void hwt_ids_set(struct hwt_ids *ids, u32 i, unsigned long v)
  * @recs: the first record slot
  * @pages: the pages mapped, header first
  * @npages: entries of @pages
- * @user: the user whose locked memory @npages are charged to, or NULL
+ * @charged: @npages count against the file's user's RLIMIT_MEMLOCK
  * @mask: entries of the ring, minus 1
  * @prod: the kernel's own copy of @hdr->prod, which it never reads back
  * @flags: the kernel's own copy of @hdr->flags
@@ -255,7 +258,7 @@ struct hwt_ring {
 	void *recs;
 	struct page **pages;
 	unsigned int npages;
-	struct user_struct *user;
+	bool charged;
 	u32 mask;
 	u32 prod;
 	u32 flags;

@@ -12,16 +12,17 @@
  * reader's mapping with vm_map_pages(). A mapping holds the file, so the
  * ring outlives every mapping of it and is freed with the file.
  *
- * They cannot be swapped out, so they are also charged to the locked
- * memory of the user who sets the ring up, against its RLIMIT_MEMLOCK, as
- * io_uring charges its rings and perf its buffers (user_struct.locked_vm),
- * unless it has CAP_IPC_LOCK; past the limit setup fails with EDQUOT.
+ * They cannot be swapped out, so they also count against the RLIMIT_MEMLOCK
+ * of the user who pays for the file (struct hwt_user: the same user as the
+ * timer limits), over all of that user's rings, unless the caller has
+ * CAP_IPC_LOCK; past the limit setup fails with EDQUOT. io_uring and perf
+ * charge their rings to user_struct.locked_vm instead, which a kernel has
+ * only when one of them is built in.
  */
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/capability.h>
 #include <linux/sched/signal.h>
-#include <linux/sched/user.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -39,24 +40,24 @@ static_assert(offsetof(struct hwtimer_ring, cons) == 128);
 static_assert(sizeof(struct hwtimer_ring) == 256);
 
 /*
- * Charge @r's pages to the locked memory of the user setting it up, as
- * io_uring's __io_account_mem() does.
+ * Count @r's pages against the RLIMIT_MEMLOCK of @hf's user, as io_uring's
+ * __io_account_mem() counts its rings.
  */
-static int hwt_ring_charge(struct hwt_ring *r)
+static int hwt_ring_charge(struct hwt_file *hf, struct hwt_ring *r)
 {
-	struct user_struct *user = current_user();
+	atomic_long_t *locked = &hf->user->ring_pages;
 	unsigned long limit, cur, next;
 
 	if (capable(CAP_IPC_LOCK))
 		return 0;
 	limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	cur = atomic_long_read(&user->locked_vm);
+	cur = atomic_long_read(locked);
 	do {
 		next = cur + r->npages;
 		if (next > limit || next < cur)
 			return -EDQUOT;
-	} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, next));
-	r->user = get_uid(user);
+	} while (!atomic_long_try_cmpxchg(locked, &cur, next));
+	r->charged = true;
 	return 0;
 }
 
@@ -64,10 +65,6 @@ static void hwt_ring_destroy(struct hwt_ring *r)
 {
 	unsigned int i;
 
-	if (r->user) {
-		atomic_long_sub(r->npages, &r->user->locked_vm);
-		free_uid(r->user);
-	}
 	if (r->hdr)
 		vunmap(r->hdr);
 	for (i = 0; i < r->npages; i++)
@@ -150,7 +147,7 @@ long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = hwt_ring_charge(r);
+	ret = hwt_ring_charge(hf, r);
 	if (ret) {
 		hwt_ring_destroy(r);
 		goto out;
@@ -392,6 +389,11 @@ void hwt_ring_show(struct seq_file *m, struct hwt_file *hf)
 /* release(): no mapping is left, nor any expiry */
 void hwt_ring_free(struct hwt_file *hf)
 {
-	if (hf->ring)
-		hwt_ring_destroy(hf->ring);
+	struct hwt_ring *r = hf->ring;
+
+	if (!r)
+		return;
+	if (r->charged)
+		atomic_long_sub(r->npages, &hf->user->ring_pages);
+	hwt_ring_destroy(r);
 }

@@ -133,10 +133,10 @@
  * an eventfd holds a reference to it, as a poll() on it would, so the
  * eventfd's context (about 100 bytes) lives while the timer does, whether
  * or not the fd is still open; consecutive ADDs with the same eventfd
- * share one. An expiry ring's pages cannot be swapped out: they are also
- * charged to the locked memory of the user who sets it up, against its
- * RLIMIT_MEMLOCK (EDQUOT past it), unless it has CAP_IPC_LOCK, as
- * io_uring's rings and perf's buffers are.
+ * share one. An expiry ring's pages cannot be swapped out: they also count
+ * against RLIMIT_MEMLOCK, over all the rings of the user who pays for the
+ * files (EDQUOT past it), unless the caller has CAP_IPC_LOCK, as io_uring
+ * counts its rings.
  *
  * Long calls: read() and HWTIMER_IOC_BATCH give the CPU up between chunks
  * of their work, and a signal ends them early with what is done: read()
@@ -608,9 +608,10 @@ struct hwtimer_ring {
  * @mmap_size: set to the length to map
  *
  * A file sets up one ring, once (EBUSY); its memory is charged to the
- * caller's memory cgroup, and its @mmap_size to the caller's locked memory
- * against RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK (EDQUOT past it; it is
- * given back when the file is released). Times in its records are in the
+ * caller's memory cgroup, and its @mmap_size counts against the caller's
+ * RLIMIT_MEMLOCK with the other rings of the file's user, unless the caller
+ * has CAP_IPC_LOCK (EDQUOT past it; given back when the file is released).
+ * Times in its records are in the
  * time namespace view of the task that set it up. Before it, mmap() and
  * HWTIMER_IOC_RING_FLUSH fail with ENODEV; mmap() of another length or
  * offset, or without MAP_SHARED, fails with EINVAL.
