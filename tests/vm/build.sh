@@ -14,7 +14,10 @@ mkdir -p "$out/src" "$out/modules"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	$(hwt_kbuild_sources) "$out/src/"
 rm -f "$out"/modules/*.ko
-if ! make -C "$kdir" M="$out/src" -j"$(nproc)" modules >"$out/build.log" 2>&1; then
+# a User-Mode Linux tree builds its modules with ARCH=um
+arch=()
+grep -q '^CONFIG_UML=y' "$kdir/.config" 2>/dev/null && arch=(ARCH=um)
+if ! make -C "$kdir" "${arch[@]}" M="$out/src" -j"$(nproc)" modules >"$out/build.log" 2>&1; then
 	tail -n 40 "$out/build.log" >&2
 	die "module build against $kdir failed"
 fi

@@ -6,7 +6,8 @@
 #  2. run the wheel core's KUnit suite natively (ASan + UBSan)
 #  3. build (or reuse) the debug kernel, build the module, its KUnit modules
 #     and the userspace tests, and run them all in a TCG guest; the same
-#     KUnit suites again on a PREEMPT_RT debug kernel
+#     KUnit suites again on a PREEMPT_RT debug kernel, and in User-Mode
+#     Linux (KASAN, lockdep) at the CPU's own speed
 #  4. build against Debian's stock 6.1 and 6.12 and smoke-test each in a
 #     guest; run every userspace test on the stock PREEMPT_RT 6.12
 #  5. parse everything with kunit.py, scan the consoles for splats, and end
@@ -97,6 +98,24 @@ debug_guest debug "$HWT_TOP/tests/vm/debug.config"
 # the KUnit suites on PREEMPT_RT with lockdep: Debian's stock 6.12-rt has no
 # KUnit (it runs every userspace test below instead)
 debug_guest rt "$HWT_TOP/tests/vm/rt.config" kunit
+
+# The KUnit suites again in User-Mode Linux, where the kernel's own code runs
+# at the CPU's speed (tests/vm/uml.sh): one CPU, so the cases that need two
+# skip there and run in the guests above.
+uml_kunit() {
+	local kdir rc
+	kdir=$(timed "uml kernel (cached after the first run)" "$HWT_TOP/tests/vm/kernel.sh" "$HWT_TOP/tests/vm/uml.config")
+	rc=$?; built "build uml kernel" $rc
+	[ $rc -eq 0 ] || return
+	timed "module against the uml kernel" "$HWT_TOP/tests/vm/build.sh" "$kdir" "$HWT_OUT/uml"
+	rc=$?; built "build module against uml 6.12" $rc
+	[ $rc -eq 0 ] || return
+	"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/uml/initrd.gz" "$HWT_OUT/uml/modules"
+	timed "uml: kunit" "$HWT_TOP/tests/vm/uml.sh" "$kdir" "$HWT_OUT/uml/initrd.gz" kunit \
+		"$res/uml.console" "$res/uml.results" $limit
+	runs+=("uml:$res/uml.results:$res/uml.console:$?")
+}
+uml_kunit
 [ -n "${HWT_LONG:-}" ] && debug_guest kcsan "$HWT_TOP/tests/vm/kcsan.config"
 
 # 4. the compatibility matrix

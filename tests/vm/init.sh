@@ -42,8 +42,13 @@ if grep -q 'hwt\.long=1' /proc/cmdline; then
 	export HWT_STRESS_SECONDS=300 HWT_FUZZ_CALLS=10000000 HWT_FUZZ_SECONDS=3000
 	TEST_TIMEOUT=3600
 fi
-R=/dev/ttyS1
-[ -c $R ] || R=/dev/null
+# The results channel: a QEMU guest's second serial port, or the file of
+# the host that tests/vm/uml.sh names (hwt.results=), appended to.
+R=$(sed -n 's/.*hwt\.results=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -z "$R" ]; then
+	R=/dev/ttyS1
+	[ -c $R ] || R=/dev/null
+fi
 KMEMLEAK=/sys/kernel/debug/kmemleak
 HWT=/hwt/modules/hwtimer.ko
 
@@ -55,8 +60,8 @@ wanted() {
 	case ",$only," in *",$(basename "$1" .ko),"*) return 0 ;; esac
 	return 1
 }
-begin() { echo "=== hwt-begin $1" > $R; }
-end() { echo "=== hwt-end $1 rc=$2" > $R; }
+begin() { echo "=== hwt-begin $1" >> $R; }
+end() { echo "=== hwt-end $1 rc=$2" >> $R; }
 
 # Checks made by this script itself, reported as one TAP section at the end.
 checks=/tmp/checks
@@ -77,15 +82,21 @@ report_checks() {
 		echo "TAP version 13"
 		echo "1..$(grep -c '^\(not \)\?ok ' $checks)"
 		awk '/^(not )?ok /{ n++; sub(/ok /, "ok " n " "); } { print }' $checks
-	} > $R
+	} >> $R
 	end harness 0
+}
+
+# End the run: QEMU's -no-reboot makes a reboot exit; UML exits on a halt.
+stop() {
+	case $R in /dev/*) ;; *) poweroff -f ;; esac
+	reboot -f
 }
 
 finish() {
 	report_checks
-	echo "=== hwt-done" > $R
+	echo "=== hwt-done" >> $R
 	sync
-	reboot -f
+	stop
 }
 
 # KCSAN (the kernel of make check-long) reports every race it sees, and one
@@ -135,11 +146,11 @@ run_kunit_module() {
 	name=$(basename "$ko" .ko)
 	ls /sys/kernel/debug/kunit > /tmp/suites.before 2>/dev/null
 	begin "kunit:$name"
-	insmod "$ko" > $R 2>&1
+	insmod "$ko" >> $R 2>&1
 	rc=$?
 	for s in $(ls /sys/kernel/debug/kunit 2>/dev/null); do
 		grep -qx "$s" /tmp/suites.before && continue
-		cat "/sys/kernel/debug/kunit/$s/results" > $R
+		cat "/sys/kernel/debug/kunit/$s/results" >> $R
 	done
 	end "kunit:$name" $rc
 	rmmod "$name" 2>/dev/null
@@ -150,7 +161,7 @@ run_user_test() {
 	name=${2:-user:$(basename "$t")}
 	say "running $name"
 	begin "$name"
-	(cd /tmp && timeout -s KILL $TEST_TIMEOUT "$t") > $R 2>&1
+	(cd /tmp && timeout -s KILL $TEST_TIMEOUT "$t") >> $R 2>&1
 	rc=$?
 	end "$name" $rc
 }
@@ -319,22 +330,22 @@ bench)
 		say "running $(basename "$b")"
 		begin "bench:$(basename "$b")"
 		# shellcheck disable=SC2086
-		(cd /tmp && "$b" $args) > $R 2>&1
+		(cd /tmp && "$b" $args) >> $R 2>&1
 		end "bench:$(basename "$b")" $?
 	done
 	if [ -z "$only" ]; then
 		say "running hwtimer_bench.ko"
 		begin bench:kernel
-		insmod /hwt/modules/hwtimer_bench.ko > $R 2>&1
+		insmod /hwt/modules/hwtimer_bench.ko >> $R 2>&1
 		rc=$?
-		dmesg | sed -n 's/.*hwtimer_bench: \({.*}\)$/\1/p' > $R
+		dmesg | sed -n 's/.*hwtimer_bench: \({.*}\)$/\1/p' >> $R
 		end bench:kernel $rc
 		rmmod hwtimer_bench
 	fi
 	rmmod hwtimer
-	echo "=== hwt-done" > $R
+	echo "=== hwt-done" >> $R
 	sync
-	reboot -f
+	stop
 	;;
 demo | shell)
 	insmod $HWT && say "hwtimer loaded"
@@ -345,11 +356,11 @@ demo | shell)
 		echo "hwtimer VM shell: the module is loaded; exit or ^D powers off."
 		setsid cttyhack sh -l
 	fi
-	echo "=== hwt-done" > $R
-	reboot -f
+	echo "=== hwt-done" >> $R
+	stop
 	;;
 *)
 	say "unknown hwt.mode '$mode'"
-	reboot -f
+	stop
 	;;
 esac

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build (or reuse) the debug kernel: tinyconfig + a committed fragment, from
+# Build (or reuse) a test kernel: tinyconfig + a committed fragment, from
 # Debian's linux-source-6.12. The build tree is cached outside the repository,
 # keyed by source version and fragment hash, and the path of the cached build
-# tree is printed on stdout.
+# tree is printed on stdout. A fragment named uml*.config builds User-Mode
+# Linux (ARCH=um, the ./linux binary); the others an x86_64 bzImage.
 #
 # usage: kernel.sh [FRAGMENT]   (default tests/vm/debug.config)
 set -euo pipefail
@@ -22,12 +23,14 @@ if [ -f "$out/.done" ]; then
 	exit 0
 fi
 
-log "building debug kernel in $out (this takes a few minutes once)"
-rm -rf "$out"
+arch=x86_64 image=bzImage
+case $(basename "$frag") in uml*) arch=um image=linux ;; esac
+log "building the $(basename "$frag" .config) kernel in $out (this takes a few minutes once)"
+# a tree left by a build that stopped is built on, not from scratch
 mkdir -p "$out"
-kmake() { make -C "$src" O="$out" ARCH=x86_64 -j"$(nproc)" "$@"; }
+kmake() { make -C "$src" O="$out" ARCH=$arch -j"$(nproc)" "$@"; }
 kmake tinyconfig >/dev/null
-(cd "$src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "$frag") >/dev/null
+(cd "$src" && ARCH=$arch scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "$frag") >/dev/null
 kmake olddefconfig >/dev/null
 
 # Every option of the fragment must have survived olddefconfig.
@@ -46,10 +49,10 @@ done < "$frag"
 [ $missing -eq 0 ] || die "config fragment $frag did not stick (see above)"
 
 start=$SECONDS
-if ! kmake bzImage modules modules_prepare >"$out/build.log" 2>&1; then
+if ! kmake $image modules modules_prepare >"$out/build.log" 2>&1; then
 	grep -E -B2 -A8 '(error|Error [0-9])' "$out/build.log" | tail -n 40 >&2
 	die "kernel build failed (log: $out/build.log)"
 fi
-log "debug kernel built in $((SECONDS - start)) s"
+log "$(basename "$frag" .config) kernel built in $((SECONDS - start)) s"
 touch "$out/.done"
 echo "$out"
