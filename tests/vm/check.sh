@@ -128,7 +128,10 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/stock-$label/initrd.gz" "$HWT_OUT/stock-$label/modules" \
 		smoke="$HWT_OUT/user/smoke" bin="$HWT_OUT/user/bin" \
 		$([ "$mode" = user ] && echo tests="$HWT_OUT/user/tests")
-	timed "stock $label guest: $mode tests" "$HWT_TOP/tests/vm/qemu.sh" \
+	# one host thread for every vCPU: Debian's stock kernels patch their
+	# own text racing another vCPU under multi-threaded TCG (qemu.sh)
+	timed "stock $label guest: $mode tests" env HWT_QEMU_TCG_THREAD=single \
+		"$HWT_TOP/tests/vm/qemu.sh" \
 		"/boot/vmlinuz-$rel" "$HWT_OUT/stock-$label/initrd.gz" "$mode" \
 		"$res/stock-$label.console" "$res/stock-$label.results" 1800
 	runs+=("stock-$label:$res/stock-$label.results:$res/stock-$label.console:$?")

@@ -13,6 +13,11 @@
 # stable"). Each such console is kept as CONSOLE_LOG.bootN and reported.
 #
 # HWT_QEMU_SMP (default 2) and HWT_QEMU_MEM (default 2G) size the guest.
+# HWT_QEMU_TCG_THREAD=single runs every vCPU on one host thread: slower,
+# but a kernel patching its own text (static keys, tracepoints) then never
+# races another vCPU executing it, which under multi-threaded TCG has
+# given a stock PREEMPT_RT kernel an int3 Oops in its own code, at boot
+# and when a test enabled a tracepoint.
 #
 # usage: qemu.sh KERNEL INITRD MODE CONSOLE_LOG RESULTS_LOG TIMEOUT [APPEND...]
 set -uo pipefail
@@ -29,7 +34,7 @@ boot() {
 		serial=(-monitor none -serial "file:$console")
 	fi
 	timeout --foreground -k 10 "$limit" \
-		qemu-system-x86_64 -accel tcg -cpu max -smp "${HWT_QEMU_SMP:-2}" -m "${HWT_QEMU_MEM:-2G}" \
+		qemu-system-x86_64 -accel tcg,thread="${HWT_QEMU_TCG_THREAD:-multi}" -cpu max -smp "${HWT_QEMU_SMP:-2}" -m "${HWT_QEMU_MEM:-2G}" \
 		-display none -no-reboot \
 		"${serial[@]}" -serial "file:$results" \
 		-kernel "$kernel" -initrd "$initrd" -append "$append"
