@@ -4,7 +4,8 @@
 # Debian's linux-source-6.12. The build tree is cached outside the repository,
 # keyed by source version and fragment hash, and the path of the cached build
 # tree is printed on stdout. A fragment named uml*.config builds User-Mode
-# Linux (ARCH=um, the ./linux binary); the others an x86_64 bzImage.
+# Linux (ARCH=um, the ./linux binary), with tests/vm/uml-*.patch applied;
+# the others an x86_64 bzImage.
 #
 # usage: kernel.sh [FRAGMENT]   (default tests/vm/debug.config)
 set -euo pipefail
@@ -14,7 +15,15 @@ frag=${1:-$HWT_TOP/tests/vm/debug.config}
 [ -f "$frag" ] || die "no config fragment $frag"
 frag=$(realpath "$frag")
 src=$(hwt_src_dir)
-key="$(hwt_src_version)-$(sha256sum <"$frag" | cut -c1-16)"
+arch=x86_64 image=bzImage patches=()
+case $(basename "$frag") in
+uml*)
+	arch=um image=linux
+	# UML needs a fix to boot on hosts with large XSAVE areas (see the patch)
+	patches=("$HWT_TOP"/tests/vm/uml-*.patch)
+	;;
+esac
+key="$(hwt_src_version)-$(cat "$frag" "${patches[@]}" | sha256sum | cut -c1-16)"
 out=$HWT_CACHE/kernel/$(basename "$frag" .config)-$key
 
 if [ -f "$out/.done" ]; then
@@ -23,8 +32,12 @@ if [ -f "$out/.done" ]; then
 	exit 0
 fi
 
-arch=x86_64 image=bzImage
-case $(basename "$frag") in uml*) arch=um image=linux ;; esac
+# A patch goes into the shared source tree once; it touches only files
+# that builds of its architecture compile.
+for p in "${patches[@]}"; do
+	patch -d "$src" -p1 -R -f -s --dry-run <"$p" >/dev/null 2>&1 && continue
+	patch -d "$src" -p1 -N -s <"$p" >/dev/null || die "cannot apply $p to $src"
+done
 log "building the $(basename "$frag" .config) kernel in $out (this takes a few minutes once)"
 # a tree left by a build that stopped is built on, not from scratch
 mkdir -p "$out"
