@@ -114,6 +114,12 @@ uml_kunit() {
 	timed "uml: kunit" "$HWT_TOP/tests/vm/uml.sh" "$kdir" "$HWT_OUT/uml/initrd.gz" kunit \
 		"$res/uml.console" "$res/uml.results" $limit
 	runs+=("uml:$res/uml.results:$res/uml.console:$?")
+	# simulated time: the clock stands still while the CPU runs, so the
+	# precision suite's bounds are exact (tests/kunit/timetravel_kunit.c)
+	timed "uml, time-travel=inf-cpu: kunit" "$HWT_TOP/tests/vm/uml.sh" "$kdir" \
+		"$HWT_OUT/uml/initrd.gz" kunit "$res/uml-tt.console" "$res/uml-tt.results" 600 \
+		time-travel=inf-cpu hwt.only=hwtimer_timetravel_kunit
+	runs+=("uml-tt:$res/uml-tt.results:$res/uml-tt.console:$?")
 }
 uml_kunit
 [ -n "${HWT_LONG:-}" ] && debug_guest kcsan "$HWT_TOP/tests/vm/kcsan.config"

@@ -8,6 +8,7 @@
 # one CPU. The console (the kernel's stdout and stderr) goes to CONSOLE_LOG,
 # the result channel (a file in that root, hwt.results=) to RESULTS_LOG. A
 # run that has not ended within TIMEOUT seconds is killed: exit status 124.
+# HWT_UML_MEM sets its memory (default 512M).
 #
 # usage: uml.sh KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG TIMEOUT [APPEND...]
 set -uo pipefail
@@ -22,7 +23,7 @@ trap 'rm -rf "$root"' EXIT
 : > "$root/results"
 
 # con=null: no terminal for the other consoles; con0 writes to stdout
-timeout -k 10 "$limit" "$kdir/linux" mem=512M \
+timeout -k 10 "$limit" "$kdir/linux" mem="${HWT_UML_MEM:-512M}" \
 	root=/dev/root rootfstype=hostfs rootflags="$root" rw init=/init \
 	con=null con0=null,fd:1 \
 	hwt.mode="$mode" hwt.results=/results "$@" </dev/null >"$console" 2>&1
