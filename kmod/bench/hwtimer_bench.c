@@ -11,6 +11,9 @@
  * read, jiffies, a raw lock taken with interrupts off), each operation on
  * its own, and timer_list's pair, with 1,000 timers pending.
  *
+ * Then bursts: 10^4 and 10^5 timers of each kind due at the same time, and
+ * what expiring one of them costs.
+ *
  * Then lateness: HWTB_NLATE timers one at a time, 0.5 .. 5 ms each, armed
  * once the previous one fired, on hwtimer (no slack) and on hrtimer in
  * both of its expiry contexts; lateness is the callback's clock read minus
@@ -274,6 +277,124 @@ static int hwtb_parts(void)
 	return 0;
 }
 
+/* A burst: many timers due at once, and how fast a pass expires them */
+
+/*
+ * Far enough ahead that arming ends before the deadline, even under TCG:
+ * a timer armed after it would fire at once, and a burst would become a
+ * stream of interrupts. arm_margin_ns in the output says how it went.
+ */
+#define HWTB_BURST_AHEAD(n)	(10 * NSEC_PER_MSEC + (u64)(n) * 4 * NSEC_PER_USEC)
+
+static atomic_t hwtb_burst_count;
+static u32 hwtb_burst_n;
+static u64 hwtb_burst_first, hwtb_burst_last;
+static DECLARE_COMPLETION(hwtb_burst_done);
+
+static void hwtb_burst_fired(void)
+{
+	u32 c = atomic_inc_return(&hwtb_burst_count);
+
+	if (c == 1)
+		hwtb_burst_first = ktime_get_ns();
+	if (c == hwtb_burst_n) {
+		hwtb_burst_last = ktime_get_ns();
+		complete(&hwtb_burst_done);
+	}
+}
+
+static void hwtb_burst_hw(struct hwtimer *t)
+{
+	hwtb_burst_fired();
+}
+
+static enum hrtimer_restart hwtb_burst_hr(struct hrtimer *t)
+{
+	hwtb_burst_fired();
+	return HRTIMER_NORESTART;
+}
+
+static void hwtb_burst_tl(struct timer_list *t)
+{
+	hwtb_burst_fired();
+}
+
+enum hwtb_kind { HWTB_HWTIMER, HWTB_HRTIMER, HWTB_TIMER_LIST };
+
+static const char *const hwtb_kind_names[] = {
+	[HWTB_HWTIMER] = "hwtimer",
+	[HWTB_HRTIMER] = "hrtimer (softirq)",
+	[HWTB_TIMER_LIST] = "timer_list",
+};
+
+static const size_t hwtb_kind_sizes[] = {
+	[HWTB_HWTIMER] = sizeof(struct hwtimer),
+	[HWTB_HRTIMER] = sizeof(struct hrtimer),
+	[HWTB_TIMER_LIST] = sizeof(struct timer_list),
+};
+
+/*
+ * @n timers of one kind due at the same time, HWTB_BURST_AHEAD() from now
+ * (timer_list: at the same jiffy). The first one's lateness, then the time
+ * from the first callback to the last per timer: what expiring one timer
+ * costs in a pass (for hwtimer, a unit of HWT_PASS_BUDGET), callback
+ * included.
+ */
+static int hwtb_burst(enum hwtb_kind kind, u32 n)
+{
+	void *base = vzalloc(array_size(n, hwtb_kind_sizes[kind]));
+	struct timer_list *tl = base;
+	struct hrtimer *hr = base;
+	struct hwtimer *hw = base;
+	unsigned long j;
+	u64 deadline, armed;
+	u32 i;
+
+	if (!base)
+		return -ENOMEM;
+	atomic_set(&hwtb_burst_count, 0);
+	hwtb_burst_n = n;
+	reinit_completion(&hwtb_burst_done);
+	deadline = ktime_get_ns() + HWTB_BURST_AHEAD(n);
+	switch (kind) {
+	case HWTB_HWTIMER:
+		for (i = 0; i < n; i++) {
+			hwtimer_init(&hw[i], hwtb_burst_hw, 0);
+			hwtimer_start(&hw[i], deadline, 0, HWTIMER_ABS);
+		}
+		break;
+	case HWTB_HRTIMER:
+		for (i = 0; i < n; i++) {
+			hwt_hrtimer_setup(&hr[i], hwtb_burst_hr, CLOCK_MONOTONIC,
+					  HRTIMER_MODE_ABS_SOFT);
+			hrtimer_start(&hr[i], ns_to_ktime(deadline),
+				      HRTIMER_MODE_ABS_SOFT);
+		}
+		break;
+	case HWTB_TIMER_LIST:
+		j = jiffies + nsecs_to_jiffies(HWTB_BURST_AHEAD(n));
+		deadline = ktime_get_ns() + jiffies_to_nsecs(j - jiffies);
+		for (i = 0; i < n; i++) {
+			timer_setup(&tl[i], hwtb_burst_tl, 0);
+			mod_timer(&tl[i], j);
+		}
+		break;
+	}
+	armed = ktime_get_ns();
+	wait_for_completion(&hwtb_burst_done);
+	pr_info("{\"layer\":\"kernel\",\"kernel\":\"%s\",\"impl\":\"%s\",\"workload\":\"burst\",\"timers\":%u,\"arm_margin_ns\":%lld,\"first_late_ns\":%lld,\"drain_ns\":%llu,\"per_timer_ns\":%llu}\n",
+		init_utsname()->release, hwtb_kind_names[kind], n,
+		(s64)(deadline - armed),
+		(s64)(hwtb_burst_first - deadline),
+		hwtb_burst_last - hwtb_burst_first,
+		div_u64(hwtb_burst_last - hwtb_burst_first, n - 1));
+	if (kind == HWTB_HWTIMER)
+		for (i = 0; i < n; i++)
+			hwtimer_shutdown_sync(&hw[i]);
+	vfree(base);
+	return 0;
+}
+
 /* Lateness, one timer at a time */
 
 #define HWTB_NLATE	200
@@ -381,6 +502,13 @@ static int __init hwtb_init(void)
 	if (atomic_read(&hwtb_fired))
 		pr_warn("%d timers fired during the run\n",
 			atomic_read(&hwtb_fired));
+	for (n = 10000; n <= min(max_n, 100000U); n *= 10) {
+		for (k = 0; k < ARRAY_SIZE(hwtb_kind_names); k++) {
+			ret = hwtb_burst(k, n);
+			if (ret)
+				return ret;
+		}
+	}
 	ret = hwtb_lateness("hwtimer", -1) ?:
 	      hwtb_lateness("hrtimer (softirq)", HRTIMER_MODE_ABS_SOFT) ?:
 	      hwtb_lateness("hrtimer (hardirq)", HRTIMER_MODE_ABS_HARD);
