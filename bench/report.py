@@ -179,26 +179,132 @@ STORM_LOADS = [
 ]
 
 
-def parts_table(p):
-    """Where the time of the in-kernel cancel + re-arm goes (bench:kernel "parts")."""
-    rows = [
-        ('hwtimer_cancel() + hwtimer_start(), a pending timer', p['hw_cancel_start_ns']),
-        ('timer_delete() + mod_timer(), the same', p['tl_delete_mod_ns']),
-        ('hwtimer_start() re-arming a pending timer', p['hw_start_pending_ns']),
-        ('an arm its condition refuses (lock, clock read, checks)', p['hw_arm_refused_ns']),
-        ('hwtimer_cancel() of an idle timer (lock, checks)', p['hw_cancel_idle_ns']),
-        ('raw_spin_lock_irqsave() + unlock', p['raw_lock_irqsave_ns']),
-        ('ktime_get_ns()', p['clock_ns']),
-        ('ktime_get_coarse_ns()', p['coarse_clock_ns']),
-        ('jiffies', p['jiffies_ns']),
-    ]
-    md = [f'Where the time of a pair goes, with {p["n"]:,} timers pending, ns per call:', '',
-          '| operation | ns |', '|---|---|']
-    md += [f'| {name} | {v} |' for name, v in rows]
-    floor = 2 * p['raw_lock_irqsave_ns'] + p['clock_ns']
-    md += ['', f'Two lock round trips and one clock read make {floor} ns of hwtimer\'s pair, '
-           f'{100 * floor / max(p["hw_cancel_start_ns"], 1):.0f}%; timer_list takes the same two '
-           'locks but reads jiffies, and its wheel is up to 12.5% late where hwtimer\'s is exact.', '']
+PARTS = [
+    ('hwtimer_cancel() + hwtimer_start(), a pending timer', 'hw_cancel_start_ns'),
+    ('timer_delete() + mod_timer(), the same', 'tl_delete_mod_ns'),
+    ('hwtimer_start() re-arming a pending timer', 'hw_start_pending_ns'),
+    ('an arm its condition refuses (lock, clock read, checks)', 'hw_arm_refused_ns'),
+    ('hwtimer_cancel() of an idle timer (lock, checks)', 'hw_cancel_idle_ns'),
+    ('raw_spin_lock_irqsave() + unlock', 'raw_lock_irqsave_ns'),
+    ('ktime_get_ns()', 'clock_ns'),
+    ('ktime_get_coarse_ns()', 'coarse_clock_ns'),
+    ('jiffies', 'jiffies_ns'),
+]
+
+
+def parts_table(runs):
+    """Where the time of the in-kernel cancel + re-arm goes, one column per run."""
+    runs = [(name, p) for name, p in runs if p]
+    if not runs:
+        return []
+    md = [f'Where the time of a pair goes, with {runs[0][1]["n"]:,} timers pending, ns per call:',
+          '', '| operation | ' + ' | '.join(n for n, _ in runs) + ' |',
+          '|---|' + '---|' * len(runs)]
+    md += [f'| {name} | ' + ' | '.join(str(p[key]) for _, p in runs) + ' |'
+           for name, key in PARTS]
+    md.append('')
+    for name, p in runs:
+        floor = 2 * p['raw_lock_irqsave_ns'] + p['clock_ns']
+        md.append(f'{name}: two lock round trips and one clock read make {floor} ns of '
+                  f'hwtimer\'s pair, {100 * floor / max(p["hw_cancel_start_ns"], 1):.0f}%.')
+    md += ['timer_list takes the same two locks but reads jiffies, and its wheel is up to '
+           '12.5% late where hwtimer\'s is exact.', '']
+    return md
+
+
+def pass_consts(top):
+    """The pass rule's constants, read from kmod/pass.h."""
+    with open(os.path.join(top, 'kmod', 'pass.h')) as f:
+        return {m.group(1): int(m.group(2))
+                for m in re.finditer(r'#define (HWT_\w+)\s+(\d+)', f.read())}
+
+
+def layer3(kruns, top):
+    """Layer 3: every run of hwtimer_bench.ko in one set of tables, UML's first."""
+    pc = pass_consts(top)
+    budget, pass_ns = pc['HWT_PASS_BUDGET'], pc['HWT_PASS_NS']
+    md = ['## Layer 3: the in-kernel API, natively (UML) and in the TCG guests', '',
+          'The same module, `hwtimer_bench.ko`, in User-Mode Linux (the kernel as a host '
+          'process: its code runs at this CPU\'s speed) and in each stock guest under TCG. '
+          'UML is uniprocessor, so a lock or interrupts-off costs next to nothing there: '
+          'it understates what locking costs on an SMP machine. Its interrupts are host '
+          'signals, so its lateness figures are not native either.', '']
+    failed = [f'{name} (rc={rc})' for name, rows, rc in kruns if not rows]
+    if failed:
+        md += ['No results from: ' + ', '.join(failed) + '.', '']
+    kruns = [(name, rows) for name, rows, _ in kruns if rows]
+    if not kruns:
+        return md
+    impls = ['hwtimer', 'hrtimer', 'timer_list']
+
+    def k(rows, impl, n, key='cancel_arm_ns'):
+        for r in rows:
+            if not r.get('workload') and r['impl'] == impl and r['n'] == n:
+                return r[key]
+        return None
+    kns = sorted({r['n'] for _, rows in kruns for r in rows if not r.get('workload')})
+    md += ['With N timers of a kind pending (100 .. 160 s away), cancel a random one '
+           'and arm it again, ns per pair.', '',
+           '| N | run | hwtimer | hrtimer | timer_list | hrtimer / hwtimer | timer_list / hwtimer |',
+           '|---|---|---|---|---|---|---|']
+    for n in kns:
+        for name, rows in kruns:
+            v = {i: k(rows, i, n) for i in impls}
+            if not any(v.values()):
+                continue
+            md.append(f'| {n:,} | {name} | ' + ' | '.join(fmt_ns(v[i]) for i in impls) +
+                      f' | {ratio(v["hrtimer"], v["hwtimer"])} | '
+                      f'{ratio(v["timer_list"], v["hwtimer"])} |')
+    name0, rows0 = kruns[0]
+    md += ['', 'Bytes per timer: ' + ', '.join(
+        f'{i} {k(rows0, i, kns[0], "bytes_per_timer")}' for i in impls) +
+           f' ({name0}; a sleepable timer, struct hwtimer_sleepable, adds its work item; '
+           'timer_list is at most 12.5% late where hwtimer is one wheel tick late).', '']
+    md += parts_table([(name, next((r for r in rows if r.get('workload') == 'parts'), None))
+                       for name, rows in kruns])
+    bursts = [(name, [r for r in rows if r.get('workload') == 'burst']) for name, rows in kruns]
+    bursts = [(name, rows) for name, rows in bursts if rows]
+    if bursts:
+        md += ['A burst: N timers of a kind due at the same time (timer_list: the same '
+               'jiffy). First: the first callback\'s lateness; per timer: from the first '
+               'callback to the last, per timer, callback included. For hwtimer that is '
+               'what a unit of a pass costs (`kmod/pass.h`: a pass stops after '
+               f'{budget} units or after {pass_ns // 1000} us, so the time check '
+               f'binds when a unit costs over {pass_ns // budget} ns).', '',
+               '| N | timer | ' + ' | '.join(f'{n}: first | {n}: per timer' for n, _ in bursts) +
+               ' |', '|---|---|' + '---|---|' * len(bursts)]
+        order = {'hwtimer': 0, 'hrtimer (softirq)': 1, 'timer_list': 2}
+        keys = sorted({(r['timers'], r['impl']) for _, rows in bursts for r in rows},
+                      key=lambda x: (x[0], order.get(x[1], 3), x[1]))
+        for n, impl in keys:
+            cells = []
+            for _, rows in bursts:
+                r = next((x for x in rows if x['timers'] == n and x['impl'] == impl), None)
+                if r and r.get('arm_margin_ns', 0) < 0:
+                    cells += ['armed after its deadline', '']
+                else:
+                    cells += [fmt_ns(r['first_late_ns']), fmt_ns(r['per_timer_ns'])] if r else ['', '']
+            md.append(f'| {n:,} | {impl} | ' + ' | '.join(cells) + ' |')
+        md.append('')
+    for name, rows in kruns:
+        klate = [r for r in rows if r.get('workload') == 'lateness']
+        if not klate:
+            continue
+        md += [f'{name}: one timer at a time, {klate[0]["timers"]} of them, 0.5 .. 5 ms each, '
+               'armed once the previous one fired; lateness is the callback\'s clock read minus '
+               'the deadline. hwtimer\'s callbacks run in softirq context, as hrtimer\'s '
+               'soft mode does.', '',
+               '| timer | late p50 | late p99 | late max | early |', '|---|---|---|---|---|']
+        for r in klate:
+            md.append(f'| {r["impl"]} | {fmt_ns(r["late_p50_ns"])} | {fmt_ns(r["late_p99_ns"])} | '
+                      f'{fmt_ns(r["late_max_ns"])} | {r["early"]} |')
+        md.append('')
+    series = [(f'{i} ({name})', [(n, k(rows, i, n)) for n in kns if k(rows, i, n)])
+              for name, rows in kruns for i in impls]
+    svg_plot(os.path.join(top, 'bench', 'kernel.svg'),
+             'Layer 3: cancel + arm with N pending, UML (native) and TCG guests', series,
+             'timers pending (N)', 'ns per cancel + arm')
+    md += ['![cancel + arm against N, in the kernel](bench/kernel.svg)', '']
     return md
 
 
@@ -305,11 +411,40 @@ def engine_section(rows):
     return md, targets
 
 
+def kernel_targets(label, kern, targets, verdict):
+    """The in-kernel targets, read from one run of hwtimer_bench.ko."""
+    big = [r for r in kern if r['n'] == max((x['n'] for x in kern), default=0)]
+    hw = [r['cancel_arm_ns'] for r in big if r['impl'] == 'hwtimer']
+    hr = [r['cancel_arm_ns'] for r in big if r['impl'] == 'hrtimer']
+    if hw and hr:
+        targets.append((f'{label}: in-kernel add/cancel at {big[0]["n"]:,} pending beats hrtimer',
+                        f'{hr[0] / hw[0]:.1f}x', verdict(hr[0] > hw[0])))
+        targets.append((f'{label}: in-kernel cancel + re-arm >= 2x cheaper than hrtimer at '
+                        f'N = {big[0]["n"]:,}', f'{hr[0] / hw[0]:.1f}x',
+                        verdict(hr[0] >= 2 * hw[0])))
+    pairs = {}
+    for r in kern:
+        pairs.setdefault(r['n'], {})[r['impl']] = r['cancel_arm_ns']
+    tl = [(n, p['hwtimer'] / p['timer_list']) for n, p in sorted(pairs.items())
+          if p.get('hwtimer') and p.get('timer_list')]
+    if tl:
+        targets.append((f'{label}: in-kernel cancel + re-arm no dearer than timer_list, '
+                        f'N = {tl[0][0]:,} .. {tl[-1][0]:,}',
+                        ', '.join(f'{x:.1f}x' for _, x in tl) + ' timer_list\'s',
+                        verdict(max(x for _, x in tl) <= 1)))
+    size = next((r['bytes_per_timer'] for r in kern if r['impl'] == 'hwtimer'), None)
+    if size and not any(t[0].startswith('struct hwtimer') for t in targets):
+        targets.append(('struct hwtimer <= 64 bytes (sleepable timers may take more)',
+                        f'{size} (layer 3, bytes per timer)', verdict(size <= 64)))
+
+
 def main():
     raw, top = sys.argv[1], sys.argv[2]
     native = read_jsonl(os.path.join(raw, 'native.jsonl'))
     engine = read_jsonl(os.path.join(raw, 'engine.jsonl'))
     cg = read_jsonl(os.path.join(raw, 'callgrind.jsonl'))
+    # layer 3 natively: hwtimer_bench.ko in User-Mode Linux
+    uml, uml_rcs = guest_sections(os.path.join(raw, 'uml.results'))
     guests = {}
     for path in sorted(glob.glob(os.path.join(raw, 'stock-*.results'))):
         label = os.path.basename(path)[len('stock-'):-len('.results')]
@@ -321,13 +456,19 @@ def main():
           'Reproduce with `make bench` on a Debian 12 machine (root, about 15 minutes '
           'after the packages are in). The benchmarks report figures; none of them '
           'passes or fails on speed.', '',
-          '**What emulation distorts.** Layers 2 and 3 run in QEMU under TCG (software '
-          'emulation: the build machines have no usable KVM), on Debian\'s stock kernels. '
-          'TCG does not model caches, TLBs or speculation and makes every instruction and '
-          'every privilege switch several times dearer, unevenly. Their absolute times '
-          'are not hardware figures; the ratios between contenders measured in the same '
-          'guest run are instruction-path ratios, and those are what the tables compare. '
-          'Native figures come from layer 1 only.', '']
+          '**Three kinds of figure.** The build machines have no usable KVM, so:', '',
+          '- *Native userspace* (layer 1): the wheel core and the pass rule built for '
+          'userspace, on this CPU. Hardware figures, for the data structure alone.',
+          '- *Native kernel, in User-Mode Linux* (layer 3, rows "UML"): the module in a '
+          'kernel that runs as a host process, so its code runs at this CPU\'s speed. '
+          'But UML has one CPU (locks and interrupts-off cost next to nothing), its '
+          'interrupts are host signals and its syscalls go through ptrace: its in-kernel '
+          'CPU costs are native, its lateness and syscall figures are not.',
+          '- *TCG guests* (layers 2 and 3): QEMU\'s software emulation of Debian\'s stock '
+          'kernels. TCG does not model caches, TLBs or speculation and makes every '
+          'instruction and privilege switch several times dearer, unevenly. Its absolute '
+          'times are not hardware figures; the ratios between contenders in one guest run '
+          'are what the tables compare.', '']
 
     # Layer 1
     md += ['## Layer 1: the wheel core, natively', '',
@@ -489,6 +630,19 @@ def main():
             targets.append((f'native: one run at N = {hi:,} <= 50 us',
                             f'p99 {fmt_ns(p99)}, p99.9 {fmt_ns(p999)}, worst {fmt_ns(w)}{note}',
                             verdict(p99 <= 50000)))
+    ukern = uml.get('bench:kernel', [])
+    kernel_targets('native kernel (UML)', [r for r in ukern if not r.get('workload')],
+                   targets, verdict)
+    burst = max((r for r in ukern if r.get('workload') == 'burst' and r['impl'] == 'hwtimer'
+                 and r.get('arm_margin_ns', 0) >= 0), key=lambda r: r['timers'], default=None)
+    if burst:
+        pc = pass_consts(top)
+        unit = burst['per_timer_ns']
+        targets.append((f'native kernel (UML): a pass\'s budget of {pc["HWT_PASS_BUDGET"]} units '
+                        f'fits in its {pc["HWT_PASS_NS"] // 1000} us time bound (a burst of '
+                        f'{burst["timers"]:,})', f'{fmt_ns(unit)} per unit, '
+                        f'{fmt_ns(unit * pc["HWT_PASS_BUDGET"])} per budget',
+                        verdict(unit * pc['HWT_PASS_BUDGET'] <= pc['HWT_PASS_NS'])))
     for label, (secs, _) in guests.items():
         api = secs.get('bench:api_bench', [])
         kern = [r for r in secs.get('bench:kernel', []) if not r.get('workload')]
@@ -600,29 +754,7 @@ def main():
             n, w = max(ratios, key=lambda x: x[1])
             targets.append((f'{label}: under every storm, the probe\'s max wake latency '
                             'within 3x of idle', f'{w:.2f}x at worst ({n})', verdict(w <= 3)))
-        big = [r for r in kern if r['n'] == max((x['n'] for x in kern), default=0)]
-        hw = [r['cancel_arm_ns'] for r in big if r['impl'] == 'hwtimer']
-        hr = [r['cancel_arm_ns'] for r in big if r['impl'] == 'hrtimer']
-        if hw and hr:
-            targets.append((f'{label}: in-kernel add/cancel at {big[0]["n"]:,} pending beats hrtimer',
-                            f'{hr[0] / hw[0]:.1f}x', verdict(hr[0] > hw[0])))
-            targets.append((f'{label}: in-kernel cancel + re-arm >= 2x cheaper than hrtimer at '
-                            f'N = {big[0]["n"]:,}', f'{hr[0] / hw[0]:.1f}x',
-                            verdict(hr[0] >= 2 * hw[0])))
-        pairs = {}
-        for r in kern:
-            pairs.setdefault(r['n'], {})[r['impl']] = r['cancel_arm_ns']
-        tl = [(n, p['hwtimer'] / p['timer_list']) for n, p in sorted(pairs.items())
-              if p.get('hwtimer') and p.get('timer_list')]
-        if tl:
-            targets.append((f'{label}: in-kernel cancel + re-arm no dearer than timer_list, '
-                            f'N = {tl[0][0]:,} .. {tl[-1][0]:,}',
-                            ', '.join(f'{x:.1f}x' for _, x in tl) + ' timer_list\'s',
-                            verdict(max(x for _, x in tl) <= 1)))
-        size = next((r['bytes_per_timer'] for r in kern if r['impl'] == 'hwtimer'), None)
-        if size and not any(t[0].startswith('struct hwtimer') for t in targets):
-            targets.append(('struct hwtimer <= 64 bytes (sleepable timers may take more)',
-                            f'{size} (layer 3, bytes per timer)', verdict(size <= 64)))
+        kernel_targets(label, [r for r in kern if not r.get('workload')], targets, verdict)
     if targets:
         md += ['## Targets: where we stand', '',
                'From the issue that asked for these benchmarks; a shortfall is a finding, '
@@ -636,14 +768,12 @@ def main():
             with open(notes) as f:
                 md += [f.read().rstrip(), '']
 
-    # Layers 2 and 3
-    kseries = []
+    # Layer 2, and the runs of layer 3: natively in UML, then in each guest
+    kruns = [('UML, native', uml.get('bench:kernel', []), uml_rcs.get('bench:kernel'))] \
+        if uml_rcs else []
     for label, (secs, rcs) in guests.items():
         api = secs.get('bench:api_bench', [])
-        kern = secs.get('bench:kernel', [])
-        klate = [r for r in kern if r.get('workload') == 'lateness']
-        kparts = [r for r in kern if r.get('workload') == 'parts']
-        kern = [r for r in kern if not r.get('workload')]
+        kern = [r for r in secs.get('bench:kernel', []) if not r.get('workload')]
         krel = api[0]['kernel'] if api else (kern[0]['kernel'] if kern else label)
         md += [f'## Layer 2: the userspace API, stock {label} guest ({krel})', '']
         if not api:
@@ -720,48 +850,10 @@ def main():
         storm = secs.get('bench:storm_bench', [])
         if storm:
             md += storm_table(label, storm)
-        md += [f'## Layer 3: the in-kernel API, stock {label} guest ({krel})', '']
-        if not kern:
-            md += [f'No results: the module run failed (rc={rcs.get("bench:kernel")}).', '']
-            continue
-        kns = sorted({r['n'] for r in kern})
+        kruns.append((f'stock {label}, TCG', secs.get('bench:kernel', []),
+                      rcs.get('bench:kernel')))
 
-        def k(impl, n, key='cancel_arm_ns'):
-            for r in kern:
-                if r['impl'] == impl and r['n'] == n:
-                    return r[key]
-            return None
-        md += ['With N timers of a kind pending (100 .. 160 s away), cancel a random one '
-               'and arm it again, ns per pair.', '',
-               '| N | hwtimer | hrtimer | timer_list | hrtimer / hwtimer | timer_list / hwtimer |',
-               '|---|---|---|---|---|---|']
-        for n in kns:
-            v = {i: k(i, n) for i in ['hwtimer', 'hrtimer', 'timer_list']}
-            md.append(f'| {n:,} | ' + ' | '.join(fmt_ns(v[i]) for i in v) +
-                      f' | {ratio(v["hrtimer"], v["hwtimer"])} | {ratio(v["timer_list"], v["hwtimer"])} |')
-        md += ['', 'Bytes per timer: ' + ', '.join(
-            f'{i} {k(i, kns[0], "bytes_per_timer")}' for i in ['hwtimer', 'hrtimer', 'timer_list']) +
-               ' (a sleepable timer, struct hwtimer_sleepable, adds its work item; '
-               'timer_list is at most 12.5% late where hwtimer is one 4.096 us tick late).', '']
-        if kparts:
-            md += parts_table(kparts[0])
-        if klate:
-            md += [f'One timer at a time, {klate[0]["timers"]} of them, 0.5 .. 5 ms each, armed '
-                   'once the previous one fired; lateness is the callback\'s clock read minus '
-                   'the deadline. hwtimer\'s callbacks run in softirq context, as hrtimer\'s '
-                   'soft mode does.', '',
-                   '| timer | late p50 | late p99 | late max | early |', '|---|---|---|---|---|']
-            for r in klate:
-                md.append(f'| {r["impl"]} | {fmt_ns(r["late_p50_ns"])} | {fmt_ns(r["late_p99_ns"])} | '
-                          f'{fmt_ns(r["late_max_ns"])} | {r["early"]} |')
-            md.append('')
-        for i in ['hwtimer', 'hrtimer', 'timer_list']:
-            kseries.append((f'{i} ({label})', [(n, k(i, n)) for n in kns if k(i, n)]))
-    if kseries:
-        svg_plot(os.path.join(top, 'bench', 'kernel.svg'),
-                 'Layer 3 (TCG guests): cancel + arm with N pending', kseries,
-                 'timers pending (N)', 'ns per cancel + arm')
-        md += ['![cancel + arm against N, in the kernel](bench/kernel.svg)', '']
+    md += layer3(kruns, top)
 
     with open(os.path.join(top, 'BENCHMARKS.md'), 'w') as f:
         f.write('\n'.join(md) + '\n')

@@ -12,8 +12,9 @@
 #     timerfd, POSIX timers and io_uring (bench/api_bench.c), and what
 #     adversarial loads do to a real-time probe's latency
 #     (bench/storm_bench.c);
-#  3. in the same guests: the in-kernel API against hrtimer and timer_list
-#     (kmod/bench/hwtimer_bench.c).
+#  3. the in-kernel API against hrtimer and timer_list
+#     (kmod/bench/hwtimer_bench.c): natively, in User-Mode Linux built from
+#     tests/vm/uml-bench.config (no debug options), and in the same guests.
 #
 # Environment: BENCH_MAX_N (default 10000000) bounds layer 1.
 set -uo pipefail
@@ -78,6 +79,16 @@ for impl in wheel heap2 heap4 rbtree; do
 			>> "$raw/callgrind.jsonl"
 	done
 done
+
+# 3, natively: the kernel as a host process, its code at this CPU's speed
+log "layer 3 natively: hwtimer_bench.ko in User-Mode Linux"
+ukdir=$("$HWT_TOP/tests/vm/kernel.sh" "$HWT_TOP/tests/vm/uml-bench.config") ||
+	die "cannot build the UML kernel"
+"$HWT_TOP/tests/vm/build.sh" "$ukdir" "$out/uml" || die "module build against UML failed"
+"$HWT_TOP/tests/vm/initramfs.sh" "$out/uml/initrd.gz" "$out/uml/modules"
+HWT_UML_MEM=2G "$HWT_TOP/tests/vm/uml.sh" "$ukdir" "$out/uml/initrd.gz" bench \
+	"$out/uml.console" "$raw/uml.results" 1800 ||
+	log "the UML run did not finish cleanly (see $out/uml.console)"
 
 # 2 + 3. guests
 log "building the library and api_bench"
