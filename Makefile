@@ -202,7 +202,7 @@ bench:
 	bench/run.sh
 
 style:
-	tests/vm/style.sh
+	scripts/style.sh
 
 clean:
 	rm -rf "$(BUILD)" .vm

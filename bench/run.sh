@@ -27,7 +27,7 @@ rm -rf "$raw"
 mkdir -p "$raw"
 max_n=${BENCH_MAX_N:-10000000}
 
-"$HWT_TOP/tests/vm/deps.sh" || die "cannot install the harness packages"
+"$HWT_TOP/scripts/deps.sh" || die "cannot install the harness packages"
 bench_pkgs=(libbsd-dev liburing-dev valgrind)
 missing=()
 for p in "${bench_pkgs[@]}"; do

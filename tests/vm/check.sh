@@ -38,7 +38,7 @@ built() {	# record a build step as a test case
 	if [ "$2" -eq 0 ]; then builds+=("ok $1"); else builds+=("not ok $1"); fi
 }
 
-timed "install packages" "$HWT_TOP/tests/vm/deps.sh" || die "cannot install the packages"
+timed "install packages" "$HWT_TOP/scripts/deps.sh" || die "cannot install the packages"
 src=$(hwt_src_dir)
 kunit_py=$src/tools/testing/kunit/kunit.py
 ksft=$src/tools/testing/selftests

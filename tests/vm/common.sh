@@ -19,7 +19,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # The kernel source tree (extracted from linux-source-6.12 into the cache).
 hwt_src_tarball() {
-	ls /usr/src/linux-source-6.12.tar.xz 2>/dev/null || die "linux-source-6.12 is not installed (run tests/vm/deps.sh)"
+	ls /usr/src/linux-source-6.12.tar.xz 2>/dev/null || die "linux-source-6.12 is not installed (run scripts/deps.sh)"
 }
 
 hwt_src_version() {

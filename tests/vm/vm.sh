@@ -6,7 +6,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-"$HWT_TOP/tests/vm/deps.sh"
+"$HWT_TOP/scripts/deps.sh"
 src=$(hwt_src_dir)
 read -r label img hdr _ <<<"${HWT_STOCK_KERNELS[1]}"
 rel=$(hwt_stock_release "$hdr")

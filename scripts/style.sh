@@ -4,9 +4,9 @@
 # uapi/, and sparse (C=2) on a build against the debug kernel. Both must be
 # silent.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../tests/vm/common.sh"
 
-"$HWT_TOP/tests/vm/deps.sh"
+"$HWT_TOP/scripts/deps.sh"
 src=$(hwt_src_dir)
 cd "$HWT_TOP"
 mapfile -t files < <(git ls-files -co --exclude-standard -- 'kmod/*.[ch]' 'uapi/*.h' 2>/dev/null ||
