@@ -43,28 +43,32 @@ src=$(hwt_src_dir)
 kunit_py=$src/tools/testing/kunit/kunit.py
 ksft=$src/tools/testing/selftests
 
+# section NAME LABEL CMD...: a timed step whose output is a results section
+section() {
+	local name=$1 rc
+	shift
+	echo "=== hwt-begin $name"
+	timed "$@"
+	rc=$?
+	echo "=== hwt-end $name rc=$rc"
+}
+
 # 2. native core tests
+stock_rels=()
+for entry in "${HWT_STOCK_KERNELS[@]}"; do
+	read -r _ _ hdr _ <<<"$entry"
+	stock_rels+=("$(hwt_stock_release "$hdr")")
+done
 {
-	echo "=== hwt-begin native:core"
-	timed "native core tests (ASan+UBSan)" make -s -C "$HWT_TOP" native-check BUILD="$HWT_OUT/native"
-	echo "=== hwt-end native:core rc=$?"
-	echo "=== hwt-begin host:cli-parsers"
-	timed "hwtimerctl parser tests (ASan+UBSan)" make -s -C "$HWT_TOP" host-check BUILD="$HWT_OUT/native" KSFT_DIR="$ksft"
-	echo "=== hwt-end host:cli-parsers rc=$?"
-	echo "=== hwt-begin host:fuzz"
-	timed "libFuzzer on the wheel core (60 s)" "$HWT_TOP/tests/host/fuzz_check.sh" "$HWT_OUT/fuzz" 60
-	echo "=== hwt-end host:fuzz rc=$?"
-	echo "=== hwt-begin host:uapi"
-	timed "uapi header hygiene" "$HWT_TOP/tests/host/uapi_check.sh" "$src"
-	echo "=== hwt-end host:uapi rc=$?"
-	echo "=== hwt-begin host:install"
-	stock_rels=()
-	for entry in "${HWT_STOCK_KERNELS[@]}"; do
-		read -r _ _ hdr _ <<<"$entry"
-		stock_rels+=("$(hwt_stock_release "$hdr")")
-	done
-	timed "make install/uninstall, DKMS builds" "$HWT_TOP/tests/host/install_check.sh" "$ksft" "${stock_rels[@]}"
-	echo "=== hwt-end host:install rc=$?"
+	section native:core "native core tests (ASan+UBSan)" \
+		make -s -C "$HWT_TOP" native-check BUILD="$HWT_OUT/native"
+	section host:cli-parsers "hwtimerctl parser tests (ASan+UBSan)" \
+		make -s -C "$HWT_TOP" host-check BUILD="$HWT_OUT/native" KSFT_DIR="$ksft"
+	section host:fuzz "libFuzzer on the wheel core (60 s)" \
+		"$HWT_TOP/tests/host/fuzz_check.sh" "$HWT_OUT/fuzz" 60
+	section host:uapi "uapi header hygiene" "$HWT_TOP/tests/host/uapi_check.sh" "$src"
+	section host:install "make install/uninstall, DKMS builds" \
+		"$HWT_TOP/tests/host/install_check.sh" "$ksft" "${stock_rels[@]}"
 } >> "$host" 2>&1
 
 # 3. the debug kernel and everything in it
