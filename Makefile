@@ -69,8 +69,10 @@ $(BUILD)/lib/libhwtimer.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/lib/libhwtimer.so.$(LIB_VERSION): $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,libhwtimer.so.$(LIB_SOVER) $^ -o $@
+# the version script exports exactly the documented functions
+$(BUILD)/lib/libhwtimer.so.$(LIB_VERSION): $(LIB_OBJS) $(UT)/lib/libhwtimer.map
+	$(CC) -shared -Wl,-soname,libhwtimer.so.$(LIB_SOVER) \
+		-Wl,--version-script,$(UT)/lib/libhwtimer.map $(LIB_OBJS) -o $@
 	ln -sf libhwtimer.so.$(LIB_VERSION) $(BUILD)/lib/libhwtimer.so.$(LIB_SOVER)
 	ln -sf libhwtimer.so.$(LIB_SOVER) $(BUILD)/lib/libhwtimer.so
 

@@ -66,6 +66,14 @@ built_against_install() {
 		grep -qF "libhwtimer.so.1 => $dest" <<<"$ldd_out"
 }
 
+# the installed library exports exactly what its header declares, each at
+# the version its map gives
+exports_the_header() {
+	local lib=$dest/usr/local/lib/libhwtimer.so.1 hdr=$dest/usr/local/include/libhwtimer.h
+	diff <(sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(hwtimer_[a-z0-9_]*\)(.*/\1@@LIBHWTIMER_1.0/p' "$hdr" | sort) \
+		<(nm -D --defined-only "$lib" | awk '$2 == "T" { print $3 }' | sort)
+}
+
 uninstalled() {
 	local left
 	left=$(find "$dest" -type f -not -name 'modules.*' -o -type l | sort)
@@ -83,11 +91,12 @@ dkms_build() {
 }
 
 echo "TAP version 13"
-echo "1..$((4 + $#))"
+echo "1..$((5 + $#))"
 t "make install DESTDIR=... (module against $rel, library, CLI, headers, udev rule, man pages)" \
 	mk install DESTDIR="$dest" KDIR="$kdir"
 t "every installed file is in place and depmod knows the module" installed
 t "a program builds and runs against the installed library via pkg-config" built_against_install
+t "libhwtimer.so exports exactly the functions libhwtimer.h declares, versioned" exports_the_header
 t "make uninstall removes every installed file" \
 	sh -c "make -s -C '$src' BUILD='$tmp/build' uninstall DESTDIR='$dest' KDIR='$kdir' && $(declare -f uninstalled); dest='$dest' uninstalled"
 for r in "$@"; do
