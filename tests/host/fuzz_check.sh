@@ -3,7 +3,9 @@
 # Coverage-guided fuzzing of the wheel core with libFuzzer, differential
 # against a reference model (tests/fuzz/wheel_fuzz.c), for a bounded time
 # from the committed seed corpus, as TAP. A crash prints its input, which
-# reproduces with: BUILD/wheel_fuzz CRASH_FILE.
+# reproduces with: BUILD/wheel_fuzz CRASH_FILE. The corpus is kept minimal:
+# after adding inputs, merge it into an empty directory and commit that,
+#   BUILD/wheel_fuzz -merge=1 -max_len=512 NEW_DIR tests/fuzz/corpus
 #
 # usage: fuzz_check.sh BUILD_DIR [SECONDS]
 set -uo pipefail
