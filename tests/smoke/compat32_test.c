@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 /* the layout of the 64-bit build, which these numbers carry too */
 _Static_assert(sizeof(struct hwtimer_op) == HWTIMER_OP_SIZE_VER0, "op");
@@ -39,26 +39,26 @@ TEST(single_ops_and_records)
 	struct hwtimer_info info;
 	struct hwtimer_record r;
 	struct hwtimer_get g;
-	int fd = hwt_open();
+	int fd = t_open();
 
 	ASSERT_LE(0, fd) TH_LOG("open /dev/hwtimer: %s", strerror(errno));
-	ASSERT_EQ(0, hwt_ioctl(fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_EQ(HWTIMER_API_VERSION, (int)info.api_version);
 	EXPECT_LT(0ULL, info.max_delay_ns);
-	ASSERT_EQ(0, hwt_ioctl(fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(fd, HWTIMER_IOC_ADD, &op));
 	EXPECT_EQ(1U, op.id);
-	ASSERT_EQ(1, hwt_read(fd, &r, 1));
+	ASSERT_EQ(1, t_read(fd, &r, 1));
 	EXPECT_EQ(op.id, r.id);
 	EXPECT_EQ(op.gen, r.gen);
 	EXPECT_EQ(0x1122334455667788ULL, r.cookie);
 	EXPECT_LE(r.deadline, r.fired);
-	EXPECT_EQ(0, hwt_mod(fd, op.id, 0, 10 * SEC, 0, NULL));
-	ASSERT_EQ(0, hwt_get(fd, op.id, &g));
+	EXPECT_EQ(0, t_mod(fd, op.id, 0, 10 * SEC, 0, NULL));
+	ASSERT_EQ(0, t_get(fd, op.id, &g));
 	EXPECT_EQ(HWTIMER_STATE_PENDING, g.state);
 	EXPECT_LT(9 * SEC, g.remaining);
 	memset(&op, 0, sizeof(op));
 	op.id = 1;
-	EXPECT_EQ(1, hwt_ioctl(fd, HWTIMER_IOC_CANCEL, &op));
+	EXPECT_EQ(1, t_ioctl(fd, HWTIMER_IOC_CANCEL, &op));
 	EXPECT_LT(9 * SEC, op.expires);
 	close(fd);
 }
@@ -71,7 +71,7 @@ TEST(batch_and_drain_pass_pointers_as_u64)
 	};
 	uint32_t ids[100];
 	struct hwtimer_drain d = { .ids = (uintptr_t)ids, .max = 100 };
-	int fd = hwt_open(), i;
+	int fd = t_open(), i;
 
 	ASSERT_LE(0, fd);
 	memset(ops, 0, sizeof(ops));
@@ -80,13 +80,13 @@ TEST(batch_and_drain_pass_pointers_as_u64)
 		ops[i].clockid = CLOCK_MONOTONIC;
 		ops[i].expires = 10 * SEC;
 	}
-	ASSERT_EQ(100, hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b));
+	ASSERT_EQ(100, t_ioctl(fd, HWTIMER_IOC_BATCH, &b));
 	EXPECT_EQ(100U, b.done);
 	for (i = 0; i < 100; i++) {
 		EXPECT_EQ(0, ops[i].result);
 		EXPECT_EQ((uint32_t)i + 1, ops[i].id);
 	}
-	ASSERT_EQ(0, hwt_ioctl(fd, HWTIMER_IOC_DRAIN, &d));
+	ASSERT_EQ(0, t_ioctl(fd, HWTIMER_IOC_DRAIN, &d));
 	EXPECT_EQ(100U, d.count);
 	EXPECT_EQ(0U, d.remaining);
 	for (i = 0; i < 100; i++)

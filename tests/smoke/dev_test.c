@@ -11,30 +11,30 @@
 #include <sys/utsname.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 TEST(info_and_a_timer_firing_through_eventfd_and_read)
 {
 	struct hwtimer_info info;
 	struct hwtimer_record r;
-	int fd = hwt_open(), efd = eventfd(0, 0);
+	int fd = t_open(), efd = eventfd(0, 0);
 	struct pollfd pfd = { .fd = efd, .events = POLLIN };
 	uint64_t t0, cnt = 0;
 	uint32_t id;
 
 	ASSERT_LE(0, fd) TH_LOG("open /dev/hwtimer: %s", strerror(errno));
 	ASSERT_LE(0, efd);
-	ASSERT_EQ(0, hwt_ioctl(fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_EQ(HWTIMER_API_VERSION, (int)info.api_version);
 	EXPECT_EQ(sizeof(r), info.record_size);
 
-	t0 = now_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(0, hwt_add_efd(fd, 0, 5 * MS, 0, efd, &id));
+	t0 = t_now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, t_add_efd(fd, 0, 5 * MS, 0, efd, &id));
 	ASSERT_EQ(1, poll(&pfd, 1, 10000));
 	ASSERT_EQ(8, read(efd, &cnt, 8));
 	EXPECT_EQ(1ULL, cnt);
-	EXPECT_LE(t0 + 5 * MS, now_ns(CLOCK_MONOTONIC));
-	ASSERT_EQ(1, hwt_read(fd, &r, 1));
+	EXPECT_LE(t0 + 5 * MS, t_now_ns(CLOCK_MONOTONIC));
+	ASSERT_EQ(1, t_read(fd, &r, 1));
 	EXPECT_EQ(id, r.id);
 	EXPECT_LE(t0 + 5 * MS, r.deadline);
 	EXPECT_LE(r.deadline, r.fired);
@@ -48,7 +48,7 @@ TEST(batch_add_then_cancel)
 	struct hwtimer_batch b = {
 		.ops = (uintptr_t)ops, .count = 8, .op_size = sizeof(ops[0]),
 	};
-	int fd = hwt_open(), i;
+	int fd = t_open(), i;
 
 	ASSERT_LE(0, fd);
 	memset(ops, 0, sizeof(ops));
@@ -57,7 +57,7 @@ TEST(batch_add_then_cancel)
 		ops[i].clockid = CLOCK_MONOTONIC;
 		ops[i].expires = 10 * SEC;
 	}
-	ASSERT_EQ(8, hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b));
+	ASSERT_EQ(8, t_ioctl(fd, HWTIMER_IOC_BATCH, &b));
 	for (i = 0; i < 8; i++) {
 		uint32_t id = ops[i].id;
 
@@ -67,7 +67,7 @@ TEST(batch_add_then_cancel)
 		ops[i].id = id;
 	}
 	b.done = 0;
-	ASSERT_EQ(8, hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b));
+	ASSERT_EQ(8, t_ioctl(fd, HWTIMER_IOC_BATCH, &b));
 	for (i = 0; i < 8; i++)
 		EXPECT_EQ(1, ops[i].result);
 	close(fd);
@@ -100,7 +100,7 @@ FIXTURE(mem) {
 
 FIXTURE_SETUP(mem)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }
 
@@ -134,7 +134,7 @@ TEST_F_TIMEOUT(mem, million_pending_timers, 900)
 		}
 		b.count = chunk;
 		b.done = 0;
-		ASSERT_EQ(chunk, hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b));
+		ASSERT_EQ(chunk, t_ioctl(fd, HWTIMER_IOC_BATCH, &b));
 		for (j = 0; j < chunk; j++)
 			ASSERT_EQ(0, ops[j].result) TH_LOG("timer %u", i + j);
 	}
@@ -150,7 +150,7 @@ TEST_F_TIMEOUT(mem, million_pending_timers, 900)
 	ASSERT_NE(NULL, seen);
 	d.ids = (uintptr_t)ids;
 	d.max = n;
-	ASSERT_EQ(0, hwt_ioctl(fd, HWTIMER_IOC_DRAIN, &d));
+	ASSERT_EQ(0, t_ioctl(fd, HWTIMER_IOC_DRAIN, &d));
 	EXPECT_EQ(n, d.count);
 	EXPECT_EQ(0U, d.remaining);
 	for (i = 0; i < d.count; i++) {

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME	0x00000080
@@ -36,24 +36,24 @@ static int child_checks(clockid_t clk)
 	struct hwtimer_get g = { 0 };
 	struct hwtimer_record r;
 	uint64_t deadline, after, ticks;
-	int fd = hwt_open(), tfd = timerfd_create(clk, 0);
+	int fd = t_open(), tfd = timerfd_create(clk, 0);
 	uint32_t id;
 
 	if (fd < 0 || tfd < 0)
 		return E_OPEN;
-	deadline = now_ns(clk) + DELAY;
-	if (hwt_add(fd, HWTIMER_F_ABS, clk, deadline, 0, 0, &id))
+	deadline = t_now_ns(clk) + DELAY;
+	if (t_add(fd, HWTIMER_F_ABS, clk, deadline, 0, 0, &id))
 		return E_ADD;
 	its.it_value.tv_sec = deadline / SEC;
 	its.it_value.tv_nsec = deadline % SEC;
 	if (timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL))
 		return E_TFD;
 	g.id = id;
-	if (hwt_ioctl(fd, HWTIMER_IOC_GET, &g) || g.expires != deadline)
+	if (t_ioctl(fd, HWTIMER_IOC_GET, &g) || g.expires != deadline)
 		return E_GET;
-	if (hwt_read(fd, &r, 1) != 1)
+	if (t_read(fd, &r, 1) != 1)
 		return E_READ;
-	after = now_ns(clk);
+	after = t_now_ns(clk);
 	if (after < deadline || r.fired < deadline)
 		return E_EARLY;
 	if (after > deadline + LATE)
@@ -62,7 +62,7 @@ static int child_checks(clockid_t clk)
 	if (r.deadline != deadline || r.fired > after)
 		return E_VIEW;
 	if (read(tfd, &ticks, sizeof(ticks)) != sizeof(ticks) || ticks != 1 ||
-	    now_ns(clk) > deadline + LATE)
+	    t_now_ns(clk) > deadline + LATE)
 		return E_TFD;
 	return OK;
 }
@@ -99,7 +99,7 @@ static int in_timens(long long offset_s, clockid_t clk)
 /* A negative offset must leave the namespace's clocks positive. */
 static long long negative_offset(void)
 {
-	return -(long long)(now_ns(CLOCK_MONOTONIC) / SEC / 2);
+	return -(long long)(t_now_ns(CLOCK_MONOTONIC) / SEC / 2);
 }
 
 #define TIMENS_TEST(name, offset, clk)					\

@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 #include "dev_fixture.h"
 
 /* ioctl numbers with another size than ours, for the size tests */
@@ -27,7 +27,7 @@ TEST_F(dev, info_reports_geometry_and_features)
 	ASSERT_EQ(1, fscanf(f, "%llu", &tick));
 	fclose(f);
 	memset(&info, 0xff, sizeof(info));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_EQ(HWTIMER_API_VERSION, info.api_version);
 	EXPECT_EQ(tick, info.tick_ns);
 	EXPECT_EQ(0ULL, info.tick_ns & (info.tick_ns - 1));
@@ -49,7 +49,7 @@ TEST_F(dev, info_zeroes_a_longer_struct)
 	unsigned char buf[sizeof(struct hwtimer_info) + 16];
 
 	memset(buf, 0xff, sizeof(buf));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, INFO_SIZED(sizeof(buf)), buf));
+	ASSERT_EQ(0, t_ioctl(self->fd, INFO_SIZED(sizeof(buf)), buf));
 	for (size_t i = sizeof(struct hwtimer_info); i < sizeof(buf); i++)
 		EXPECT_EQ(0, buf[i]);
 }
@@ -58,19 +58,19 @@ TEST_F(dev, info_rejects_a_short_struct)
 {
 	unsigned char buf[16];
 
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, INFO_SIZED(sizeof(buf)), buf));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, INFO_SIZED(sizeof(buf)), buf));
 }
 
 TEST_F(dev, unknown_ioctl_is_enotty)
 {
 	char buf[64] = { 0 };
 
-	EXPECT_EQ(-ENOTTY, hwt_ioctl(self->fd, _IO(HWTIMER_IOC_MAGIC, 0x3f), NULL));
-	EXPECT_EQ(-ENOTTY, hwt_ioctl(self->fd, _IOWR('x', 0x01, struct hwtimer_op), buf));
+	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IO(HWTIMER_IOC_MAGIC, 0x3f), NULL));
+	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IOWR('x', 0x01, struct hwtimer_op), buf));
 	/* right number, wrong direction: CANCEL was _IOW before ABI v1 */
-	EXPECT_EQ(-ENOTTY, hwt_ioctl(self->fd, _IOR(HWTIMER_IOC_MAGIC, 0x01, struct hwtimer_op), buf));
-	EXPECT_EQ(-ENOTTY, hwt_ioctl(self->fd, _IOW(HWTIMER_IOC_MAGIC, 0x03, struct hwtimer_op), buf));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IOR(HWTIMER_IOC_MAGIC, 0x01, struct hwtimer_op), buf));
+	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IOW(HWTIMER_IOC_MAGIC, 0x03, struct hwtimer_op), buf));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 /*
@@ -88,7 +88,7 @@ TEST_F(dev, ioc_base_is_the_same_for_every_struct_size)
 	memset(op, 0, sizeof(op));
 	op[0].clockid = CLOCK_MONOTONIC;
 	op[0].expires = SEC;
-	EXPECT_EQ(0, hwt_ioctl(self->fd, ADD_SIZED(sizeof(op)), op));
+	EXPECT_EQ(0, t_ioctl(self->fd, ADD_SIZED(sizeof(op)), op));
 	EXPECT_EQ(1U, op[0].id);
 }
 
@@ -98,9 +98,9 @@ TEST_F(dev, add_zeroed_op_einval)
 	struct hwtimer_op op;
 
 	memset(&op, 0, sizeof(op));
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	op.flags = HWTIMER_F_REALTIME;
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	EXPECT_EQ(1U, op.id);
 }
 
@@ -113,11 +113,11 @@ TEST_F(dev, add_ignores_its_output_fields)
 	};
 	uint32_t first;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	first = op.id;
 	EXPECT_NE(77U, first);
 	EXPECT_EQ(0, op.result);
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	EXPECT_EQ(first + 1, op.id);
 }
 
@@ -127,8 +127,8 @@ TEST_F(dev, add_bad_pointer_efault)
 				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	ASSERT_NE(MAP_FAILED, ro);
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, NULL));
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, (void *)1));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_ADD, NULL));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_ADD, (void *)1));
 	/*
 	 * readable but not writable: the new id cannot be returned, so the
 	 * ADD is undone, and neither MOD nor CANCEL runs
@@ -136,22 +136,22 @@ TEST_F(dev, add_bad_pointer_efault)
 	ro->clockid = CLOCK_MONOTONIC;
 	ro->expires = SEC;
 	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ));
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, ro));
-	EXPECT_TRUE(file_is_empty(self->fd));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_ADD, ro));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
 	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ | PROT_WRITE));
 	ro->id = 1;
 	ro->clockid = 0;
 	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ));
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, ro));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_MOD, ro));
 	ro = mmap(ro, 4096, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, ro);
 	ro->id = 1;
 	ASSERT_EQ(0, mprotect(ro, 4096, PROT_READ));
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_CANCEL, ro));
-	EXPECT_EQ(1, hwt_cancel(self->fd, 1));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, ro));
+	EXPECT_EQ(1, t_cancel(self->fd, 1));
 	munmap(ro, 4096);
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 /*
@@ -182,9 +182,9 @@ TEST_F(dev, add_struct_across_pages_is_read_intact)
 
 	ASSERT_NE(MAP_FAILED, map);
 	op = op_across_pages(map);
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, op));
 	EXPECT_EQ((uint32_t)HWTIMER_OP_ADD, op->op);
-	ASSERT_EQ(0, hwt_get(self->fd, op->id, &g));
+	ASSERT_EQ(0, t_get(self->fd, op->id, &g));
 	EXPECT_EQ(0x1122334455667788ULL, g.cookie);
 	munmap(map, 8192);
 }
@@ -200,9 +200,9 @@ TEST_F(dev, batch_entry_across_pages_is_read_intact)
 	ASSERT_NE(MAP_FAILED, map);
 	op = op_across_pages(map);
 	b.ops = (uintptr_t)op;
-	ASSERT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	ASSERT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	ASSERT_EQ(0, op->result);
-	ASSERT_EQ(0, hwt_get(self->fd, op->id, &g));
+	ASSERT_EQ(0, t_get(self->fd, op->id, &g));
 	EXPECT_EQ(0x1122334455667788ULL, g.cookie);
 	munmap(map, 8192);
 }
@@ -211,8 +211,8 @@ TEST_F(dev, add_short_struct_einval)
 {
 	struct hwtimer_op op = { .clockid = CLOCK_MONOTONIC, .expires = MS };
 
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, ADD_SIZED(32), &op));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, ADD_SIZED(32), &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 TEST_F(dev, add_longer_struct_with_zero_tail_works)
@@ -221,7 +221,7 @@ TEST_F(dev, add_longer_struct_with_zero_tail_works)
 		.op = { .clockid = CLOCK_MONOTONIC, .expires = SEC },
 	};
 
-	EXPECT_EQ(0, hwt_ioctl(self->fd, ADD_SIZED(sizeof(big)), &big));
+	EXPECT_EQ(0, t_ioctl(self->fd, ADD_SIZED(sizeof(big)), &big));
 	EXPECT_NE(0U, big.op.id);
 	EXPECT_EQ(0ULL, big.future[0]);
 }
@@ -233,8 +233,8 @@ TEST_F(dev, add_longer_struct_with_unknown_field_e2big)
 		.future = { 0, 1 },
 	};
 
-	EXPECT_EQ(-E2BIG, hwt_ioctl(self->fd, ADD_SIZED(sizeof(big)), &big));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(-E2BIG, t_ioctl(self->fd, ADD_SIZED(sizeof(big)), &big));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 /* GET's out fields are not read: the struct can be passed again as is */
@@ -243,9 +243,9 @@ TEST_F(dev, get_ignores_its_output_fields)
 	struct hwtimer_get g;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 5, &id));
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_GET, &g));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 5, &id));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_GET, &g));
 	EXPECT_EQ(5ULL, g.cookie);
 }
 

@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 #include "dev_fixture.h"
 
 /* BATCH */
@@ -21,7 +21,7 @@ static long batch(int fd, struct hwtimer_op *ops, uint32_t n, uint32_t flags,
 		.ops = (uintptr_t)ops, .count = n,
 		.op_size = sizeof(*ops), .flags = flags,
 	};
-	long ret = hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b);
+	long ret = t_ioctl(fd, HWTIMER_IOC_BATCH, &b);
 
 	if (done)
 		*done = b.done;
@@ -84,7 +84,7 @@ TEST_F(dev, batch_stop_on_error_at_every_position)
 		EXPECT_EQ(bad + 1, done);
 		EXPECT_EQ(-EINVAL, ops[bad].result);
 		EXPECT_EQ(0U, ops[bad + 1].id);
-		ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN,
+		ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN,
 				       &(struct hwtimer_drain){ 0 }));
 	}
 	free(ops);
@@ -113,7 +113,7 @@ TEST_F(dev, batch_of_thousands)
 	ASSERT_EQ((long)n, batch(self->fd, ops, n, 0, NULL));
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(1, ops[i].result);
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 	free(ops);
 }
 
@@ -122,7 +122,7 @@ TEST_F(dev, batch_too_many_e2big)
 	struct hwtimer_info info;
 	struct hwtimer_op op = { .op = HWTIMER_OP_ADD };
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_EQ(-E2BIG, batch(self->fd, &op, info.max_batch + 1, 0, NULL));
 }
 
@@ -133,13 +133,13 @@ TEST_F(dev, batch_bad_header_einval)
 		.ops = (uintptr_t)&op, .count = 1, .op_size = 32,
 	};
 
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	b.op_size = sizeof(op) + 4;	/* not a multiple of 8 */
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	b.op_size = sizeof(op);
 	b.flags = 1U << 7;
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 /*
@@ -160,10 +160,10 @@ TEST_F(dev, batch_resubmits_as_it_came_back)
 		ops[i].clockid = CLOCK_MONOTONIC;
 		ops[i].expires = SEC;
 	}
-	ASSERT_EQ(3, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	ASSERT_EQ(3, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	ASSERT_EQ(3U, b.done);
 	/* the same ADDs again: three more timers */
-	ASSERT_EQ(3, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	ASSERT_EQ(3, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(0, ops[i].result);
 		EXPECT_EQ((uint32_t)i + 4, ops[i].id);
@@ -172,13 +172,13 @@ TEST_F(dev, batch_resubmits_as_it_came_back)
 		ops[i].flags = HWTIMER_F_GEN;
 		ops[i].clockid = 0;
 	}
-	ASSERT_EQ(3, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	ASSERT_EQ(3, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(1, ops[i].result);
 		EXPECT_LT(0ULL, ops[i].expires);
 	}
 	/* and once more, as they came back (@expires is CANCEL's out field) */
-	ASSERT_EQ(3, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	ASSERT_EQ(3, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(-ENOENT, ops[i].result);
 }
@@ -203,7 +203,7 @@ static uint32_t drain_count(int fd)
 {
 	struct hwtimer_drain d = { 0 };
 
-	if (hwt_ioctl(fd, HWTIMER_IOC_DRAIN, &d))
+	if (t_ioctl(fd, HWTIMER_IOC_DRAIN, &d))
 		return UINT32_MAX;
 	return d.count;
 }
@@ -220,7 +220,7 @@ TEST_F(dev, batch_read_only_array_efault_runs_nothing)
 	fill_adds(ops, 8);
 	ASSERT_EQ(0, mprotect(ops, page, PROT_READ));
 	EXPECT_EQ(-EFAULT, batch(self->fd, ops, 8, 0, NULL));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 	munmap(ops, page);
 }
 
@@ -356,9 +356,9 @@ TEST_F(dev, drain_stops_before_a_read_only_chunk)
 	ids = (uint32_t *)(map + page) - 256;
 	d.ids = (uintptr_t)ids;
 	for (i = 0; i < 300; i++)
-		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
 	ASSERT_EQ(0, mprotect(map + page, page, PROT_READ));
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
 	EXPECT_EQ(256U, d.count);
 	EXPECT_EQ(44U, d.remaining);
 	for (i = 0; i < 256; i++)
@@ -366,7 +366,7 @@ TEST_F(dev, drain_stops_before_a_read_only_chunk)
 	/* all of them read-only: EFAULT, and nothing taken */
 	ASSERT_EQ(0, mprotect(map, 2 * page, PROT_READ));
 	d.count = 0;
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
 	EXPECT_EQ(44U, drain_count(self->fd));
 	munmap(map, 2 * page);
 }
@@ -390,12 +390,12 @@ TEST_F(dev, drain_finds_the_few_left_among_many_freed_ids)
 		ops[i].clockid = 0;
 	}
 	ASSERT_EQ(9990, batch(self->fd, ops, 9990, 0, NULL));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
 	EXPECT_EQ(10U, d.count);
 	EXPECT_EQ(0U, d.remaining);
 	for (i = 0; i < 10; i++)
 		EXPECT_EQ(9991 + i, ids[i]);
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 	free(ops);
 }
 
@@ -413,23 +413,23 @@ TEST_F(dev, an_empty_file_gives_its_id_array_back)
 	ASSERT_NE(NULL, ops);
 	fill_adds(ops, 10000);
 	ASSERT_EQ(10000, batch(self->fd, ops, 10000, 0, NULL));
-	EXPECT_LE(10000ULL, fdinfo_u64(self->fd, "id_slots"));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
-	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "id_slots"));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	EXPECT_LE(10000ULL, t_fdinfo_u64(self->fd, "id_slots"));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "id_slots"));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
 	EXPECT_EQ(1U, id);
-	EXPECT_EQ(1, hwt_cancel(self->fd, id));
+	EXPECT_EQ(1, t_cancel(self->fd, id));
 
 	fill_adds(ops, 10000);
 	ASSERT_EQ(10000, batch(self->fd, ops, 10000, 0, NULL));
-	EXPECT_LE(10000ULL, fdinfo_u64(self->fd, "id_slots"));
+	EXPECT_LE(10000ULL, t_fdinfo_u64(self->fd, "id_slots"));
 	for (i = 0; i < 10000; i++) {
 		ops[i].op = HWTIMER_OP_CANCEL;
 		ops[i].clockid = 0;
 	}
 	ASSERT_EQ(10000, batch(self->fd, ops, 10000, 0, NULL));
-	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "id_slots"));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "id_slots"));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 	free(ops);
 }
 
@@ -438,9 +438,9 @@ TEST_F(dev, drain_bad_array_efault_cancels_nothing)
 	struct hwtimer_drain d = { .ids = 8, .max = 4 };
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
-	EXPECT_EQ(1, hwt_cancel(self->fd, id));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	EXPECT_EQ(1, t_cancel(self->fd, id));
 }
 
 TEST_HARNESS_MAIN

@@ -28,7 +28,7 @@
 #include <sys/time.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 FIXTURE(bound) {
 	int fd;
@@ -36,7 +36,7 @@ FIXTURE(bound) {
 
 FIXTURE_SETUP(bound)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }
 
@@ -51,7 +51,7 @@ static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
 		.ops = (uintptr_t)ops, .count = n, .op_size = sizeof(*ops),
 	};
 
-	return hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b);
+	return t_ioctl(fd, HWTIMER_IOC_BATCH, &b);
 }
 
 /*
@@ -89,13 +89,13 @@ static long add_many(int fd, uint32_t n, uint32_t flags, uint64_t base,
 /* ns one ADD of add_many() takes here, timed over @n on a scratch file */
 static uint64_t add_cost(uint32_t n)
 {
-	uint64_t t0 = now_ns(CLOCK_MONOTONIC);
-	int fd = hwt_open();
+	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC);
+	int fd = t_open();
 
 	if (fd < 0 || add_many(fd, n, 0, 3600 * SEC, 1, 0))
 		return 0;
 	close(fd);
-	return (now_ns(CLOCK_MONOTONIC) - t0) / n + 1;
+	return (t_now_ns(CLOCK_MONOTONIC) - t0) / n + 1;
 }
 
 static int wait_pending_zero(int fd, unsigned int seconds)
@@ -103,7 +103,7 @@ static int wait_pending_zero(int fd, unsigned int seconds)
 	unsigned int i;
 
 	for (i = 0; i < seconds * 20; i++) {
-		if (!fdinfo_u64(fd, "pending"))
+		if (!t_fdinfo_u64(fd, "pending"))
 			return 0;
 		usleep(50 * 1000);
 	}
@@ -117,7 +117,7 @@ static int wait_pending_zero(int fd, unsigned int seconds)
 TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
 {
 	const size_t tracelen = 64 << 20;
-	unsigned long long budget = sysfs_u64("wheel/pass_budget");
+	unsigned long long budget = t_sysfs_u64("wheel/pass_budget");
 	uint64_t l2, start, per;
 	unsigned long long passes = 0, fired = 0, moved = 0, most = 0;
 	struct hwtimer_info info = { 0 };
@@ -130,7 +130,7 @@ TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
 	ASSERT_LT(0ULL, budget);
 	if (access(TRACEFS "/events/hwtimer/hwt_tick/enable", W_OK))
 		SKIP(return, "no tracefs with hwtimer events");
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	l2 = info.tick_ns << (2 * info.level_shift);
 
 	/*
@@ -143,23 +143,23 @@ TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
 	ASSERT_LT(0ULL, per);
 	if (!getenv("HWT_BOUND_N") && per * n > 60 * SEC)
 		n = 60 * SEC / per < 100000 ? 100000 : 60 * SEC / per;
-	start = now_ns(CLOCK_MONOTONIC) + 2 * per * n + SEC;
+	start = t_now_ns(CLOCK_MONOTONIC) + 2 * per * n + SEC;
 	start = (start + l2 - 1) / l2 * l2;
 
-	ASSERT_EQ(0, write_file(TRACEFS "/buffer_size_kb", "32768"));
-	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
-	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/hwt_tick/enable", "1"));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/buffer_size_kb", "32768"));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/events/hwtimer/hwt_tick/enable", "1"));
 	ASSERT_EQ(0, add_many(self->fd, n, HWTIMER_F_ABS, start,
 			      7919ULL * 104729, l2));
 	TH_LOG("%u timers in the level-2 slot at +%.1f s, %.1f us per ADD", n,
-	       (double)(start - now_ns(CLOCK_MONOTONIC)) / SEC, per / 1e3);
-	EXPECT_EQ(0, wait_pending_zero(self->fd, (start - now_ns(CLOCK_MONOTONIC)) / SEC + 600));
-	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/hwt_tick/enable", "0"));
-	EXPECT_EQ((unsigned long long)n, fdinfo_u64(self->fd, "ready"));
+	       (double)(start - t_now_ns(CLOCK_MONOTONIC)) / SEC, per / 1e3);
+	EXPECT_EQ(0, wait_pending_zero(self->fd, (start - t_now_ns(CLOCK_MONOTONIC)) / SEC + 600));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/events/hwtimer/hwt_tick/enable", "0"));
+	EXPECT_EQ((unsigned long long)n, t_fdinfo_u64(self->fd, "ready"));
 
 	trace = malloc(tracelen);
 	ASSERT_NE(NULL, trace);
-	ASSERT_LT(0, read_file(TRACEFS "/trace", trace, tracelen));
+	ASSERT_LT(0, t_read_file(TRACEFS "/trace", trace, tracelen));
 	for (p = trace; (p = strstr(p, "hwt_tick: ")); p++) {
 		unsigned int f, c;
 
@@ -181,7 +181,7 @@ TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
 	 * The load was cut into many runs: each stopped at the budget, or at
 	 * the time limit where units are slow (emulation, cold caches).
 	 */
-	EXPECT_LT(0ULL, fdinfo_u64(self->fd, "deferred"));
+	EXPECT_LT(0ULL, t_fdinfo_u64(self->fd, "deferred"));
 	EXPECT_LE((unsigned long long)n, fired);
 	EXPECT_LE((unsigned long long)n, moved);
 	EXPECT_LE((fired + moved) / budget, passes);
@@ -196,7 +196,7 @@ TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
  */
 TEST_F_TIMEOUT(bound, backlog_drains_without_rearming, 900)
 {
-	unsigned long long budget = sysfs_u64("wheel/pass_budget");
+	unsigned long long budget = t_sysfs_u64("wheel/pass_budget");
 	unsigned long long deferred, arms, cont, handed;
 	struct hwtimer_info info = { 0 };
 	uint64_t start, per;
@@ -204,18 +204,18 @@ TEST_F_TIMEOUT(bound, backlog_drains_without_rearming, 900)
 
 	if (getenv("HWT_BACKLOG_N"))
 		n = strtoul(getenv("HWT_BACKLOG_N"), NULL, 0);
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	per = add_cost(4096);
 	ASSERT_LT(0ULL, per);
-	start = now_ns(CLOCK_MONOTONIC) + 3 * per * n + SEC;
+	start = t_now_ns(CLOCK_MONOTONIC) + 3 * per * n + SEC;
 	ASSERT_EQ(0, add_many(self->fd, n, HWTIMER_F_ABS, start, 0, 0));
-	EXPECT_EQ(0, wait_pending_zero(self->fd, (start - now_ns(CLOCK_MONOTONIC)) / SEC + 600));
-	EXPECT_EQ((unsigned long long)n, fdinfo_u64(self->fd, "ready"));
+	EXPECT_EQ(0, wait_pending_zero(self->fd, (start - t_now_ns(CLOCK_MONOTONIC)) / SEC + 600));
+	EXPECT_EQ((unsigned long long)n, t_fdinfo_u64(self->fd, "ready"));
 
-	deferred = fdinfo_u64(self->fd, "deferred");
-	arms = fdinfo_u64(self->fd, "arms");
-	cont = fdinfo_u64(self->fd, "continued");
-	handed = fdinfo_u64(self->fd, "handed_off");
+	deferred = t_fdinfo_u64(self->fd, "deferred");
+	arms = t_fdinfo_u64(self->fd, "arms");
+	cont = t_fdinfo_u64(self->fd, "continued");
+	handed = t_fdinfo_u64(self->fd, "handed_off");
 	TH_LOG("%u timers: %llu passes left work, %llu went on in the run, %llu in the worker, %llu arms",
 	       n, deferred, cont, handed, arms);
 	EXPECT_LE(n / budget / 2, deferred);
@@ -241,10 +241,10 @@ TEST_F_TIMEOUT(bound, rearms_during_a_backlog_do_not_wake_it, 900)
 	uint64_t start, per;
 
 	ASSERT_LE(0, efd);
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	per = add_cost(4096);
 	ASSERT_LT(0ULL, per);
-	start = now_ns(CLOCK_MONOTONIC) + 3 * per * n + SEC;
+	start = t_now_ns(CLOCK_MONOTONIC) + 3 * per * n + SEC;
 	for (i = 0; i < n; i += chunk) {
 		chunk = n - i < 4096 ? n - i : 4096;
 		for (k = 0; k < chunk; k++)
@@ -263,14 +263,14 @@ TEST_F_TIMEOUT(bound, rearms_during_a_backlog_do_not_wake_it, 900)
 		ASSERT_EQ(chunk, k) TH_LOG("ADD %u: %d", i + k, ops[k].result);
 	}
 	/* the backlog's own cascades wake the base a few times before start */
-	w0 = fdinfo_u64(self->fd, "wakeups");
-	for (i = 0; i < 20 * 600 && fdinfo_u64(self->fd, "fired") < n; i++)
+	w0 = t_fdinfo_u64(self->fd, "wakeups");
+	for (i = 0; i < 20 * 600 && t_fdinfo_u64(self->fd, "fired") < n; i++)
 		usleep(50 * 1000);
-	wakeups = fdinfo_u64(self->fd, "wakeups") - w0;
+	wakeups = t_fdinfo_u64(self->fd, "wakeups") - w0;
 	TH_LOG("%u re-armed timers: %llu wakeups, %llu passes in the run, %llu in the worker",
-	       n, wakeups, fdinfo_u64(self->fd, "continued"),
-	       fdinfo_u64(self->fd, "handed_off"));
-	ASSERT_LE((unsigned long long)n, fdinfo_u64(self->fd, "fired"));
+	       n, wakeups, t_fdinfo_u64(self->fd, "continued"),
+	       t_fdinfo_u64(self->fd, "handed_off"));
+	ASSERT_LE((unsigned long long)n, t_fdinfo_u64(self->fd, "fired"));
 	EXPECT_GE((unsigned long long)info.levels + 2, wakeups);
 	close(efd);
 }
@@ -332,8 +332,8 @@ TEST_F_TIMEOUT(bound, stalled_read_never_rebases_monotonic, 120)
 	ASSERT_EQ(0, pthread_create(&th, NULL, stall_faults, &st));
 
 	ASSERT_EQ(0, add_many(self->fd, 20000, 0, 3600 * SEC, 1, 0));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, MS, 1, NULL));
-	ASSERT_EQ(0, hwt_add_efd(self->fd, HWTIMER_F_NO_RECORD, MS, MS, efd, NULL));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, MS, 1, NULL));
+	ASSERT_EQ(0, t_add_efd(self->fd, HWTIMER_F_NO_RECORD, MS, MS, efd, NULL));
 	for (i = 0; i < 20; i++) {
 		/* a fresh page each time: its first touch is the copy */
 		struct uffdio_register reg = {
@@ -356,14 +356,14 @@ TEST_F_TIMEOUT(bound, stalled_read_never_rebases_monotonic, 120)
 	TH_LOG("%u reads, %u stalled copies", got, st.faults);
 	EXPECT_EQ(20U, got);
 	EXPECT_EQ(20U, st.faults);
-	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "rebases"));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "rebases"));
 	close(st.uffd);
 	close(efd);
 }
 
 static long add_norecord(int fd, int efd, uint64_t period, uint32_t *id)
 {
-	return hwt_add_efd(fd, HWTIMER_F_NO_RECORD, period, period, efd, id);
+	return t_add_efd(fd, HWTIMER_F_NO_RECORD, period, period, efd, id);
 }
 
 /* A NO_RECORD periodic timer's period has a floor; a record timer's not. */
@@ -378,17 +378,17 @@ TEST_F(bound, norecord_period_floor_erange)
 	EXPECT_EQ(-ERANGE, add_norecord(self->fd, efd, floor - 1, NULL));
 	ASSERT_EQ(0, add_norecord(self->fd, efd, floor, &id));
 	/* MOD may not take it below either */
-	EXPECT_EQ(-ERANGE, hwt_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, floor / 2, NULL));
-	EXPECT_EQ(1, hwt_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, 10 * floor, NULL));
+	EXPECT_EQ(-ERANGE, t_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, floor / 2, NULL));
+	EXPECT_EQ(1, t_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, 10 * floor, NULL));
 	/* a timer whose records pace its re-arms may be as fast as it likes */
-	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 1, 0, NULL));
+	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 1, 0, NULL));
 	close(efd);
 }
 
 /* The re-arms per second of a user's NO_RECORD timers are capped. */
 TEST_F(bound, norecord_rearms_capped_per_user_edquot)
 {
-	long long old = hwt_param_set("max_rearms_per_user", 5000);
+	long long old = t_param_set("max_rearms_per_user", 5000);
 	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), fd2;
 	uint32_t id[5], i;
 
@@ -397,30 +397,30 @@ TEST_F(bound, norecord_rearms_capped_per_user_edquot)
 	/* 1000 re-arms per second each */
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(0, add_norecord(self->fd, efd, MS, &id[i]));
-	EXPECT_EQ(5000ULL, fdinfo_u64(self->fd, "rearms_per_s"));
+	EXPECT_EQ(5000ULL, t_fdinfo_u64(self->fd, "rearms_per_s"));
 	EXPECT_EQ(-EDQUOT, add_norecord(self->fd, efd, MS, NULL));
 	/* a second file of the same user shares the cap */
-	fd2 = hwt_open();
+	fd2 = t_open();
 	ASSERT_LE(0, fd2);
 	EXPECT_EQ(-EDQUOT, add_norecord(fd2, efd, SEC, NULL));
 	/* cancelling gives it back */
-	ASSERT_EQ(1, hwt_cancel(self->fd, id[0]));
+	ASSERT_EQ(1, t_cancel(self->fd, id[0]));
 	EXPECT_EQ(0, add_norecord(fd2, efd, 2 * MS, NULL));
 	EXPECT_EQ(0, add_norecord(fd2, efd, 2 * MS, NULL));
 	EXPECT_EQ(-EDQUOT, add_norecord(fd2, efd, SEC, NULL));
 	/* a faster period costs more, a slower one gives back */
-	EXPECT_EQ(-EDQUOT, hwt_mod(self->fd, id[1], HWTIMER_F_PERIOD, MS, MS / 2, NULL));
-	EXPECT_EQ(1, hwt_mod(self->fd, id[1], HWTIMER_F_PERIOD, MS, 2 * MS, NULL));
-	EXPECT_EQ(3500ULL, fdinfo_u64(self->fd, "rearms_per_s"));
+	EXPECT_EQ(-EDQUOT, t_mod(self->fd, id[1], HWTIMER_F_PERIOD, MS, MS / 2, NULL));
+	EXPECT_EQ(1, t_mod(self->fd, id[1], HWTIMER_F_PERIOD, MS, 2 * MS, NULL));
+	EXPECT_EQ(3500ULL, t_fdinfo_u64(self->fd, "rearms_per_s"));
 	EXPECT_EQ(0, add_norecord(fd2, efd, 2 * MS, NULL));
 	/* timers with records are not charged */
-	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, MS, 0, NULL));
+	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, MS, 0, NULL));
 	/* closing a file gives back all of its charge */
 	close(fd2);
 	EXPECT_EQ(0, add_norecord(self->fd, efd, MS, NULL));
 	EXPECT_EQ(0, add_norecord(self->fd, efd, 2 * MS, NULL));
 	EXPECT_EQ(-EDQUOT, add_norecord(self->fd, efd, SEC, NULL));
-	hwt_param_set("max_rearms_per_user", old);
+	t_param_set("max_rearms_per_user", old);
 	close(efd);
 }
 
@@ -430,7 +430,7 @@ TEST_F(bound, shared_eventfd_signalled_once_per_pass)
 	static struct hwtimer_op ops[256];
 	static struct hwtimer_record recs[256];
 	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	uint64_t at = now_ns(CLOCK_MONOTONIC) + 50 * MS, v = 0;
+	uint64_t at = t_now_ns(CLOCK_MONOTONIC) + 50 * MS, v = 0;
 	unsigned long long runs;
 	long got = 0, r;
 	uint32_t i;
@@ -444,13 +444,13 @@ TEST_F(bound, shared_eventfd_signalled_once_per_pass)
 		};
 	ASSERT_EQ(256, batch(self->fd, ops, 256));
 	while (got < 256) {
-		r = hwt_read(self->fd, recs, 256);
+		r = t_read(self->fd, recs, 256);
 		ASSERT_LT(0, r);
 		got += r;
 	}
 	ASSERT_EQ(8, read(efd, &v, 8));
-	runs = fdinfo_u64(self->fd, "wakeups") + fdinfo_u64(self->fd, "continued") +
-	       fdinfo_u64(self->fd, "handed_off");
+	runs = t_fdinfo_u64(self->fd, "wakeups") + t_fdinfo_u64(self->fd, "continued") +
+	       t_fdinfo_u64(self->fd, "handed_off");
 	TH_LOG("256 expiries, %llu passes, eventfd counter %llu", runs,
 	       (unsigned long long)v);
 	EXPECT_LE(1ULL, v);
@@ -503,8 +503,8 @@ TEST_F_TIMEOUT(bound, batch_stops_for_signal, 300)
 	EXPECT_LT(1U, calls);
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(0, ops[i].result) TH_LOG("entry %u", i);
-	EXPECT_EQ((unsigned long long)n, fdinfo_u64(self->fd, "timers"));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	EXPECT_EQ((unsigned long long)n, t_fdinfo_u64(self->fd, "timers"));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
 	free(ops);
 }
 
@@ -522,7 +522,7 @@ TEST_F_TIMEOUT(bound, read_stops_for_signal, 300)
 	ASSERT_EQ(0, wait_pending_zero(self->fd, 120));
 	alarm_every_ms(1);
 	while (got < n) {
-		long r = hwt_read(self->fd, recs, n - got), k;
+		long r = t_read(self->fd, recs, n - got), k;
 
 		if (r == -EINTR)
 			continue;

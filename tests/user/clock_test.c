@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 #define STEP	(5 * SEC)
 
@@ -24,7 +24,7 @@ FIXTURE(clk)
 
 FIXTURE_SETUP(clk)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	self->tfd = timerfd_create(CLOCK_REALTIME, 0);
 	ASSERT_LE(0, self->tfd);
@@ -37,7 +37,7 @@ FIXTURE_TEARDOWN(clk)
 	uint64_t t;
 
 	if (self->stepped) {
-		t = now_ns(CLOCK_REALTIME) - self->stepped;
+		t = t_now_ns(CLOCK_REALTIME) - self->stepped;
 		ts.tv_sec = t / SEC;
 		ts.tv_nsec = t % SEC;
 		clock_settime(CLOCK_REALTIME, &ts);
@@ -49,7 +49,7 @@ FIXTURE_TEARDOWN(clk)
 /* Step CLOCK_REALTIME by @delta ns; the teardown steps it back. */
 static int step(int64_t *stepped, int64_t delta)
 {
-	uint64_t t = now_ns(CLOCK_REALTIME) + delta;
+	uint64_t t = t_now_ns(CLOCK_REALTIME) + delta;
 	struct timespec ts = { .tv_sec = t / SEC, .tv_nsec = t % SEC };
 
 	if (clock_settime(CLOCK_REALTIME, &ts))
@@ -77,17 +77,17 @@ static uint64_t fires_after(int fd, uint64_t t0, int max_ms)
 
 	if (poll(&p, 1, max_ms) != 1)
 		return 0;
-	return now_ns(CLOCK_MONOTONIC) - t0;
+	return t_now_ns(CLOCK_MONOTONIC) - t0;
 }
 
 static void expect_elapsed(struct __test_metadata *_metadata,
 			   struct _test_data_clk *self, int64_t delta)
 {
-	uint64_t t0 = now_ns(CLOCK_MONOTONIC), a, b;
+	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC), a, b;
 	struct hwtimer_record r;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_REALTIME, 300 * MS, 0, 0, &id));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_REALTIME, 300 * MS, 0, 0, &id));
 	tfd_arm(self->tfd, 300 * MS, 0);
 	ASSERT_EQ(0, step(&self->stepped, delta));
 	a = fires_after(self->fd, t0, 10000);
@@ -96,12 +96,12 @@ static void expect_elapsed(struct __test_metadata *_metadata,
 	EXPECT_GT(3 * SEC, a);
 	EXPECT_LE(300 * MS, b);
 	EXPECT_GT(3 * SEC, b);
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(CLOCK_REALTIME, (int)r.clockid);
 	/* reported on the clock as it is now */
 	EXPECT_LE(r.deadline, r.fired);
-	EXPECT_LE(r.fired, now_ns(CLOCK_REALTIME));
-	EXPECT_GT(r.fired + 3 * SEC, now_ns(CLOCK_REALTIME));
+	EXPECT_LE(r.fired, t_now_ns(CLOCK_REALTIME));
+	EXPECT_GT(r.fired + 3 * SEC, t_now_ns(CLOCK_REALTIME));
 }
 
 TEST_F(clk, relative_is_elapsed_across_a_set_back)
@@ -116,10 +116,10 @@ TEST_F(clk, relative_is_elapsed_across_a_set_forward)
 
 TEST_F(clk, absolute_follows_a_set_forward)
 {
-	uint64_t t0 = now_ns(CLOCK_MONOTONIC), d = now_ns(CLOCK_REALTIME) + 3 * SEC;
+	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC), d = t_now_ns(CLOCK_REALTIME) + 3 * SEC;
 	uint64_t a, b;
 
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
 	tfd_arm(self->tfd, d, TFD_TIMER_ABSTIME);
 	ASSERT_EQ(0, step(&self->stepped, STEP));
 	a = fires_after(self->fd, t0, 10000);
@@ -132,13 +132,13 @@ TEST_F(clk, absolute_follows_a_set_forward)
 
 TEST_F(clk, absolute_follows_a_set_back)
 {
-	uint64_t t0, d = now_ns(CLOCK_REALTIME) + 300 * MS;
+	uint64_t t0, d = t_now_ns(CLOCK_REALTIME) + 300 * MS;
 
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
 	tfd_arm(self->tfd, d, TFD_TIMER_ABSTIME);
 	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
 	/* now 5 s before the deadline: neither fires for a second */
-	t0 = now_ns(CLOCK_MONOTONIC);
+	t0 = t_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1000));
 	EXPECT_EQ(0, fires_after(self->tfd, t0, 1));
 	ASSERT_EQ(0, step(&self->stepped, STEP));
@@ -154,27 +154,27 @@ TEST_F(clk, mod_switches_between_absolute_and_relative)
 	uint64_t t0, a;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
-			     now_ns(CLOCK_REALTIME) + 60 * SEC, 0, 0, &id));
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
+			     t_now_ns(CLOCK_REALTIME) + 60 * SEC, 0, 0, &id));
 	op.id = id;
 	op.flags = 0;
 	op.expires = 300 * MS;
-	t0 = now_ns(CLOCK_MONOTONIC);
-	ASSERT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	t0 = t_now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
 	a = fires_after(self->fd, t0, 10000);
 	EXPECT_LE(300 * MS, a);
 	EXPECT_GT(3 * SEC, a);
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(CLOCK_REALTIME, (int)r.clockid);
 
 	/* and back: an absolute deadline 300 ms ahead, then the clock set back */
 	op.flags = HWTIMER_F_ABS;
-	op.expires = now_ns(CLOCK_REALTIME) + 300 * MS;
+	op.expires = t_now_ns(CLOCK_REALTIME) + 300 * MS;
 	op.gen = 0;
-	ASSERT_LE(0, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	ASSERT_LE(0, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
-	t0 = now_ns(CLOCK_MONOTONIC);
+	t0 = t_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1000));
 	ASSERT_EQ(0, step(&self->stepped, STEP));
 	EXPECT_NE(0, fires_after(self->fd, t0, 10000));
@@ -189,24 +189,24 @@ static void cancel_on_set(struct __test_metadata *_metadata,
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
 		.clockid = CLOCK_REALTIME, .period = period,
-		.expires = now_ns(CLOCK_REALTIME) + 30 * SEC,
+		.expires = t_now_ns(CLOCK_REALTIME) + 30 * SEC,
 	};
 	struct hwtimer_record r;
 	struct hwtimer_get g = { 0 };
 	uint64_t t0, ticks;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	tfd_arm(self->tfd, op.expires, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET);
-	t0 = now_ns(CLOCK_MONOTONIC);
+	t0 = t_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, step(&self->stepped, delta));
 	EXPECT_NE(0, fires_after(self->fd, t0, 10000));
 	EXPECT_NE(0, fires_after(self->tfd, t0, 10000));
 	EXPECT_EQ(-1, read(self->tfd, &ticks, sizeof(ticks)));
 	EXPECT_EQ(ECANCELED, errno);
 	g.id = op.id;
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_GET, &g));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_GET, &g));
 	EXPECT_EQ(HWTIMER_STATE_CANCELED, (int)g.state);
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(op.id, r.id);
 	EXPECT_EQ((uint32_t)HWTIMER_REC_CANCELED, r.flags);
 	EXPECT_EQ(op.expires, r.deadline);
@@ -214,7 +214,7 @@ static void cancel_on_set(struct __test_metadata *_metadata,
 	/* withdrawn for good, periodic or not: nothing re-armed it */
 	memset(&g, 0, sizeof(g));
 	g.id = op.id;
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_GET, &g));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_GET, &g));
 	EXPECT_EQ(HWTIMER_STATE_IDLE, (int)g.state);
 }
 
@@ -247,14 +247,14 @@ TEST_F(clk, cancel_on_set_never_fires_on_the_set_clock)
 			.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET |
 				 HWTIMER_F_REALTIME,
 			.clockid = CLOCK_REALTIME,
-			.expires = now_ns(CLOCK_REALTIME) + 300 * MS,
+			.expires = t_now_ns(CLOCK_REALTIME) + 300 * MS,
 		};
 		struct hwtimer_record r;
 
-		ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+		ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 		ASSERT_EQ(0, step(&self->stepped, 2 * SEC));
-		ASSERT_NE(0, fires_after(self->fd, now_ns(CLOCK_MONOTONIC), 10000));
-		ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+		ASSERT_NE(0, fires_after(self->fd, t_now_ns(CLOCK_MONOTONIC), 10000));
+		ASSERT_EQ(1, t_read(self->fd, &r, 1));
 		EXPECT_EQ(op.id, r.id);
 		if (r.flags != HWTIMER_REC_CANCELED)
 			fired++;
@@ -272,23 +272,23 @@ TEST_F(clk, cancel_on_set_withdraws_a_fired_timer_not_read)
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
 		.clockid = CLOCK_REALTIME, .period = 100 * MS,
-		.expires = now_ns(CLOCK_REALTIME) + 50 * MS,
+		.expires = t_now_ns(CLOCK_REALTIME) + 50 * MS,
 	};
 	struct hwtimer_record r;
 	int i;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	for (i = 0; i < 10000 && hwt_get_state(self->fd, op.id) !=
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	for (i = 0; i < 10000 && t_get_state(self->fd, op.id) !=
 				  HWTIMER_STATE_FIRED; i++)
 		usleep(1000);
-	ASSERT_EQ(HWTIMER_STATE_FIRED, hwt_get_state(self->fd, op.id));
+	ASSERT_EQ(HWTIMER_STATE_FIRED, t_get_state(self->fd, op.id));
 	ASSERT_EQ(0, step(&self->stepped, 3600 * SEC));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(op.id, r.id);
 	EXPECT_EQ((uint32_t)HWTIMER_REC_CANCELED, r.flags);
 	EXPECT_EQ(0ULL, r.overruns);
-	EXPECT_EQ(HWTIMER_STATE_IDLE, hwt_get_state(self->fd, op.id));
-	EXPECT_EQ(0, fires_after(self->fd, now_ns(CLOCK_MONOTONIC), 300));
+	EXPECT_EQ(HWTIMER_STATE_IDLE, t_get_state(self->fd, op.id));
+	EXPECT_EQ(0, fires_after(self->fd, t_now_ns(CLOCK_MONOTONIC), 300));
 }
 
 /* without the flag, a set only moves the deadline relative to now */
@@ -296,9 +296,9 @@ TEST_F(clk, without_cancel_on_set_a_set_withdraws_nothing)
 {
 	uint64_t t0;
 
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
-			     now_ns(CLOCK_REALTIME) + 30 * SEC, 0, 0, NULL));
-	t0 = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
+			     t_now_ns(CLOCK_REALTIME) + 30 * SEC, 0, 0, NULL));
+	t0 = t_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, step(&self->stepped, SEC));
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1500));
 }
@@ -309,30 +309,30 @@ TEST_F(clk, mod_clears_cancel_on_set)
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
 		.clockid = CLOCK_REALTIME,
-		.expires = now_ns(CLOCK_REALTIME) + 30 * SEC,
+		.expires = t_now_ns(CLOCK_REALTIME) + 30 * SEC,
 	};
 	uint64_t t0;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	op.flags = HWTIMER_F_ABS;
 	op.clockid = 0;
 	op.gen = 0;
-	ASSERT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-	t0 = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	t0 = t_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, step(&self->stepped, SEC));
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1500));
 }
 
 TEST_F(clk, cancel_on_set_relative_einval)
 {
-	EXPECT_EQ(-EINVAL, hwt_add(self->fd, HWTIMER_F_CANCEL_ON_SET,
+	EXPECT_EQ(-EINVAL, t_add(self->fd, HWTIMER_F_CANCEL_ON_SET,
 				   CLOCK_REALTIME, SEC, 0, 0, NULL));
 }
 
 TEST_F(clk, cancel_on_set_monotonic_einval)
 {
-	EXPECT_EQ(-EINVAL, hwt_add(self->fd, HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
-				   CLOCK_MONOTONIC, now_ns(CLOCK_MONOTONIC) + SEC,
+	EXPECT_EQ(-EINVAL, t_add(self->fd, HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
+				   CLOCK_MONOTONIC, t_now_ns(CLOCK_MONOTONIC) + SEC,
 				   0, 0, NULL));
 }
 
@@ -340,13 +340,13 @@ TEST_F(clk, mod_cancel_on_set_of_a_monotonic_timer_einval)
 {
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
-		.expires = now_ns(CLOCK_MONOTONIC) + SEC,
+		.expires = t_now_ns(CLOCK_MONOTONIC) + SEC,
 	};
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
 	op.id = id;
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 }
 
 TEST_F(clk, mod_cancel_on_set_relative_einval)
@@ -354,10 +354,10 @@ TEST_F(clk, mod_cancel_on_set_relative_einval)
 	struct hwtimer_op op = { .flags = HWTIMER_F_CANCEL_ON_SET, .expires = SEC };
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
-			     now_ns(CLOCK_REALTIME) + SEC, 0, 0, &id));
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
+			     t_now_ns(CLOCK_REALTIME) + SEC, 0, 0, &id));
 	op.id = id;
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 }
 
 TEST_HARNESS_MAIN

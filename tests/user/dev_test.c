@@ -19,7 +19,7 @@
 #include <sys/prctl.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 #include "dev_fixture.h"
 
 /* ADD and its records */
@@ -31,14 +31,14 @@ TEST_F(dev, add_fires_once_with_a_full_record)
 	};
 	struct hwtimer_record r[4];
 	struct hwtimer_get g;
-	uint64_t before = now_ns(CLOCK_MONOTONIC), after;
+	uint64_t before = t_now_ns(CLOCK_MONOTONIC), after;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	EXPECT_NE(0U, op.id);
 	EXPECT_NE(0U, op.gen);
 	EXPECT_EQ(0U, op.op);
-	ASSERT_EQ(1, hwt_read(self->fd, r, 4));
-	after = now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(1, t_read(self->fd, r, 4));
+	after = t_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(op.id, r[0].id);
 	EXPECT_EQ(op.gen, r[0].gen);
 	EXPECT_EQ(0xc0ffeeULL, r[0].cookie);
@@ -48,10 +48,10 @@ TEST_F(dev, add_fires_once_with_a_full_record)
 	EXPECT_EQ(0ULL, r[0].overruns);
 	EXPECT_EQ(0U, r[0].flags);
 	EXPECT_EQ((uint32_t)CLOCK_MONOTONIC, r[0].clockid);
-	ASSERT_EQ(0, hwt_get(self->fd, op.id, &g));
+	ASSERT_EQ(0, t_get(self->fd, op.id, &g));
 	EXPECT_EQ(HWTIMER_STATE_IDLE, g.state);
-	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
-	EXPECT_EQ(-EAGAIN, hwt_read(self->fd, r, 4));
+	ASSERT_EQ(0, t_set_nonblock(self->fd));
+	EXPECT_EQ(-EAGAIN, t_read(self->fd, r, 4));
 }
 
 TEST_F(dev, add_accepts_zero_op_or_its_own)
@@ -60,12 +60,12 @@ TEST_F(dev, add_accepts_zero_op_or_its_own)
 		.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC, .expires = SEC,
 	};
 
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	EXPECT_EQ((uint32_t)HWTIMER_OP_ADD, op.op);
 	op.op = HWTIMER_OP_MOD;
 	op.id = 0;
 	op.gen = 0;
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 }
 
 #define ADD_EINVAL(name, field, value)					\
@@ -75,8 +75,8 @@ TEST_F(dev, name)							\
 		.clockid = CLOCK_MONOTONIC, .expires = MS,		\
 	};								\
 	op.field = value;						\
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));	\
-	EXPECT_TRUE(file_is_empty(self->fd));				\
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));	\
+	EXPECT_TRUE(t_file_is_empty(self->fd));				\
 }
 
 ADD_EINVAL(add_unknown_flag_einval, flags, 1U << 31)
@@ -97,16 +97,16 @@ TEST_F(dev, ids_are_reused_last_freed_first)
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[i]));
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[i]));
 		EXPECT_EQ((uint32_t)i + 1, id[i]);
 	}
-	EXPECT_EQ(1, hwt_cancel(self->fd, id[1]));
-	EXPECT_EQ(1, hwt_cancel(self->fd, id[0]));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[0]));
+	EXPECT_EQ(1, t_cancel(self->fd, id[1]));
+	EXPECT_EQ(1, t_cancel(self->fd, id[0]));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[0]));
 	EXPECT_EQ(1U, id[0]);
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[1]));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[1]));
 	EXPECT_EQ(2U, id[1]);
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[1]));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[1]));
 	EXPECT_EQ(5U, id[1]);
 }
 
@@ -119,30 +119,30 @@ TEST_F(dev, ids_are_reused_last_freed_first)
 TEST_F(dev, fixed_rate_grid_starts_at_a_past_first_deadline)
 {
 	const uint64_t p = 10 * MS;
-	uint64_t d0 = now_ns(CLOCK_MONOTONIC) - 25 * MS;
+	uint64_t d0 = t_now_ns(CLOCK_MONOTONIC) - 25 * MS;
 	struct hwtimer_record r;
 
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC, d0, p, 0, NULL));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC, d0, p, 0, NULL));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(d0, r.deadline);
 	EXPECT_LE(2ULL, r.overruns);
 	EXPECT_LE(r.deadline, r.fired);
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(0ULL, (r.deadline - d0) % p);
 }
 
 TEST_F(dev, add_autoremove_periodic_einval)
 {
-	EXPECT_EQ(-EINVAL, hwt_add(self->fd, HWTIMER_F_AUTOREMOVE,
+	EXPECT_EQ(-EINVAL, t_add(self->fd, HWTIMER_F_AUTOREMOVE,
 				   CLOCK_MONOTONIC, MS, MS, 0, NULL));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 TEST_F(dev, add_bad_eventfd_ebadf)
 {
-	EXPECT_EQ(-EBADF, hwt_add_efd(self->fd, 0, MS, 0, 999, NULL));
-	EXPECT_EQ(-EBADF, hwt_add_efd(self->fd, 0, MS, 0, -1, NULL));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(-EBADF, t_add_efd(self->fd, 0, MS, 0, 999, NULL));
+	EXPECT_EQ(-EBADF, t_add_efd(self->fd, 0, MS, 0, -1, NULL));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 TEST_F(dev, add_non_eventfd_fd_einval)
@@ -150,27 +150,27 @@ TEST_F(dev, add_non_eventfd_fd_einval)
 	int p[2];
 
 	ASSERT_EQ(0, pipe(p));
-	EXPECT_EQ(-EINVAL, hwt_add_efd(self->fd, 0, MS, 0, p[0], NULL));
+	EXPECT_EQ(-EINVAL, t_add_efd(self->fd, 0, MS, 0, p[0], NULL));
 	close(p[0]);
 	close(p[1]);
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 TEST_F(dev, add_out_of_range_erange)
 {
 	struct hwtimer_info info;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
-	EXPECT_EQ(-ERANGE, hwt_add(self->fd, 0, CLOCK_MONOTONIC, ~0ULL, 0, 0, NULL));
-	EXPECT_EQ(-ERANGE, hwt_add(self->fd, 0, CLOCK_MONOTONIC,
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	EXPECT_EQ(-ERANGE, t_add(self->fd, 0, CLOCK_MONOTONIC, ~0ULL, 0, 0, NULL));
+	EXPECT_EQ(-ERANGE, t_add(self->fd, 0, CLOCK_MONOTONIC,
 				   info.max_delay_ns + 1, 0, 0, NULL));
-	EXPECT_EQ(-ERANGE, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
+	EXPECT_EQ(-ERANGE, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
 				   1ULL << 63, 0, 0, NULL));
-	EXPECT_EQ(-ERANGE, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS,
+	EXPECT_EQ(-ERANGE, t_add(self->fd, 0, CLOCK_MONOTONIC, MS,
 				   info.max_delay_ns + 1, 0, NULL));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 	/* the limit itself is fine */
-	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, info.max_delay_ns,
+	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, info.max_delay_ns,
 			     0, 0, NULL));
 }
 
@@ -179,12 +179,12 @@ TEST_F(dev, add_period_plus_slack_out_of_range_erange)
 	struct hwtimer_info info;
 	struct hwtimer_op op = { .clockid = CLOCK_MONOTONIC, .expires = MS };
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	/* each alone is in range; a re-arm would land beyond the limit */
 	op.period = info.max_delay_ns / 2 + 1;
 	op.slack = info.max_delay_ns / 2 + 1;
-	EXPECT_EQ(-ERANGE, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(-ERANGE, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 TEST_F(dev, add_slack_out_of_range_erange)
@@ -193,19 +193,19 @@ TEST_F(dev, add_slack_out_of_range_erange)
 		.clockid = CLOCK_MONOTONIC, .expires = MS, .slack = ~0ULL,
 	};
 
-	EXPECT_EQ(-ERANGE, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(-ERANGE, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 TEST_F(dev, add_past_deadline_fires_at_once)
 {
-	uint64_t now = now_ns(CLOCK_MONOTONIC);
+	uint64_t now = t_now_ns(CLOCK_MONOTONIC);
 	struct hwtimer_record r;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
 			     now - SEC, 0, 0, &id));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	/* the deadline was raised to the time of arming */
 	EXPECT_LE(now, r.deadline);
 	EXPECT_LE(r.deadline, r.fired);
@@ -218,11 +218,11 @@ TEST_F(dev, mod_rearms_with_a_new_generation)
 	struct hwtimer_get g;
 	uint32_t id, gen;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
-	EXPECT_EQ(1, hwt_mod(self->fd, id, 0, 20 * SEC, 0, &gen));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
+	EXPECT_EQ(1, t_mod(self->fd, id, 0, 20 * SEC, 0, &gen));
 	EXPECT_NE(g.gen, gen);
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	EXPECT_EQ(gen, g.gen);
 	EXPECT_EQ(HWTIMER_STATE_PENDING, g.state);
 	EXPECT_LT(10 * SEC, g.remaining);
@@ -234,14 +234,14 @@ TEST_F(dev, mod_of_a_fired_timer_drops_its_record)
 	struct hwtimer_get g;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &id));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &id));
 	do {
-		ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+		ASSERT_EQ(0, t_get(self->fd, id, &g));
 	} while (g.state != HWTIMER_STATE_FIRED);
 	/* 2: it had fired, and its unread record went with the arming */
-	EXPECT_EQ(2, hwt_mod(self->fd, id, 0, 10 * SEC, 0, NULL));
-	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
-	EXPECT_EQ(-EAGAIN, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(2, t_mod(self->fd, id, 0, 10 * SEC, 0, NULL));
+	ASSERT_EQ(0, t_set_nonblock(self->fd));
+	EXPECT_EQ(-EAGAIN, t_read(self->fd, &r, 1));
 }
 
 TEST_F(dev, mod_if_earlier_is_a_kick)
@@ -250,14 +250,14 @@ TEST_F(dev, mod_if_earlier_is_a_kick)
 	uint64_t deadline;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	deadline = g.expires;
-	EXPECT_EQ(1, hwt_mod(self->fd, id, HWTIMER_F_IF_EARLIER, 20 * SEC, 0, NULL));
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	EXPECT_EQ(1, t_mod(self->fd, id, HWTIMER_F_IF_EARLIER, 20 * SEC, 0, NULL));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	EXPECT_EQ(deadline, g.expires);
-	EXPECT_EQ(1, hwt_mod(self->fd, id, HWTIMER_F_IF_EARLIER, SEC, 0, NULL));
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	EXPECT_EQ(1, t_mod(self->fd, id, HWTIMER_F_IF_EARLIER, SEC, 0, NULL));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	EXPECT_GT(deadline, g.expires);
 }
 
@@ -268,16 +268,16 @@ TEST_F(dev, mod_if_idle_leaves_a_pending_timer)
 	uint64_t deadline;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 20 * MS, 0, 0, &id));
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 20 * MS, 0, 0, &id));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	deadline = g.expires;
-	EXPECT_EQ(1, hwt_mod(self->fd, id, HWTIMER_F_IF_IDLE, 10 * SEC, 0, NULL));
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	EXPECT_EQ(1, t_mod(self->fd, id, HWTIMER_F_IF_IDLE, 10 * SEC, 0, NULL));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	EXPECT_EQ(deadline, g.expires);
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	/* now idle: it arms */
-	EXPECT_EQ(0, hwt_mod(self->fd, id, HWTIMER_F_IF_IDLE, 10 * MS, 0, NULL));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(0, t_mod(self->fd, id, HWTIMER_F_IF_IDLE, 10 * MS, 0, NULL));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(id, r.id);
 }
 
@@ -287,10 +287,10 @@ TEST_F(dev, mod_adds_a_period)
 	uint32_t id;
 	int i;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
-	EXPECT_EQ(1, hwt_mod(self->fd, id, HWTIMER_F_PERIOD, 5 * MS, 5 * MS, NULL));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	EXPECT_EQ(1, t_mod(self->fd, id, HWTIMER_F_PERIOD, 5 * MS, 5 * MS, NULL));
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+		ASSERT_EQ(1, t_read(self->fd, &r, 1));
 		EXPECT_EQ(id, r.id);
 		EXPECT_EQ((uint32_t)HWTIMER_REC_PERIODIC, r.flags);
 	}
@@ -298,8 +298,8 @@ TEST_F(dev, mod_adds_a_period)
 
 TEST_F(dev, mod_unknown_id_enoent)
 {
-	EXPECT_EQ(-ENOENT, hwt_mod(self->fd, 12345, 0, MS, 0, NULL));
-	EXPECT_EQ(-ENOENT, hwt_mod(self->fd, 0, 0, MS, 0, NULL));
+	EXPECT_EQ(-ENOENT, t_mod(self->fd, 12345, 0, MS, 0, NULL));
+	EXPECT_EQ(-ENOENT, t_mod(self->fd, 0, 0, MS, 0, NULL));
 }
 
 #define MOD_EINVAL(name, field, value)					\
@@ -307,10 +307,10 @@ TEST_F(dev, name)							\
 {									\
 	struct hwtimer_op op = { .expires = MS };			\
 	uint32_t id;							\
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id)); \
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id)); \
 	op.id = id;							\
 	op.field = value;						\
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));	\
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));	\
 }
 
 TEST_F(dev, mod_period_on_autoremove_einval)
@@ -318,13 +318,13 @@ TEST_F(dev, mod_period_on_autoremove_einval)
 	struct hwtimer_get g;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
 			     10 * SEC, 0, 0, &id));
-	EXPECT_EQ(-EINVAL, hwt_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, SEC, NULL));
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	EXPECT_EQ(-EINVAL, t_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, SEC, NULL));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	EXPECT_EQ(0ULL, g.period);
 	/* a period of 0 keeps it one-shot: fine */
-	EXPECT_EQ(1, hwt_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, 0, NULL));
+	EXPECT_EQ(1, t_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, 0, NULL));
 }
 
 MOD_EINVAL(mod_clockid_einval, clockid, CLOCK_MONOTONIC)
@@ -345,24 +345,24 @@ TEST_F(dev, mod_of_a_stale_generation_estale)
 	struct hwtimer_get g;
 	uint32_t gen;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	gen = op.gen;
-	ASSERT_EQ(1, hwt_mod(self->fd, op.id, 0, 20 * SEC, 0, NULL));
+	ASSERT_EQ(1, t_mod(self->fd, op.id, 0, 20 * SEC, 0, NULL));
 	op.op = 0;
 	op.clockid = 0;
 	op.flags = HWTIMER_F_GEN;
 	op.expires = SEC;
 	op.gen = gen;
-	EXPECT_EQ(-ESTALE, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-	ASSERT_EQ(0, hwt_get(self->fd, op.id, &g));
+	EXPECT_EQ(-ESTALE, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	ASSERT_EQ(0, t_get(self->fd, op.id, &g));
 	EXPECT_LT(10 * SEC, g.remaining);
 	/* the current one, and without the flag @gen is not read */
 	op.gen = g.gen;
-	EXPECT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	EXPECT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 	EXPECT_NE(g.gen, op.gen);
 	op.flags = 0;
 	op.gen = 12345;
-	EXPECT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	EXPECT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 }
 
 /* CANCEL and GET */
@@ -372,17 +372,17 @@ TEST_F(dev, cancel_reports_pending_and_deletes)
 	struct hwtimer_get g;
 	uint32_t a, b;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &a));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &b));
-	EXPECT_EQ(1, hwt_cancel(self->fd, a));
-	EXPECT_EQ(-ENOENT, hwt_get(self->fd, a, &g));
-	EXPECT_EQ(-ENOENT, hwt_cancel(self->fd, a));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &a));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &b));
+	EXPECT_EQ(1, t_cancel(self->fd, a));
+	EXPECT_EQ(-ENOENT, t_get(self->fd, a, &g));
+	EXPECT_EQ(-ENOENT, t_cancel(self->fd, a));
 	do {
-		ASSERT_EQ(0, hwt_get(self->fd, b, &g));
+		ASSERT_EQ(0, t_get(self->fd, b, &g));
 	} while (g.state != HWTIMER_STATE_FIRED);
 	/* fired: not pending, and its unread record goes with it */
-	EXPECT_EQ(2, hwt_cancel(self->fd, b));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(2, t_cancel(self->fd, b));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 /* CANCEL writes back the generation it ended and the time that was left */
@@ -394,18 +394,18 @@ TEST_F(dev, cancel_reports_what_it_ended)
 	struct hwtimer_op op = { .expires = 99 };
 	struct hwtimer_record r;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &add));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &add));
 	op.id = add.id;
-	EXPECT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
+	EXPECT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
 	EXPECT_EQ(add.gen, op.gen);
 	EXPECT_LT(9 * SEC, op.expires);
 	EXPECT_GE(10 * SEC, op.expires);
 	/* one that fired and was read: nothing was left, nothing dropped */
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &op.id));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &op.id));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	op.op = 0;
 	op.expires = 99;
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
 	EXPECT_EQ(r.gen, op.gen);
 	EXPECT_EQ(0ULL, op.expires);
 }
@@ -419,14 +419,14 @@ TEST_F(dev, cancel_of_a_reused_id_estale)
 	struct hwtimer_op op = { .flags = HWTIMER_F_GEN };
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &old));
-	ASSERT_EQ(1, hwt_cancel(self->fd, old.id));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &old));
+	ASSERT_EQ(1, t_cancel(self->fd, old.id));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
 	ASSERT_EQ(old.id, id);
 	op.id = old.id;
 	op.gen = old.gen;
-	EXPECT_EQ(-ESTALE, hwt_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
-	EXPECT_EQ(1, hwt_cancel(self->fd, id));
+	EXPECT_EQ(-ESTALE, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
+	EXPECT_EQ(1, t_cancel(self->fd, id));
 }
 
 TEST_F(dev, cancel_reserved_field_einval)
@@ -434,21 +434,21 @@ TEST_F(dev, cancel_reserved_field_einval)
 	struct hwtimer_op op = { .period = 1 };
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
 	op.id = id;
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
 	op.period = 0;
 	op.flags = HWTIMER_F_ABS;
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
 	op.flags = 0;
-	EXPECT_EQ(1, hwt_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
+	EXPECT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
 }
 
 TEST_F(dev, get_unknown_id_enoent)
 {
 	struct hwtimer_get g;
 
-	EXPECT_EQ(-ENOENT, hwt_get(self->fd, 777, &g));
+	EXPECT_EQ(-ENOENT, t_get(self->fd, 777, &g));
 }
 
 TEST_F(dev, get_reserved_field_einval)
@@ -456,9 +456,9 @@ TEST_F(dev, get_reserved_field_einval)
 	struct hwtimer_get g = { .flags = 1 };
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
 	g.id = id;
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_GET, &g));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_GET, &g));
 }
 
 TEST_F(dev, get_reports_a_periodic_timer)
@@ -469,8 +469,8 @@ TEST_F(dev, get_reports_a_periodic_timer)
 	};
 	struct hwtimer_get g;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	ASSERT_EQ(0, hwt_get(self->fd, op.id, &g));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_get(self->fd, op.id, &g));
 	EXPECT_EQ(HWTIMER_STATE_PENDING, g.state);
 	EXPECT_EQ((uint32_t)HWTIMER_F_FIXED_DELAY, g.timer_flags);
 	EXPECT_EQ((uint32_t)CLOCK_BOOTTIME, g.clockid);
@@ -492,13 +492,13 @@ TEST_F(dev, realtime_set_back_keeps_working)
 
 	if (geteuid())
 		SKIP(return, "setting the clock needs root");
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_REALTIME, 20 * MS, 0, 0, NULL));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_REALTIME, 20 * MS, 0, 0, NULL));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	ASSERT_EQ(0, clock_gettime(CLOCK_REALTIME, &ts));
 	ts.tv_sec -= 3600;
 	ASSERT_EQ(0, clock_settime(CLOCK_REALTIME, &ts));
-	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_REALTIME, 20 * MS, 0, 7, &id));
-	EXPECT_EQ(1, hwt_read(self->fd, &r, 1));
+	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_REALTIME, 20 * MS, 0, 7, &id));
+	EXPECT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(7ULL, r.cookie);
 	EXPECT_LE(r.deadline, r.fired);
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -510,16 +510,16 @@ TEST_F(dev, realtime_set_back_keeps_working)
 
 TEST_F(dev, files_cannot_see_each_others_timers)
 {
-	int other = hwt_open();
+	int other = t_open();
 	struct hwtimer_get g;
 	uint32_t id;
 
 	ASSERT_LE(0, other);
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
-	EXPECT_EQ(-ENOENT, hwt_get(other, id, &g));
-	EXPECT_EQ(-ENOENT, hwt_cancel(other, id));
-	EXPECT_EQ(-ENOENT, hwt_mod(other, id, 0, MS, 0, NULL));
-	EXPECT_EQ(0, hwt_get(self->fd, id, &g));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	EXPECT_EQ(-ENOENT, t_get(other, id, &g));
+	EXPECT_EQ(-ENOENT, t_cancel(other, id));
+	EXPECT_EQ(-ENOENT, t_mod(other, id, 0, MS, 0, NULL));
+	EXPECT_EQ(0, t_get(self->fd, id, &g));
 	close(other);
 }
 
@@ -532,59 +532,59 @@ TEST_F(dev, fork_and_dup_share_the_timers)
 	int status;
 
 	ASSERT_LE(0, dupfd);
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
-	EXPECT_EQ(0, hwt_get(dupfd, id, &g));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	EXPECT_EQ(0, t_get(dupfd, id, &g));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
-		_exit(hwt_cancel(self->fd, id) == 1 ? 0 : 1);
+		_exit(t_cancel(self->fd, id) == 1 ? 0 : 1);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(-ENOENT, hwt_get(dupfd, id, &g));
+	EXPECT_EQ(-ENOENT, t_get(dupfd, id, &g));
 	close(dupfd);
 }
 
 TEST_F(dev, close_cancels_everything)
 {
-	int i, fd = hwt_open();
+	int i, fd = t_open();
 
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 1000; i++)
-		ASSERT_EQ(0, hwt_add(fd, 0, CLOCK_MONOTONIC, i * 100000ULL, 0, 0, NULL));
+		ASSERT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, i * 100000ULL, 0, 0, NULL));
 	usleep(20 * 1000);	/* some fired, some are queued, most pending */
 	close(fd);
 }
 
 TEST_F(dev, per_file_limit_enospc)
 {
-	long long old = hwt_param_set("max_timers_per_fd", 3);
+	long long old = t_param_set("max_timers_per_fd", 3);
 	int i;
 
 	ASSERT_NE(-1, old);
 	for (i = 0; i < 3; i++)
-		EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
-	EXPECT_EQ(-ENOSPC, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
-	hwt_param_set("max_timers_per_fd", old);
-	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+		EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	EXPECT_EQ(-ENOSPC, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	t_param_set("max_timers_per_fd", old);
+	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
 }
 
 TEST_F(dev, per_user_limit_edquot)
 {
-	long long old = hwt_param_set("max_timers_per_user", 3);
-	int other = hwt_open();
+	long long old = t_param_set("max_timers_per_user", 3);
+	int other = t_open();
 
 	ASSERT_NE(-1, old);
 	ASSERT_LE(0, other);
-	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
-	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
-	EXPECT_EQ(0, hwt_add(other, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	EXPECT_EQ(0, t_add(other, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
 	/* the limit spans the user's files */
-	EXPECT_EQ(-EDQUOT, hwt_add(other, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
-	EXPECT_EQ(-EDQUOT, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	EXPECT_EQ(-EDQUOT, t_add(other, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	EXPECT_EQ(-EDQUOT, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
 	close(other);
 	/* closing a file gives its timers back */
-	EXPECT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
-	hwt_param_set("max_timers_per_user", old);
+	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, NULL));
+	t_param_set("max_timers_per_user", old);
 }
 
 TEST_HARNESS_MAIN

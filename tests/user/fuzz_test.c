@@ -21,7 +21,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 static uint64_t rs;
 static unsigned long nomem;	/* allocations that failed: fault injection */
@@ -217,7 +217,7 @@ static void fuzz_one(struct arena *a, long *bad_errno)
 	fd = a->fd;
 	if (rnd() % 64 == 0)
 		fd = rnd() % 3 == 0 ? -1 : rnd() % 2 ? a->efd : 1000;
-	ret = hwt_ioctl(fd, cmd, arg);
+	ret = t_ioctl(fd, cmd, arg);
 	if (ret < 0 && !documented((int)-ret))
 		*bad_errno = ret;
 	nomem += ret == -ENOMEM;
@@ -232,7 +232,7 @@ static int open_retry(void)
 {
 	int fd;
 
-	while ((fd = hwt_open()) < 0 && errno == ENOMEM)
+	while ((fd = t_open()) < 0 && errno == ENOMEM)
 		;
 	return fd;
 }
@@ -248,8 +248,8 @@ FIXTURE_SETUP(fuzz)
 
 	self->a.fd = open_retry();
 	ASSERT_LE(0, self->a.fd);
-	ASSERT_EQ(0, hwt_set_nonblock(self->a.fd));
-	while (hwt_ioctl(self->a.fd, HWTIMER_IOC_INFO, &info) == -ENOMEM)
+	ASSERT_EQ(0, t_set_nonblock(self->a.fd));
+	while (t_ioctl(self->a.fd, HWTIMER_IOC_INFO, &info) == -ENOMEM)
 		;
 	self->a.max_delay = info.max_delay_ns;
 	self->a.efd = eventfd(0, EFD_NONBLOCK);
@@ -292,7 +292,7 @@ TEST_F_TIMEOUT(fuzz, million_random_calls, 3600)
 	rs = seed;
 	ksft_print_msg("fuzz: seed %llu (HWT_FUZZ_SEED), %lu calls or %u s\n",
 		       (unsigned long long)seed, target, secs);
-	end = now_ns(CLOCK_MONOTONIC) + secs * SEC;
+	end = t_now_ns(CLOCK_MONOTONIC) + secs * SEC;
 
 	for (calls = 0; calls < target; calls++) {
 		struct hwtimer_record r[8];
@@ -332,12 +332,12 @@ TEST_F_TIMEOUT(fuzz, million_random_calls, 3600)
 				close(self->a.fd);
 				self->a.fd = open_retry();
 				ASSERT_LE(0, self->a.fd);
-				ASSERT_EQ(0, hwt_set_nonblock(self->a.fd));
+				ASSERT_EQ(0, t_set_nonblock(self->a.fd));
 			} else {
-				hwt_ioctl(self->a.fd, HWTIMER_IOC_DRAIN,
+				t_ioctl(self->a.fd, HWTIMER_IOC_DRAIN,
 					  &(struct hwtimer_drain){ 0 });
 			}
-			if (now_ns(CLOCK_MONOTONIC) > end)
+			if (t_now_ns(CLOCK_MONOTONIC) > end)
 				break;
 		}
 	}
@@ -350,7 +350,7 @@ TEST_F_TIMEOUT(fuzz, million_random_calls, 3600)
 	if (calls < target)
 		TH_LOG("time bound hit after %lu of %lu calls", calls, target);
 	EXPECT_LE(calls, target);
-	EXPECT_TRUE(calls == target || now_ns(CLOCK_MONOTONIC) > end);
+	EXPECT_TRUE(calls == target || t_now_ns(CLOCK_MONOTONIC) > end);
 }
 
 TEST_HARNESS_MAIN

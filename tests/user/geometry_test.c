@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 #define N	20000U
 
@@ -24,7 +24,7 @@ FIXTURE(geo) {
 
 FIXTURE_SETUP(geo)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	self->ops = calloc(N, sizeof(*self->ops));
 	self->seen = calloc(N, 1);
@@ -45,7 +45,7 @@ static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
 		.ops = (uintptr_t)ops, .count = n, .op_size = sizeof(*ops),
 	};
 
-	return hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b);
+	return t_ioctl(fd, HWTIMER_IOC_BATCH, &b);
 }
 
 TEST_F_TIMEOUT(geo, every_timer_once_across_the_range, 600)
@@ -55,13 +55,13 @@ TEST_F_TIMEOUT(geo, every_timer_once_across_the_range, 600)
 	uint64_t range, t0, late_max = 0;
 	uint32_t i, got = 0, early = 0;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	/* the whole range of a small geometry; 2 s of a large one */
 	range = info.max_delay_ns < 2 * SEC ? info.max_delay_ns : 2 * SEC;
 	TH_LOG("%u levels, max delay %llu ns: %u timers over %llu ns",
 	       info.levels, (unsigned long long)info.max_delay_ns, N,
 	       (unsigned long long)range);
-	t0 = now_ns(CLOCK_MONOTONIC);
+	t0 = t_now_ns(CLOCK_MONOTONIC);
 	for (i = 0; i < N; i++)
 		self->ops[i] = (struct hwtimer_op){
 			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
@@ -72,7 +72,7 @@ TEST_F_TIMEOUT(geo, every_timer_once_across_the_range, 600)
 		};
 	for (i = 0; i < N; i += 256) {
 		uint32_t k, n = N - i < 256 ? N - i : 256;
-		uint64_t now = now_ns(CLOCK_MONOTONIC);
+		uint64_t now = t_now_ns(CLOCK_MONOTONIC);
 
 		/*
 		 * a batch arms for a time past the last, as a busy user does,
@@ -90,13 +90,13 @@ TEST_F_TIMEOUT(geo, every_timer_once_across_the_range, 600)
 		for (k = 0; k < n; k++)
 			ASSERT_EQ(0, self->ops[i + k].result);
 	}
-	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
+	ASSERT_EQ(0, t_set_nonblock(self->fd));
 	while (got < N) {
-		long n = hwt_read(self->fd, r, 256);
+		long n = t_read(self->fd, r, 256);
 
 		if (n == -EAGAIN) {
 			/* what is left must come within a minute of the range */
-			ASSERT_GT(t0 + range + 60 * SEC, now_ns(CLOCK_MONOTONIC))
+			ASSERT_GT(t0 + range + 60 * SEC, t_now_ns(CLOCK_MONOTONIC))
 				TH_LOG("%u of %u records read", got, N);
 			usleep(1000);
 			continue;
@@ -115,9 +115,9 @@ TEST_F_TIMEOUT(geo, every_timer_once_across_the_range, 600)
 	}
 	TH_LOG("all %u delivered, the latest %llu us late, in %llu ms", N,
 	       (unsigned long long)late_max / 1000,
-	       (unsigned long long)(now_ns(CLOCK_MONOTONIC) - t0) / MS);
+	       (unsigned long long)(t_now_ns(CLOCK_MONOTONIC) - t0) / MS);
 	EXPECT_EQ(0, early);
-	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "pending"));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "pending"));
 }
 
 TEST_HARNESS_MAIN

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 #define N	200000U
 #define CHUNK	64U
@@ -38,7 +38,7 @@ static void *canceller(void *arg)
 		int done = atomic_load(&g->done);
 
 		for (; next < top; next += 2) {
-			if (hwt_cancel(g->fd, g->ids[next]) == 1)
+			if (t_cancel(g->fd, g->ids[next]) == 1)
 				g->cancelled++;
 			else
 				g->failed++;
@@ -57,7 +57,7 @@ FIXTURE(ids) {
 
 FIXTURE_SETUP(ids)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	self->ops = calloc(CHUNK, sizeof(*self->ops));
 	ASSERT_NE(NULL, self->ops);
@@ -89,7 +89,7 @@ TEST_F_TIMEOUT(ids, frees_while_the_array_grows_are_kept, 600)
 				.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
 				.expires = 3600 * SEC, .cookie = i + k,
 			};
-		ASSERT_EQ((long)CHUNK, hwt_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+		ASSERT_EQ((long)CHUNK, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 		for (k = 0; k < CHUNK; k++) {
 			ASSERT_EQ(0, self->ops[k].result);
 			self->g.ids[i + k] = self->ops[k].id;
@@ -103,7 +103,7 @@ TEST_F_TIMEOUT(ids, frees_while_the_array_grows_are_kept, 600)
 	EXPECT_EQ(0U, self->g.failed);
 	EXPECT_EQ(N / 2, self->g.cancelled);
 	EXPECT_EQ((unsigned long long)(N - self->g.cancelled),
-		  fdinfo_u64(self->fd, "timers"));
+		  t_fdinfo_u64(self->fd, "timers"));
 	/* freed ids were taken again: never more ids than timers at once */
 	TH_LOG("highest id %u for %u timers, %u cancelled meanwhile", top, N,
 	       self->g.cancelled);
@@ -111,7 +111,7 @@ TEST_F_TIMEOUT(ids, frees_while_the_array_grows_are_kept, 600)
 	for (i = 1; i < N; i += 2) {
 		struct hwtimer_get g = { .id = self->g.ids[i] };
 
-		if (hwt_ioctl(self->fd, HWTIMER_IOC_GET, &g) ||
+		if (t_ioctl(self->fd, HWTIMER_IOC_GET, &g) ||
 		    g.cookie != i || g.state != HWTIMER_STATE_PENDING)
 			wrong++;
 	}

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 
 /* Sum of the space-separated numbers in @s. */
@@ -35,7 +35,7 @@ FIXTURE(obs) {
 
 FIXTURE_SETUP(obs)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }
 
@@ -56,7 +56,7 @@ static void global_counters(unsigned long long *v)
 
 	for (i = 0; i < NCOUNTERS; i++) {
 		snprintf(name, sizeof(name), "stats/%s", counters[i]);
-		v[i] = sysfs_u64(name);
+		v[i] = t_sysfs_u64(name);
 	}
 }
 
@@ -70,31 +70,31 @@ TEST_F(obs, counters_match_a_scripted_scenario)
 	int i, got = 0;
 
 	global_counters(before);
-	ASSERT_LT(0, read_file(SYSFS "/stats/lateness_hist", buf, sizeof(buf)));
+	ASSERT_LT(0, t_read_file(SYSFS "/stats/lateness_hist", buf, sizeof(buf)));
 	hist0 = sum_of(buf);
 	for (i = 0; i < 10; i++)
-		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC,
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC,
 				     i < 7 ? 5 * MS : 10 * SEC, 0, i, &ids[i]));
 	for (i = 7; i < 10; i++)
-		ASSERT_EQ(1, hwt_cancel(self->fd, ids[i]));
+		ASSERT_EQ(1, t_cancel(self->fd, ids[i]));
 	while (got < 7) {
-		long n = hwt_read(self->fd, r, 16);
+		long n = t_read(self->fd, r, 16);
 
 		ASSERT_LT(0, n);
 		got += n;
 	}
 	EXPECT_EQ(7, got);
 
-	EXPECT_EQ(7ULL, fdinfo_u64(self->fd, "timers"));
-	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "pending"));
-	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "ready"));
-	EXPECT_EQ(10ULL, fdinfo_u64(self->fd, "added"));
-	EXPECT_EQ(3ULL, fdinfo_u64(self->fd, "cancelled"));
-	EXPECT_EQ(7ULL, fdinfo_u64(self->fd, "fired"));
-	EXPECT_EQ(7ULL, fdinfo_u64(self->fd, "records"));
-	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "modified"));
-	EXPECT_LE(1ULL, fdinfo_u64(self->fd, "max_ready"));
-	ASSERT_EQ(0, fdinfo(self->fd, "lateness_hist", buf, sizeof(buf)));
+	EXPECT_EQ(7ULL, t_fdinfo_u64(self->fd, "timers"));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "pending"));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "ready"));
+	EXPECT_EQ(10ULL, t_fdinfo_u64(self->fd, "added"));
+	EXPECT_EQ(3ULL, t_fdinfo_u64(self->fd, "cancelled"));
+	EXPECT_EQ(7ULL, t_fdinfo_u64(self->fd, "fired"));
+	EXPECT_EQ(7ULL, t_fdinfo_u64(self->fd, "records"));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "modified"));
+	EXPECT_LE(1ULL, t_fdinfo_u64(self->fd, "max_ready"));
+	ASSERT_EQ(0, t_fdinfo(self->fd, "lateness_hist", buf, sizeof(buf)));
 	EXPECT_EQ(7ULL, sum_of(buf));
 
 	global_counters(after);
@@ -104,7 +104,7 @@ TEST_F(obs, counters_match_a_scripted_scenario)
 	EXPECT_EQ(7ULL, after[3] - before[3]);	/* records */
 	EXPECT_EQ(0ULL, after[4] - before[4]);	/* modified */
 	EXPECT_EQ(0ULL, after[5] - before[5]);	/* drained */
-	ASSERT_LT(0, read_file(SYSFS "/stats/lateness_hist", buf, sizeof(buf)));
+	ASSERT_LT(0, t_read_file(SYSFS "/stats/lateness_hist", buf, sizeof(buf)));
 	hist1 = sum_of(buf);
 	EXPECT_EQ(7ULL, hist1 - hist0);
 }
@@ -114,24 +114,24 @@ TEST_F(obs, histogram_total_equals_fired)
 	char buf[1024];
 
 	/* over the module's whole life, not just this test */
-	ASSERT_LT(0, read_file(SYSFS "/stats/lateness_hist", buf, sizeof(buf)));
-	EXPECT_EQ(sysfs_u64("stats/fired"), sum_of(buf));
+	ASSERT_LT(0, t_read_file(SYSFS "/stats/lateness_hist", buf, sizeof(buf)));
+	EXPECT_EQ(t_sysfs_u64("stats/fired"), sum_of(buf));
 }
 
 TEST_F(obs, drain_and_close_are_counted)
 {
 	unsigned long long before[NCOUNTERS], after[NCOUNTERS];
-	int i, other = hwt_open();
+	int i, other = t_open();
 
 	ASSERT_LE(0, other);
 	global_counters(before);
 	for (i = 0; i < 4; i++)
-		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_BOOTTIME, 10 * SEC, 0, 0, NULL));
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_BOOTTIME, 10 * SEC, 0, 0, NULL));
 	for (i = 0; i < 5; i++)
-		ASSERT_EQ(0, hwt_add(other, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN,
+		ASSERT_EQ(0, t_add(other, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN,
 			       &(struct hwtimer_drain){ 0 }));
-	EXPECT_EQ(4ULL, fdinfo_u64(self->fd, "drained"));
+	EXPECT_EQ(4ULL, t_fdinfo_u64(self->fd, "drained"));
 	close(other);	/* its pending timers count as cancelled */
 	global_counters(after);
 	EXPECT_EQ(9ULL, after[0] - before[0]);
@@ -145,21 +145,21 @@ TEST_F(obs, geometry_matches_info)
 	char path[128];
 	unsigned int l;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
-	EXPECT_EQ(info.tick_ns, sysfs_u64("wheel/tick_ns"));
-	EXPECT_EQ(info.levels, sysfs_u64("wheel/levels"));
-	EXPECT_EQ(info.slots_per_level, sysfs_u64("wheel/slots_per_level"));
-	EXPECT_EQ(info.max_delay_ns, sysfs_u64("wheel/max_delay_ns"));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	EXPECT_EQ(info.tick_ns, t_sysfs_u64("wheel/tick_ns"));
+	EXPECT_EQ(info.levels, t_sysfs_u64("wheel/levels"));
+	EXPECT_EQ(info.slots_per_level, t_sysfs_u64("wheel/slots_per_level"));
+	EXPECT_EQ(info.max_delay_ns, t_sysfs_u64("wheel/max_delay_ns"));
 	for (l = 0; l < info.levels; l++) {
 		unsigned int bits = info.level_shift * l;
 		unsigned long long gran = info.tick_ns << bits;
 
 		snprintf(path, sizeof(path), "level%u/granularity_ns", l);
 		if (bits + __builtin_ctzll(info.tick_ns) < 63) {
-			EXPECT_EQ(gran, sysfs_u64(path));
+			EXPECT_EQ(gran, t_sysfs_u64(path));
 			snprintf(path, sizeof(path), "level%u/range_from_ns", l);
 			/* keys two slots ahead and more: wheel.h */
-			EXPECT_EQ(l ? 2 * gran : 0, sysfs_u64(path));
+			EXPECT_EQ(l ? 2 * gran : 0, t_sysfs_u64(path));
 		}
 	}
 	/* no directory for a level the wheels do not have */
@@ -177,9 +177,9 @@ static void levels_from(unsigned int from, unsigned int levels,
 	*timers = *slots = 0;
 	for (l = from; l < levels; l++) {
 		snprintf(path, sizeof(path), "level%u/timers", l);
-		*timers += sysfs_u64(path);
+		*timers += t_sysfs_u64(path);
 		snprintf(path, sizeof(path), "level%u/occupied_slots", l);
-		*slots += sysfs_u64(path);
+		*slots += t_sysfs_u64(path);
 	}
 }
 
@@ -190,7 +190,7 @@ TEST_F(obs, occupancy_follows_the_timers)
 	unsigned int l;
 	int i;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	/*
 	 * A node goes to the lowest level whose slot of its key is fewer than
 	 * slots_per_level slots ahead of the clock's: for a 10 s delay, the
@@ -203,18 +203,18 @@ TEST_F(obs, occupancy_follows_the_timers)
 			break;
 	levels_from(l, info.levels, &t0, &unused);
 	levels_from(0, l, &below0, &unused);
-	total0 = sysfs_u64("wheel/timers");
+	total0 = t_sysfs_u64("wheel/timers");
 	for (i = 0; i < 100; i++)
-		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
 	levels_from(l, info.levels, &t1, &slots);
 	EXPECT_EQ(100ULL, t1 - t0);
-	EXPECT_EQ(100ULL, sysfs_u64("wheel/timers") - total0);
+	EXPECT_EQ(100ULL, t_sysfs_u64("wheel/timers") - total0);
 	levels_from(0, l, &below1, &unused);
 	EXPECT_EQ(below0, below1);
 	EXPECT_LE(1ULL, slots);
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN,
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN,
 			       &(struct hwtimer_drain){ 0 }));
-	EXPECT_EQ(total0, sysfs_u64("wheel/timers"));
+	EXPECT_EQ(total0, t_sysfs_u64("wheel/timers"));
 }
 
 TEST_F(obs, idle_module_never_wakes_up)
@@ -222,10 +222,10 @@ TEST_F(obs, idle_module_never_wakes_up)
 	unsigned long long w0, w1;
 
 	/* nothing pending anywhere (the tests before closed their files) */
-	ASSERT_EQ(0ULL, sysfs_u64("wheel/timers"));
-	w0 = sysfs_u64("stats/wakeups");
+	ASSERT_EQ(0ULL, t_sysfs_u64("wheel/timers"));
+	w0 = t_sysfs_u64("stats/wakeups");
 	sleep(1);
-	w1 = sysfs_u64("stats/wakeups");
+	w1 = t_sysfs_u64("stats/wakeups");
 	EXPECT_EQ(w0, w1);
 }
 
@@ -234,11 +234,11 @@ TEST_F(obs, one_far_timer_wakes_up_once)
 	unsigned long long w0, w1;
 	struct hwtimer_record r;
 
-	w0 = sysfs_u64("stats/wakeups");
+	w0 = t_sysfs_u64("stats/wakeups");
 	/* 300 ms: two levels up at the default tick, yet a single wakeup */
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 300 * MS, 0, 0, NULL));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
-	w1 = sysfs_u64("stats/wakeups");
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 300 * MS, 0, 0, NULL));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
+	w1 = t_sysfs_u64("stats/wakeups");
 	EXPECT_GE(2ULL, w1 - w0);
 	EXPECT_LE(1ULL, w1 - w0);
 }
@@ -256,16 +256,16 @@ TEST_F(obs, close_traces_each_cancel)
 	fd = open("/dev/hwtimer", O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 3; i++)
-		ASSERT_EQ(0, hwt_add(fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0,
+		ASSERT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0,
 				     &id[i]));
 	/* a timer that already fired is not cancelled by the close */
-	ASSERT_EQ(0, hwt_add(fd, 0, CLOCK_MONOTONIC, 1 * MS, 0, 0, &fired));
+	ASSERT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, 1 * MS, 0, 0, &fired));
 	usleep(50000);
-	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
-	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/hwt_cancel/enable", "1"));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/events/hwtimer/hwt_cancel/enable", "1"));
 	ASSERT_EQ(0, close(fd));
-	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/hwt_cancel/enable", "0"));
-	ASSERT_LT(0, read_file(TRACEFS "/trace", trace, 1 << 20));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/events/hwtimer/hwt_cancel/enable", "0"));
+	ASSERT_LT(0, t_read_file(TRACEFS "/trace", trace, 1 << 20));
 
 	for (n = 0, p = trace; (p = strstr(p, "hwt_cancel: ")); p++)
 		n++;
@@ -290,18 +290,18 @@ TEST_F(obs, tracepoints_carry_their_fields)
 	ASSERT_NE(NULL, trace);
 	if (access(TRACEFS "/events/hwtimer/enable", W_OK))
 		SKIP(free(trace); return, "no tracefs with hwtimer events");
-	ASSERT_EQ(0, write_file(TRACEFS "/trace", ""));
-	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/enable", "1"));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, &a));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/events/hwtimer/enable", "1"));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, &a));
 	/* 100 ms lies on level 1 at the default tick: it cascades */
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 100 * MS, 0, 0, &b));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &c));
-	ASSERT_EQ(1, hwt_mod(self->fd, c, 0, 20 * SEC, 0, NULL));
-	ASSERT_EQ(1, hwt_cancel(self->fd, c));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
-	ASSERT_EQ(0, write_file(TRACEFS "/events/hwtimer/enable", "0"));
-	ASSERT_LT(0, read_file(TRACEFS "/trace", trace, 1 << 20));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 100 * MS, 0, 0, &b));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &c));
+	ASSERT_EQ(1, t_mod(self->fd, c, 0, 20 * SEC, 0, NULL));
+	ASSERT_EQ(1, t_cancel(self->fd, c));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/events/hwtimer/enable", "0"));
+	ASSERT_LT(0, t_read_file(TRACEFS "/trace", trace, 1 << 20));
 
 	snprintf(want, sizeof(want), "hwt_add: clock=1 timer=");
 	EXPECT_NE(NULL, strstr(trace, want));

@@ -11,13 +11,13 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 #include "dev_fixture.h"
 
 static long record_size(int fd, uint32_t size, uint32_t *known)
 {
 	struct hwtimer_record_size rs = { .size = size, .known = 12345 };
-	long ret = hwt_ioctl(fd, HWTIMER_IOC_RECORD_SIZE, &rs);
+	long ret = t_ioctl(fd, HWTIMER_IOC_RECORD_SIZE, &rs);
 
 	if (!ret && known)
 		*known = rs.known;
@@ -30,7 +30,7 @@ TEST_F(dev, record_size_is_opt_in)
 	struct hwtimer_info info;
 	uint32_t known;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_EQ(HWTIMER_RECORD_SIZE_VER0, record_size(self->fd, 0, &known));
 	EXPECT_EQ(HWTIMER_RECORD_SIZE_VER0, known);
 	EXPECT_LE(HWTIMER_RECORD_SIZE_VER0, info.record_size);
@@ -48,11 +48,11 @@ TEST_F(dev, larger_records_are_zero_extended)
 	int i;
 
 	ASSERT_EQ(64, record_size(self->fd, 64, NULL));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 77, &id));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 78, NULL));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 77, &id));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 78, NULL));
 	memset(buf, 0xa5, sizeof(buf));
 	/* room for two and a half: two records, 128 bytes */
-	while (hwt_get_state(self->fd, id) != HWTIMER_STATE_FIRED)
+	while (t_get_state(self->fd, id) != HWTIMER_STATE_FIRED)
 		usleep(1000);
 	usleep(20000);
 	ASSERT_EQ(128, read(self->fd, buf, 160));
@@ -73,17 +73,17 @@ TEST_F(dev, record_size_bad_einval)
 {
 	struct hwtimer_record_size rs = { .size = 40 };
 
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_RECORD_SIZE, &rs));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_RECORD_SIZE, &rs));
 	rs.size = 52;	/* not a multiple of 8 */
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_RECORD_SIZE, &rs));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_RECORD_SIZE, &rs));
 	rs.size = HWTIMER_RECORD_SIZE_MAX + 8;
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_RECORD_SIZE, &rs));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_RECORD_SIZE, &rs));
 	EXPECT_EQ(HWTIMER_RECORD_SIZE_VER0, record_size(self->fd, 0, NULL));
 }
 
 TEST_F(dev, record_size_bad_pointer_efault)
 {
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_RECORD_SIZE, (void *)8));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_RECORD_SIZE, (void *)8));
 }
 
 TEST_F(dev, read_short_buffer_einval)
@@ -100,9 +100,9 @@ TEST_F(dev, read_bad_buffer_efault_keeps_the_record)
 	struct hwtimer_get g;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &id));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &id));
 	do {
-		ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+		ASSERT_EQ(0, t_get(self->fd, id, &g));
 	} while (g.state != HWTIMER_STATE_FIRED);
 	/* a mapping the kernel cannot write to */
 	void *ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -112,7 +112,7 @@ TEST_F(dev, read_bad_buffer_efault_keeps_the_record)
 	EXPECT_EQ(EFAULT, errno);
 	munmap(ro, 4096);
 	/* nothing was lost */
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(id, r.id);
 }
 
@@ -120,8 +120,8 @@ TEST_F(dev, nonblocking_read_eagain)
 {
 	struct hwtimer_record r;
 
-	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
-	EXPECT_EQ(-EAGAIN, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(0, t_set_nonblock(self->fd));
+	EXPECT_EQ(-EAGAIN, t_read(self->fd, &r, 1));
 }
 
 TEST_F(dev, many_records_in_one_read)
@@ -130,10 +130,10 @@ TEST_F(dev, many_records_in_one_read)
 	int i, got = 0;
 
 	for (i = 0; i < 50; i++)
-		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, i, NULL));
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, i, NULL));
 	usleep(200 * 1000);
 	while (got < 50) {
-		long n = hwt_read(self->fd, r, 64);
+		long n = t_read(self->fd, r, 64);
 
 		ASSERT_LT(0, n);
 		got += n;
@@ -151,11 +151,11 @@ TEST_F(dev, poll_and_epoll_report_records)
 	ASSERT_LE(0, ep);
 	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, self->fd, &ev));
 	EXPECT_EQ(0, poll(&p, 1, 0));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, NULL));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, NULL));
 	EXPECT_EQ(1, epoll_wait(ep, &out, 1, 5000));
 	EXPECT_EQ(1, poll(&p, 1, 0));
 	EXPECT_NE(0, p.revents & POLLIN);
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(0, poll(&p, 1, 0));
 	close(ep);
 }
@@ -169,7 +169,7 @@ TEST_F(dev, timer_eventfd_is_signalled)
 	uint64_t v = 0;
 
 	ASSERT_LE(0, efd);
-	ASSERT_EQ(0, hwt_add_efd(self->fd, 0, 5 * MS, 0, efd, NULL));
+	ASSERT_EQ(0, t_add_efd(self->fd, 0, 5 * MS, 0, efd, NULL));
 	ASSERT_EQ(1, poll(&p, 1, 5000));
 	ASSERT_EQ(8, read(efd, &v, 8));
 	EXPECT_EQ(1ULL, v);
@@ -182,9 +182,9 @@ TEST_F(dev, eventfd_closed_before_expiry_is_harmless)
 	int efd = eventfd(0, EFD_CLOEXEC);
 
 	ASSERT_LE(0, efd);
-	ASSERT_EQ(0, hwt_add_efd(self->fd, 0, 10 * MS, 0, efd, NULL));
+	ASSERT_EQ(0, t_add_efd(self->fd, 0, 10 * MS, 0, efd, NULL));
 	close(efd);	/* the timer keeps its own reference */
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 }
 
 TEST_F(dev, saturated_eventfd_loses_no_record)
@@ -195,8 +195,8 @@ TEST_F(dev, saturated_eventfd_loses_no_record)
 
 	ASSERT_LE(0, efd);
 	ASSERT_EQ(8, write(efd, &max, 8));
-	ASSERT_EQ(0, hwt_add_efd(self->fd, 0, MS, 0, efd, NULL));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(0, t_add_efd(self->fd, 0, MS, 0, efd, NULL));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(0ULL, r.overruns);
 	close(efd);
 }
@@ -208,12 +208,12 @@ TEST_F(dev, file_eventfd_is_signalled)
 	struct hwtimer_record r;
 
 	ASSERT_LE(0, e.fd);
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, NULL));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, NULL));
 	ASSERT_EQ(1, poll(&p, 1, 5000));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	e.fd = -1;
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
 	close(p.fd);
 }
 
@@ -221,17 +221,17 @@ TEST_F(dev, set_eventfd_bad_fd_ebadf)
 {
 	struct hwtimer_eventfd e = { .fd = 999 };
 
-	EXPECT_EQ(-EBADF, hwt_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
+	EXPECT_EQ(-EBADF, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
 }
 
 TEST_F(dev, set_eventfd_reserved_einval)
 {
 	struct hwtimer_eventfd e = { .fd = -1, .flags = 1 };
 
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
 	e.flags = 0;
 	e.fd = -2;
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
 }
 
 TEST_F(dev, no_record_periodic_only_signals)
@@ -241,13 +241,13 @@ TEST_F(dev, no_record_periodic_only_signals)
 	uint64_t v = 0;
 
 	ASSERT_LE(0, efd);
-	ASSERT_EQ(0, hwt_add_efd(self->fd, HWTIMER_F_NO_RECORD, 2 * MS, 2 * MS,
+	ASSERT_EQ(0, t_add_efd(self->fd, HWTIMER_F_NO_RECORD, 2 * MS, 2 * MS,
 				 efd, NULL));
 	usleep(100 * 1000);
 	ASSERT_EQ(8, read(efd, &v, 8));
 	EXPECT_LE(2ULL, v);
-	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
-	EXPECT_EQ(-EAGAIN, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(0, t_set_nonblock(self->fd));
+	EXPECT_EQ(-EAGAIN, t_read(self->fd, &r, 1));
 	close(efd);
 }
 
@@ -257,12 +257,12 @@ TEST_F(dev, autoremove_deletes_once_read)
 	struct hwtimer_get g;
 	uint32_t id;
 
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
 			     MS, 0, 0, &id));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ((uint32_t)HWTIMER_REC_REMOVED, r.flags);
-	EXPECT_EQ(-ENOENT, hwt_get(self->fd, id, &g));
-	EXPECT_TRUE(file_is_empty(self->fd));
+	EXPECT_EQ(-ENOENT, t_get(self->fd, id, &g));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 TEST_HARNESS_MAIN

@@ -12,14 +12,14 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 #include "libhwtimer.h"
 #include "ring_fixture.h"
 
 /* the kernel's own producer index, from /proc/self/fdinfo; -1 if none */
 static long kernel_prod(int fd)
 {
-	return (long)fdinfo_u64(fd, "ring_prod");
+	return (long)t_fdinfo_u64(fd, "ring_prod");
 }
 
 struct scribbler {
@@ -76,16 +76,16 @@ TEST_F(ring, garbage_in_the_header_stays_in_bounds)
 	for (i = 0; i < 20; i++) {
 		ASSERT_EQ(0, add_many(self->fd, 200, (i % 4) * MS, i * 200));
 		usleep(5000);
-		hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL);
+		t_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL);
 	}
 	/* every timer fires while the header is garbage (a slow guest: 10 s) */
-	for (i = 0; i < 1000 && fdinfo_u64(self->fd, "pending"); i++)
+	for (i = 0; i < 1000 && t_fdinfo_u64(self->fd, "pending"); i++)
 		usleep(10 * 1000);
-	EXPECT_EQ(0, fdinfo_u64(self->fd, "pending"));
+	EXPECT_EQ(0, t_fdinfo_u64(self->fd, "pending"));
 	s.stop = 1;
 	pthread_join(th, NULL);
 	/*
-	 * The kernel's own state is intact: take its index from fdinfo (the
+	 * The kernel's own state is intact: take its index from t_fdinfo (the
 	 * header's was scribbled over) and consume up to it
 	 */
 	prod = kernel_prod(self->fd);
@@ -93,7 +93,7 @@ TEST_F(ring, garbage_in_the_header_stays_in_bounds)
 	STORE(&s.h->wake, 0);
 	STORE(&s.h->cons, (uint32_t)prod);
 	/* a flush writes the kernel's fields of the header again */
-	EXPECT_LE(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+	EXPECT_LE(0, t_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
 	EXPECT_EQ(15, LOAD(&s.h->mask));
 	EXPECT_EQ(self->map.stride, LOAD(&s.h->rec_stride));
 	EXPECT_EQ(kernel_prod(self->fd), LOAD(&s.h->prod));
@@ -105,7 +105,7 @@ TEST_F(ring, garbage_in_the_header_stays_in_bounds)
 	EXPECT_LE(0, n);
 	/* nothing is left fired and undelivered */
 	EXPECT_EQ(0, LOAD(&s.h->flags) & HWTIMER_RING_QUEUED);
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
 	/* the kernel did write while the header was garbage */
 	EXPECT_LT(0, prod);
 	TH_LOG("%u records after the scribbling, kernel index %ld", total, prod);
@@ -182,7 +182,7 @@ TEST_F(ring, munmap_races_expiry)
 TEST_F_TIMEOUT(ring, cons_stores_do_not_pace_a_rearm_storm, 120)
 {
 	const unsigned int n = 200, cap = 1000;
-	long long old = hwt_param_set("max_rearms_per_user", cap);
+	long long old = t_param_set("max_rearms_per_user", cap);
 	unsigned long long fired, later;
 	uint64_t end;
 	unsigned int i;
@@ -190,26 +190,26 @@ TEST_F_TIMEOUT(ring, cons_stores_do_not_pace_a_rearm_storm, 120)
 	ASSERT_LE(0, old);
 	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 4096, &self->map));
 	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 1000, i, NULL));
-	end = now_ns(CLOCK_MONOTONIC) + 2 * SEC;
-	while (now_ns(CLOCK_MONOTONIC) < end) {
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 1000, i, NULL));
+	end = t_now_ns(CLOCK_MONOTONIC) + 2 * SEC;
+	while (t_now_ns(CLOCK_MONOTONIC) < end) {
 		STORE(&self->map.hdr->cons, LOAD(&self->map.hdr->prod));
 		usleep(10 * 1000);
 	}
-	fired = fdinfo_u64(self->fd, "fired");
+	fired = t_fdinfo_u64(self->fd, "fired");
 	TH_LOG("%u timers of 1 us, 2 s of cons stores: %llu expiries, %llu queued",
-	       n, fired, fdinfo_u64(self->fd, "ready"));
+	       n, fired, t_fdinfo_u64(self->fd, "ready"));
 	/* the first expiry of each, and at most the cap in each second begun */
 	EXPECT_GE(n + 3ULL * cap, fired);
-	EXPECT_LT(0ULL, fdinfo_u64(self->fd, "ready"));
+	EXPECT_LT(0ULL, t_fdinfo_u64(self->fd, "ready"));
 	EXPECT_NE(0U, LOAD(&self->map.hdr->flags) & HWTIMER_RING_QUEUED);
 	/* a FLUSH, paid for by a system call, delivers them and re-arms */
 	STORE(&self->map.hdr->cons, LOAD(&self->map.hdr->prod));
-	EXPECT_LE(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+	EXPECT_LE(0, t_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
 	usleep(100 * 1000);
-	later = fdinfo_u64(self->fd, "fired");
+	later = t_fdinfo_u64(self->fd, "fired");
 	EXPECT_LT(fired, later);
-	hwt_param_set("max_rearms_per_user", old);
+	t_param_set("max_rearms_per_user", old);
 }
 
 /* fork() shares the mapping: the child consumes, the parent sees it */
@@ -231,7 +231,7 @@ TEST_F(ring, fork_shares_the_ring)
 
 		/* and the child's own timers land in the same ring */
 		if (n != 3 || recs[0].cookie != 40 ||
-		    hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 50, NULL) ||
+		    t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 50, NULL) ||
 		    wait_prod(h, 4))
 			_exit(1);
 		_exit(0);
@@ -253,7 +253,7 @@ TEST_F(ring, the_mapping_outlives_close)
 	ASSERT_EQ(0, add_many(self->fd, 2, MS, 7));
 	ASSERT_EQ(0, wait_prod(h, 2));
 	close(self->fd);
-	self->fd = hwt_open();
+	self->fd = t_open();
 	EXPECT_EQ(2, LOAD(&h->prod));
 	EXPECT_EQ(8, slot(&self->map, 1)->cookie);
 }

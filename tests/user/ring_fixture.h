@@ -3,7 +3,7 @@
  * What the expiry ring's suites (ring_test, ring_abuse_test) share: the
  * fixture, one open /dev/hwtimer with a ring map, and helpers to set a
  * ring up, reach its slots and fire timers into it. Include it once, after
- * kselftest_harness.h, hwt_test.h and libhwtimer.h.
+ * kselftest_harness.h, helpers.h and libhwtimer.h.
  */
 #ifndef _HWT_RING_FIXTURE_H
 #define _HWT_RING_FIXTURE_H
@@ -15,7 +15,7 @@ static long setup_ioctl(int fd, uint32_t entries, struct hwtimer_ring_setup *rs)
 {
 	memset(rs, 0, sizeof(*rs));
 	rs->entries = entries;
-	return hwt_ioctl(fd, HWTIMER_IOC_RING_SETUP, rs);
+	return t_ioctl(fd, HWTIMER_IOC_RING_SETUP, rs);
 }
 
 /* record slot @i of a mapped ring (its layout as the setup reported it) */
@@ -68,7 +68,7 @@ FIXTURE(ring) {
 
 FIXTURE_SETUP(ring)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	memset(&self->map, 0, sizeof(self->map));
 }

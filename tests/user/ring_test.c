@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 #include "libhwtimer.h"
 #include "ring_fixture.h"
 
@@ -19,7 +19,7 @@ static long set_eventfd(int fd, int efd)
 {
 	struct hwtimer_eventfd e = { .fd = efd };
 
-	return hwt_ioctl(fd, HWTIMER_IOC_SET_EVENTFD, &e);
+	return t_ioctl(fd, HWTIMER_IOC_SET_EVENTFD, &e);
 }
 
 TEST_F(ring, setup_reports_the_layout)
@@ -28,10 +28,10 @@ TEST_F(ring, setup_reports_the_layout)
 					 .rec_stride = 2, .mmap_size = 3 };
 	struct hwtimer_info info;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	ASSERT_TRUE(info.features & HWTIMER_FEAT_RING);
 	/* the out fields are not read */
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_SETUP, &rs));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_RING_SETUP, &rs));
 	EXPECT_EQ(4096, rs.rec_offset);
 	EXPECT_EQ(64, rs.rec_stride);
 	EXPECT_LE(sizeof(struct hwtimer_record), rs.rec_stride);
@@ -52,7 +52,7 @@ TEST_F(ring, setup_refuses_flags)
 {
 	struct hwtimer_ring_setup rs = { .entries = 8, .flags = 1 };
 
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_RING_SETUP, &rs));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_RING_SETUP, &rs));
 }
 
 TEST_F(ring, setup_refuses_a_short_struct)
@@ -60,7 +60,7 @@ TEST_F(ring, setup_refuses_a_short_struct)
 	unsigned long cmd = _IOWR(HWTIMER_IOC_MAGIC, 0x0a, __u64[2]);
 	__u64 small[2] = { 8, 0 };
 
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, cmd, small));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, cmd, small));
 }
 
 TEST_F(ring, setup_refuses_an_unknown_tail)
@@ -71,14 +71,14 @@ TEST_F(ring, setup_refuses_an_unknown_tail)
 	} big = { .rs.entries = 8, .tail = 1 };
 	unsigned long cmd = _IOWR(HWTIMER_IOC_MAGIC, 0x0a, big);
 
-	EXPECT_EQ(-E2BIG, hwt_ioctl(self->fd, cmd, &big));
+	EXPECT_EQ(-E2BIG, t_ioctl(self->fd, cmd, &big));
 	big.tail = 0;
-	EXPECT_EQ(0, hwt_ioctl(self->fd, cmd, &big));
+	EXPECT_EQ(0, t_ioctl(self->fd, cmd, &big));
 }
 
 TEST_F(ring, setup_refuses_a_bad_pointer)
 {
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_RING_SETUP, (void *)8));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_RING_SETUP, (void *)8));
 }
 
 TEST_F(ring, a_second_setup_is_busy)
@@ -96,7 +96,7 @@ TEST_F(ring, mmap_and_flush_need_a_ring)
 
 	EXPECT_EQ(MAP_FAILED, p);
 	EXPECT_EQ(ENODEV, errno);
-	EXPECT_EQ(-ENODEV, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+	EXPECT_EQ(-ENODEV, t_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
 }
 
 TEST_F(ring, mmap_refuses_another_length)
@@ -162,7 +162,7 @@ TEST_F(ring, records_land_in_the_ring)
 	EXPECT_EQ(15, h->mask);
 	EXPECT_EQ(64, h->rec_stride);
 	for (i = 0; i < 3; i++)
-		ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, (i + 1) * 5 * MS,
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, (i + 1) * 5 * MS,
 				     0, 100 + i, &id[i]));
 	ASSERT_EQ(0, wait_prod(h, 3));
 	for (i = 0; i < 3; i++) {
@@ -176,9 +176,9 @@ TEST_F(ring, records_land_in_the_ring)
 	}
 	EXPECT_EQ(0, h->flags);
 	/* a delivered one-shot timer is idle, and read() has nothing */
-	EXPECT_EQ(HWTIMER_STATE_IDLE, hwt_get_state(self->fd, id[0]));
-	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
-	EXPECT_EQ(-EAGAIN, hwt_read(self->fd, &rec, 1));
+	EXPECT_EQ(HWTIMER_STATE_IDLE, t_get_state(self->fd, id[0]));
+	ASSERT_EQ(0, t_set_nonblock(self->fd));
+	EXPECT_EQ(-EAGAIN, t_read(self->fd, &rec, 1));
 	EXPECT_EQ(3, hwtimer_ring_harvest(&self->map, recs, 3));
 	EXPECT_EQ(id[2], recs[2].id);
 	EXPECT_EQ(3, LOAD(&h->cons));
@@ -190,11 +190,11 @@ TEST_F(ring, autoremove_deletes_on_delivery)
 	uint32_t id;
 
 	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
-	ASSERT_EQ(0, hwt_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
 			     MS, 0, 1, &id));
 	ASSERT_EQ(0, wait_prod(self->map.hdr, 1));
 	EXPECT_EQ(HWTIMER_REC_REMOVED, slot(&self->map, 0)->flags);
-	EXPECT_EQ(-ENOENT, hwt_get_state(self->fd, id));
+	EXPECT_EQ(-ENOENT, t_get_state(self->fd, id));
 }
 
 /*
@@ -212,7 +212,7 @@ TEST_F(ring, a_record_in_the_ring_is_delivered)
 	uint32_t id, gen;
 
 	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	id = op.id;
 	gen = op.gen;
 	ASSERT_EQ(0, wait_prod(self->map.hdr, 1));
@@ -220,15 +220,15 @@ TEST_F(ring, a_record_in_the_ring_is_delivered)
 	EXPECT_EQ(id, r->id);
 	EXPECT_EQ(gen, r->gen);
 	/* delivered: not "fired, record dropped" (2) */
-	EXPECT_EQ(0, hwt_cancel(self->fd, id));
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	EXPECT_EQ(0, t_cancel(self->fd, id));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
 	EXPECT_EQ(0, d.count);
 	EXPECT_EQ(1, LOAD(&self->map.hdr->prod));
 	/* the id again, with another generation */
 	op = (struct hwtimer_op){
 		.clockid = CLOCK_MONOTONIC, .expires = 3600 * SEC, .cookie = 2,
 	};
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	EXPECT_EQ(id, op.id);
 	EXPECT_NE(gen, op.gen);
 	EXPECT_EQ(gen, r->gen);
@@ -286,11 +286,11 @@ TEST_F(ring, read_takes_what_was_queued)
 	while (LOAD(&h->queued) < 4)
 		usleep(1000);
 	EXPECT_TRUE(LOAD(&h->flags) & HWTIMER_RING_QUEUED);
-	EXPECT_EQ(4, hwt_read(self->fd, recs, 16));
+	EXPECT_EQ(4, t_read(self->fd, recs, 16));
 	EXPECT_EQ(0, LOAD(&h->flags));
 	/* and the flush has nothing left to move */
 	STORE(&h->cons, 2);
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_RING_FLUSH, NULL));
 }
 
 /*
@@ -303,15 +303,15 @@ TEST_F(ring, queued_flag_at_setup_and_after_cancel)
 	uint32_t id;
 	int i;
 
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 7, &id));
-	for (i = 0; i < 2000 && fdinfo_u64(self->fd, "ready") != 1; i++)
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 7, &id));
+	for (i = 0; i < 2000 && t_fdinfo_u64(self->fd, "ready") != 1; i++)
 		usleep(1000);
-	ASSERT_EQ(1ULL, fdinfo_u64(self->fd, "ready"));
+	ASSERT_EQ(1ULL, t_fdinfo_u64(self->fd, "ready"));
 	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 64, &self->map));
 	EXPECT_TRUE(LOAD(&self->map.hdr->flags) & HWTIMER_RING_QUEUED);
 	/* its unread record goes with the arming: result 2 */
-	EXPECT_EQ(2, hwt_cancel(self->fd, id));
-	EXPECT_EQ(0ULL, fdinfo_u64(self->fd, "ready"));
+	EXPECT_EQ(2, t_cancel(self->fd, id));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "ready"));
 	EXPECT_EQ(0, LOAD(&self->map.hdr->flags));
 }
 
@@ -325,7 +325,7 @@ TEST_F(ring, periodic_timers_rearm_and_count_overruns)
 
 	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 1, &self->map));
 	h = self->map.hdr;
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * MS, 10 * MS, 9,
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * MS, 10 * MS, 9,
 			     &id));
 	ASSERT_EQ(0, wait_prod(h, 1));
 	EXPECT_EQ(HWTIMER_REC_PERIODIC, slot(&self->map, 0)->flags);
@@ -333,14 +333,14 @@ TEST_F(ring, periodic_timers_rearm_and_count_overruns)
 	usleep(200 * 1000);
 	EXPECT_EQ(1, LOAD(&h->prod));
 	EXPECT_TRUE(LOAD(&h->flags) & HWTIMER_RING_QUEUED);
-	EXPECT_EQ(HWTIMER_STATE_FIRED, hwt_get_state(self->fd, id));
+	EXPECT_EQ(HWTIMER_STATE_FIRED, t_get_state(self->fd, id));
 	ASSERT_EQ(2, hwtimer_ring_harvest(&self->map, rec, 2));
 	EXPECT_EQ(9, rec[1].cookie);
 	EXPECT_EQ(HWTIMER_REC_PERIODIC, rec[1].flags);
 	EXPECT_LE(5, rec[1].overruns) TH_LOG("%llu overruns",
 					     (unsigned long long)rec[1].overruns);
 	/* delivered, so re-armed (and maybe fired again since) */
-	state = hwt_get_state(self->fd, id);
+	state = t_get_state(self->fd, id);
 	EXPECT_TRUE(state == HWTIMER_STATE_PENDING || state == HWTIMER_STATE_FIRED);
 }
 
@@ -384,7 +384,7 @@ TEST_F(ring, poll_sees_the_ring)
 
 	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 1, NULL));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 1, NULL));
 	EXPECT_EQ(1, poll(&pfd, 1, 5000));
 	EXPECT_EQ(1, hwtimer_ring_harvest(&self->map, &rec, 1));
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
@@ -402,7 +402,7 @@ static uint64_t efd_count(int efd)
 /* fire one timer @delay ns from now and wait for its record */
 static int fire_one(int fd, struct hwtimer_ring *h, uint32_t prod)
 {
-	if (hwt_add(fd, 0, CLOCK_MONOTONIC, 2 * MS, 0, prod, NULL))
+	if (t_add(fd, 0, CLOCK_MONOTONIC, 2 * MS, 0, prod, NULL))
 		return -1;
 	if (wait_prod(h, prod + 1))
 		return -1;
@@ -493,7 +493,7 @@ TEST_F(ring, the_library_waits_for_records)
 
 	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 8, &self->map));
 	EXPECT_EQ(0, hwtimer_ring_wait(&self->map, 0));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 10 * MS, 0, 5, NULL));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * MS, 0, 5, NULL));
 	EXPECT_EQ(1, hwtimer_ring_wait(&self->map, 5000));
 	ASSERT_EQ(1, hwtimer_ring_harvest(&self->map, &rec, 1));
 	EXPECT_EQ(5, rec.cookie);
@@ -506,7 +506,7 @@ TEST_F(ring, fdinfo_shows_the_ring)
 
 	ASSERT_EQ(0, hwtimer_ring_setup(self->fd, 32, &self->map));
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
-	ASSERT_LT(0, read_file(path, buf, sizeof(buf)));
+	ASSERT_LT(0, t_read_file(path, buf, sizeof(buf)));
 	EXPECT_NE(NULL, strstr(buf, "ring_entries:\t32\n"));
 	EXPECT_NE(NULL, strstr(buf, "ring_queued:\t0\n"));
 }

@@ -12,7 +12,7 @@
 #include <sys/eventfd.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 #define N	100000U
 #define SPREAD	(1000 * MS)
@@ -25,9 +25,9 @@ FIXTURE(scale) {
 
 FIXTURE_SETUP(scale)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
-	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
+	ASSERT_EQ(0, t_set_nonblock(self->fd));
 	self->efd_file = eventfd(0, EFD_NONBLOCK);
 	self->efd_timer = eventfd(0, EFD_NONBLOCK);
 	ASSERT_LE(0, self->efd_file);
@@ -56,7 +56,7 @@ static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
 		.ops = (uintptr_t)ops, .count = n, .op_size = sizeof(*ops),
 	};
 
-	return hwt_ioctl(fd, HWTIMER_IOC_BATCH, &b);
+	return t_ioctl(fd, HWTIMER_IOC_BATCH, &b);
 }
 
 TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
@@ -68,7 +68,7 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 	uint64_t t0, got = 0, timer_signals = 0, file_signals = 0, v;
 	uint32_t i, chunk = 10000;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
 	ev.data.fd = self->fd;
 	ASSERT_EQ(0, epoll_ctl(self->ep, EPOLL_CTL_ADD, self->fd, &ev));
 	ev.data.fd = self->efd_file;
@@ -88,7 +88,7 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 			op->eventfd = self->efd_timer;
 		}
 	}
-	t0 = now_ns(CLOCK_MONOTONIC);
+	t0 = t_now_ns(CLOCK_MONOTONIC);
 	for (i = 0; i < N; i += chunk) {
 		uint32_t j, n = N - i < chunk ? N - i : chunk;
 
@@ -97,7 +97,7 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 			ASSERT_EQ(0, self->ops[j].result) TH_LOG("op %u", j);
 	}
 	TH_LOG("added %u timers in %llu ms", N,
-	       (unsigned long long)(now_ns(CLOCK_MONOTONIC) - t0) / MS);
+	       (unsigned long long)(t_now_ns(CLOCK_MONOTONIC) - t0) / MS);
 
 	while (got < N) {
 		struct epoll_event evs[2];
@@ -113,7 +113,7 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 					file_signals += v;
 				continue;
 			}
-			n = hwt_read(self->fd, recs, 4096);
+			n = t_read(self->fd, recs, 4096);
 			if (n == -EAGAIN)
 				continue;
 			ASSERT_LT(0, n);
@@ -145,10 +145,10 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 	TH_LOG("%llu records, file eventfd signalled %llu times, the timers' %llu, %llu ms after the first add",
 	       (unsigned long long)got, (unsigned long long)file_signals,
 	       (unsigned long long)timer_signals,
-	       (unsigned long long)(now_ns(CLOCK_MONOTONIC) - t0) / MS);
+	       (unsigned long long)(t_now_ns(CLOCK_MONOTONIC) - t0) / MS);
 	/* nothing more comes, and nothing is left armed */
 	EXPECT_EQ(0, epoll_wait(self->ep, (struct epoll_event[1]){}, 1, 50));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));
 	EXPECT_EQ(0U, d.count);
 	EXPECT_EQ(0U, d.remaining);
 }

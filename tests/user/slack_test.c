@@ -8,7 +8,7 @@
 #include <sys/prctl.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 #include "dev_fixture.h"
 
 /*
@@ -21,7 +21,7 @@
  */
 TEST_F(dev, slack_is_a_window_after_the_deadline)
 {
-	uint64_t t0 = now_ns(CLOCK_MONOTONIC) + 200 * MS;
+	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC) + 200 * MS;
 	struct hwtimer_op a = {
 		.flags = HWTIMER_F_ABS, .clockid = CLOCK_MONOTONIC,
 		.expires = t0, .slack = 100 * MS, .cookie = 1,
@@ -32,12 +32,12 @@ TEST_F(dev, slack_is_a_window_after_the_deadline)
 	struct hwtimer_record r[2], *ra, *rb;
 	struct hwtimer_get g;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &a));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &b));
-	ASSERT_EQ(0, hwt_get(self->fd, a.id, &g));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &a));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &b));
+	ASSERT_EQ(0, t_get(self->fd, a.id, &g));
 	EXPECT_EQ(t0, g.expires);
-	ASSERT_EQ(1, hwt_read(self->fd, &r[0], 1));
-	ASSERT_EQ(1, hwt_read(self->fd, &r[1], 1));
+	ASSERT_EQ(1, t_read(self->fd, &r[0], 1));
+	ASSERT_EQ(1, t_read(self->fd, &r[1], 1));
 	ra = r[0].cookie == 1 ? &r[0] : &r[1];
 	rb = r[0].cookie == 1 ? &r[1] : &r[0];
 	EXPECT_EQ(t0, ra->deadline);
@@ -51,7 +51,7 @@ TEST_F(dev, slack_is_a_window_after_the_deadline)
 static long file_slack(int fd, uint32_t flags, uint64_t *slack)
 {
 	struct hwtimer_slack sl = { .slack = *slack, .flags = flags };
-	long ret = hwt_ioctl(fd, HWTIMER_IOC_SLACK, &sl);
+	long ret = t_ioctl(fd, HWTIMER_IOC_SLACK, &sl);
 
 	*slack = sl.slack;
 	return ret;
@@ -69,7 +69,7 @@ TEST_F(dev, slack_default_is_read_and_set)
 	v = 0;
 	ASSERT_EQ(0, file_slack(self->fd, 0, &v));
 	EXPECT_EQ(MS, v);
-	EXPECT_EQ(MS, fdinfo_u64(self->fd, "slack"));
+	EXPECT_EQ(MS, t_fdinfo_u64(self->fd, "slack"));
 }
 
 /* an ADD without slack takes the file's: here, too much for its period */
@@ -79,17 +79,17 @@ TEST_F(dev, slack_default_applies_to_adds_without_slack)
 	struct hwtimer_op op = { .clockid = CLOCK_MONOTONIC, .expires = MS };
 	uint64_t v;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	op.period = info.max_delay_ns / 2 + 1;
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	v = info.max_delay_ns / 2 + 1;
 	ASSERT_EQ(0, file_slack(self->fd, HWTIMER_SLACK_SET, &v));
 	op.id = 0;
 	op.gen = 0;
-	EXPECT_EQ(-ERANGE, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_EQ(-ERANGE, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	/* a slack of its own overrides the file's */
 	op.slack = 1;
-	EXPECT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 }
 
 /*
@@ -112,16 +112,16 @@ TEST_F(dev, slack_past_the_end_of_ktime_does_not_spin)
 	CPU_ZERO(&one);
 	CPU_SET(sched_getcpu(), &one);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	op.slack = info.max_delay_ns;
-	op.expires = now_ns(CLOCK_MONOTONIC) + info.max_delay_ns;
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_BOOTTIME, 10 * MS, 0, 0, NULL));
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	op.expires = t_now_ns(CLOCK_MONOTONIC) + info.max_delay_ns;
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_BOOTTIME, 10 * MS, 0, 0, NULL));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(CLOCK_BOOTTIME, (int)r.clockid);
 	usleep(100000);
 	/* a wakeup or two, not one per microsecond */
-	EXPECT_GE(4ULL, fdinfo_u64(self->fd, "wakeups"));
+	EXPECT_GE(4ULL, t_fdinfo_u64(self->fd, "wakeups"));
 }
 
 TEST_F(dev, slack_unknown_flag_einval)
@@ -147,7 +147,7 @@ TEST_F(dev, slack_nonzero_padding_einval)
 {
 	struct hwtimer_slack sl = { .padding = 1 };
 
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, HWTIMER_IOC_SLACK, &sl));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_SLACK, &sl));
 }
 
 TEST_F(dev, slack_out_of_range_erange)
@@ -166,23 +166,23 @@ TEST_F(dev, slack_short_struct_einval)
 	unsigned long cmd = _IOC(_IOC_READ | _IOC_WRITE, HWTIMER_IOC_MAGIC,
 				 _IOC_NR(HWTIMER_IOC_SLACK), 8);
 
-	EXPECT_EQ(-EINVAL, hwt_ioctl(self->fd, cmd, &sl));
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, cmd, &sl));
 }
 
 TEST_F(dev, slack_bad_pointer_efault)
 {
-	EXPECT_EQ(-EFAULT, hwt_ioctl(self->fd, HWTIMER_IOC_SLACK, NULL));
+	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_SLACK, NULL));
 }
 
 /* a file takes its opener's prctl(PR_SET_TIMERSLACK), as nanosleep() does */
 TEST(slack_default_from_the_openers_timer_slack)
 {
-	int before = hwt_open(), after;
+	int before = t_open(), after;
 	uint64_t v = 0;
 
 	ASSERT_LE(0, before);
 	ASSERT_EQ(0, prctl(PR_SET_TIMERSLACK, 5 * MS, 0, 0, 0));
-	after = hwt_open();
+	after = t_open();
 	ASSERT_LE(0, after);
 	ASSERT_EQ(0, file_slack(after, 0, &v));
 	EXPECT_EQ(5 * MS, v);
@@ -192,7 +192,7 @@ TEST(slack_default_from_the_openers_timer_slack)
 	close(after);
 	/* 0 restores the task's default slack */
 	ASSERT_EQ(0, prctl(PR_SET_TIMERSLACK, 0, 0, 0, 0));
-	after = hwt_open();
+	after = t_open();
 	ASSERT_EQ(0, file_slack(after, 0, &v));
 	EXPECT_EQ(0ULL, v);
 	close(after);

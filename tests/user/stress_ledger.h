@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hwt_test.h"
+#include "helpers.h"
 
 #define MAX_IDS		(1U << 20)
 #define MAX_GENS	6

@@ -36,7 +36,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 #include "stress_ledger.h"
 
 static uint64_t seed;
@@ -108,7 +108,7 @@ static void do_add(struct worker *w, int with_efd)
 		op.eventfd = efd;
 	}
 	pthread_mutex_lock(&w->l->lock);
-	ret = hwt_ioctl(w->fd, HWTIMER_IOC_ADD, &op);
+	ret = t_ioctl(w->fd, HWTIMER_IOC_ADD, &op);
 	if (!ret)
 		on_add(w->l, &op);
 	else if (ret == -ENOMEM)
@@ -150,7 +150,7 @@ static void do_batch(struct worker *w)
 	}
 	/* the ledger sees the batch as one step: hold its lock across it */
 	pthread_mutex_lock(&w->l->lock);
-	ret = hwt_ioctl(w->fd, HWTIMER_IOC_BATCH, &b);
+	ret = t_ioctl(w->fd, HWTIMER_IOC_BATCH, &b);
 	if (ret == -ENOMEM)
 		atomic_fetch_add(&sh->nomem, 1);
 	for (i = 0; ret > 0 && i < ret; i++) {
@@ -186,17 +186,17 @@ static void *work(void *arg)
 		} else if (r < 40) {
 			id = some_id(w);
 			pthread_mutex_lock(&w->l->lock);
-			ret = hwt_mod(w->fd, id, 0, rnd32(w) % (30 * MS), 0, NULL);
+			ret = t_mod(w->fd, id, 0, rnd32(w) % (30 * MS), 0, NULL);
 			on_mod(w->l, id, ret);
 			pthread_mutex_unlock(&w->l->lock);
 		} else if (r < 55) {
 			id = some_id(w);
 			pthread_mutex_lock(&w->l->lock);
-			ret = hwt_cancel(w->fd, id);
+			ret = t_cancel(w->fd, id);
 			on_cancel(w->l, id, ret);
 			pthread_mutex_unlock(&w->l->lock);
 		} else if (r < 60) {
-			hwt_get(w->fd, some_id(w), &g);
+			t_get(w->fd, some_id(w), &g);
 		} else if (r < 70) {
 			do_batch(w);
 		} else if (r < 90) {
@@ -213,7 +213,7 @@ static void *work(void *arg)
 		} else {
 			struct hwtimer_eventfd e = { .fd = eventfd(0, EFD_CLOEXEC) };
 
-			hwt_ioctl(w->fd, HWTIMER_IOC_SET_EVENTFD, &e);
+			t_ioctl(w->fd, HWTIMER_IOC_SET_EVENTFD, &e);
 			close(e.fd);
 		}
 	}
@@ -227,11 +227,11 @@ static void add_periodic(int fd, struct ledger *l, int n)
 	for (i = 0; i < n; i++) {
 		struct hwtimer_op op = {
 			.flags = HWTIMER_F_ABS, .clockid = CLOCK_MONOTONIC,
-			.expires = now_ns(CLOCK_MONOTONIC) + PERIOD, .period = PERIOD,
+			.expires = t_now_ns(CLOCK_MONOTONIC) + PERIOD, .period = PERIOD,
 		};
 
 		pthread_mutex_lock(&l->lock);
-		if (!hwt_ioctl(fd, HWTIMER_IOC_ADD, &op))
+		if (!t_ioctl(fd, HWTIMER_IOC_ADD, &op))
 			on_add(l, &op);
 		pthread_mutex_unlock(&l->lock);
 	}
@@ -260,7 +260,7 @@ static void read_all(int fd, struct ledger *l)
 	struct hwtimer_record r;
 	long n;
 
-	while ((n = hwt_read(fd, &r, 1)) == 1 || n == -ENOMEM)
+	while ((n = t_read(fd, &r, 1)) == 1 || n == -ENOMEM)
 		if (n == 1)
 			on_record(l, &r);
 }
@@ -277,7 +277,7 @@ static const char *settle(int fd, struct ledger *l, char *msg,
 	unsigned long long alive = 0, armings = 0, fired, v;
 	uint32_t id;
 
-	hwt_set_nonblock(fd);
+	t_set_nonblock(fd);
 	pthread_mutex_lock(&l->lock);
 	/* records first, then the periodic timers: their count must add up */
 	read_all(fd, l);
@@ -287,9 +287,9 @@ static const char *settle(int fd, struct ledger *l, char *msg,
 
 		if (!t->alive || !t->periodic)
 			continue;
-		t->stopped = now_ns(CLOCK_MONOTONIC);
+		t->stopped = t_now_ns(CLOCK_MONOTONIC);
 		do
-			ret = hwt_cancel(fd, id);
+			ret = t_cancel(fd, id);
 		while (ret == -ENOMEM);
 		on_cancel(l, id, ret);
 	}
@@ -300,7 +300,7 @@ static const char *settle(int fd, struct ledger *l, char *msg,
 		memset(&d, 0, sizeof(d));
 		d.ids = (uintptr_t)ids;
 		d.max = MAX_IDS;
-		ret = hwt_ioctl(fd, HWTIMER_IOC_DRAIN, &d);
+		ret = t_ioctl(fd, HWTIMER_IOC_DRAIN, &d);
 		if (ret == -ENOMEM)
 			continue;
 		if (!ret)
@@ -336,7 +336,7 @@ static const char *settle(int fd, struct ledger *l, char *msg,
 		return msg;
 	}
 #define EXPECT_FDINFO(key, want) do {					\
-	v = fdinfo_u64(fd, key);					\
+	v = t_fdinfo_u64(fd, key);					\
 	if (v != (unsigned long long)(want)) {				\
 		snprintf(msg, len, "fdinfo %s = %llu, ledger says %llu",	\
 			 key, v, (unsigned long long)(want));		\
@@ -400,16 +400,16 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 	ASSERT_NE(MAP_FAILED, sh);
 	ledger_init(&sh->l[0]);
 	ledger_init(&sh->l[1]);
-	g_added = sysfs_u64("stats/added");
-	g_cancelled = sysfs_u64("stats/cancelled");
-	g_drained = sysfs_u64("stats/drained");
-	g_records = sysfs_u64("stats/records");
+	g_added = t_sysfs_u64("stats/added");
+	g_cancelled = t_sysfs_u64("stats/cancelled");
+	g_drained = t_sysfs_u64("stats/drained");
+	g_records = t_sysfs_u64("stats/records");
 
-	while ((fd = hwt_open()) < 0 && errno == ENOMEM)
+	while ((fd = t_open()) < 0 && errno == ENOMEM)
 		;
 	ASSERT_LE(0, fd);
 	/* workers poll and read without blocking, so they see the stop flag */
-	ASSERT_EQ(0, hwt_set_nonblock(fd));
+	ASSERT_EQ(0, t_set_nonblock(fd));
 	add_periodic(fd, &sh->l[0], NPERIODIC);
 
 	child = fork();
@@ -418,9 +418,9 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 		/* the shared file from two threads here, and a file of our own */
 		pid_t sub;
 
-		while ((own = hwt_open()) < 0 && errno == ENOMEM)
+		while ((own = t_open()) < 0 && errno == ENOMEM)
 			;
-		if (own < 0 || hwt_set_nonblock(own))
+		if (own < 0 || t_set_nonblock(own))
 			_exit(1);
 		add_periodic(own, &sh->l[1], NPERIODIC);
 		sub = fork();
@@ -456,13 +456,13 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 	if (getenv("HWT_EXPECT_NOMEM"))
 		EXPECT_LT(0UL, atomic_load(&sh->nomem));
 	/* the global counters moved by what the two files did, no more */
-	EXPECT_EQ(g_added + sh->l[0].adds + sh->l[1].adds, sysfs_u64("stats/added"));
+	EXPECT_EQ(g_added + sh->l[0].adds + sh->l[1].adds, t_sysfs_u64("stats/added"));
 	EXPECT_EQ(g_cancelled + sh->l[0].cancels1 + sh->l[1].cancels1,
-		  sysfs_u64("stats/cancelled"));
+		  t_sysfs_u64("stats/cancelled"));
 	EXPECT_EQ(g_drained + sh->l[0].drained + sh->l[1].drained,
-		  sysfs_u64("stats/drained"));
+		  t_sysfs_u64("stats/drained"));
 	EXPECT_EQ(g_records + sh->l[0].records + sh->l[1].records,
-		  sysfs_u64("stats/records"));
+		  t_sysfs_u64("stats/records"));
 	munmap(sh, sizeof(*sh));
 }
 

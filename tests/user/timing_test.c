@@ -18,7 +18,7 @@
 #include <sys/resource.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 FIXTURE(timing) {
 	int fd;
@@ -39,7 +39,7 @@ CLOCK_VARIANTS(CLOCK_REALTIME, realtime);
 
 FIXTURE_SETUP(timing)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }
 
@@ -64,7 +64,7 @@ TEST_F(timing, never_early)
 	srand(1);
 	for (i = 1; i <= N; i++) {
 		uint64_t delay = (uint64_t)(rand() % 40000) * 1000 + rand() % 1000;
-		uint64_t t0 = now_ns(variant->clk);
+		uint64_t t0 = t_now_ns(variant->clk);
 		struct hwtimer_op op = {
 			.flags = (variant->abs ? HWTIMER_F_ABS : 0) |
 				 HWT_CLOCK_FLAGS(variant->clk),
@@ -74,12 +74,12 @@ TEST_F(timing, never_early)
 		};
 
 		want[i] = t0 + delay;
-		ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+		ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	}
 	while (got < N) {
 		struct hwtimer_record r[N];
-		long n = hwt_read(self->fd, r, N);
-		uint64_t seen_at = now_ns(variant->clk);
+		long n = t_read(self->fd, r, N);
+		uint64_t seen_at = t_now_ns(variant->clk);
 
 		ASSERT_LT(0, n);
 		for (i = 0; i < n; i++) {
@@ -114,10 +114,10 @@ TEST_F(timing, one_shot_fires_exactly_once)
 	ASSERT_LE(0, efd);
 	if (variant->abs) {
 		op.flags |= HWTIMER_F_ABS;
-		op.expires += now_ns(variant->clk);
+		op.expires += t_now_ns(variant->clk);
 	}
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	ASSERT_EQ(1, hwt_read(self->fd, r, 4));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(1, t_read(self->fd, r, 4));
 	EXPECT_EQ(op.id, r[0].id);
 	EXPECT_EQ(0ULL, r[0].overruns);
 	/* well past a tick more: nothing else comes */
@@ -135,7 +135,7 @@ TEST_F(timing, one_shot_fires_exactly_once)
 TEST_F(timing, fixed_rate_overruns_are_exact)
 {
 	const uint64_t p = 10 * MS;
-	uint64_t d0 = now_ns(variant->clk) + p, before, after, lo, hi;
+	uint64_t d0 = t_now_ns(variant->clk) + p, before, after, lo, hi;
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWT_CLOCK_FLAGS(variant->clk),
 		.clockid = variant->clk, .expires = d0, .period = p,
@@ -144,17 +144,17 @@ TEST_F(timing, fixed_rate_overruns_are_exact)
 	struct hwtimer_get g;
 	int round;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	for (round = 0; round < 3; round++) {
 		uint64_t d = round ? r.deadline + (r.overruns + 1) * p : d0;
 
 		/* the reader is blocked for ~5.5 periods */
 		usleep(55000);
-		ASSERT_EQ(0, hwt_get(self->fd, op.id, &g));
+		ASSERT_EQ(0, t_get(self->fd, op.id, &g));
 		ASSERT_EQ(HWTIMER_STATE_FIRED, g.state);
-		before = now_ns(variant->clk);
-		ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
-		after = now_ns(variant->clk);
+		before = t_now_ns(variant->clk);
+		ASSERT_EQ(1, t_read(self->fd, &r, 1));
+		after = t_now_ns(variant->clk);
 		EXPECT_EQ(d, r.deadline);
 		EXPECT_EQ(0, (r.deadline - d0) % p);
 		lo = (before - r.deadline) / p;
@@ -168,7 +168,7 @@ TEST_F(timing, fixed_rate_overruns_are_exact)
 		 * re-armed for the first grid point after the read; that may
 		 * already have passed (and fired) by the time GET runs
 		 */
-		ASSERT_EQ(0, hwt_get(self->fd, op.id, &g));
+		ASSERT_EQ(0, t_get(self->fd, op.id, &g));
 		EXPECT_NE(HWTIMER_STATE_IDLE, g.state);
 		EXPECT_EQ(r.deadline + (r.overruns + 1) * p, g.expires);
 	}
@@ -185,16 +185,16 @@ TEST_F(timing, fixed_delay_spacing)
 		.flags = HWTIMER_F_FIXED_DELAY | (variant->abs ? HWTIMER_F_ABS : 0) |
 			 HWT_CLOCK_FLAGS(variant->clk),
 		.clockid = variant->clk,
-		.expires = variant->abs ? now_ns(variant->clk) + p : p,
+		.expires = variant->abs ? t_now_ns(variant->clk) + p : p,
 		.period = p,
 	};
 	struct hwtimer_record prev, r;
 	int i;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	ASSERT_EQ(1, hwt_read(self->fd, &prev, 1));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	ASSERT_EQ(1, t_read(self->fd, &prev, 1));
 	for (i = 0; i < 10; i++) {
-		ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+		ASSERT_EQ(1, t_read(self->fd, &r, 1));
 		/* the previous record's re-arm counted what it skipped */
 		EXPECT_EQ(prev.fired + (prev.overruns + 1) * p, r.deadline)
 			TH_LOG("record %d: deadline %llu, previous fired %llu", i,
@@ -205,7 +205,7 @@ TEST_F(timing, fixed_delay_spacing)
 	}
 	/* a reader blocked for several periods: missed periods are overruns */
 	usleep(30000);
-	ASSERT_EQ(1, hwt_read(self->fd, &r, 1));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_LE(4ULL, r.overruns);
 }
 
@@ -218,11 +218,11 @@ FIXTURE(fresh) {
 
 FIXTURE_SETUP(fresh)
 {
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	self->efd = eventfd(0, EFD_NONBLOCK);
 	ASSERT_LE(0, self->efd);
-	ASSERT_EQ(0, hwt_set_nonblock(self->fd));
+	ASSERT_EQ(0, t_set_nonblock(self->fd));
 }
 
 FIXTURE_TEARDOWN(fresh)
@@ -241,9 +241,9 @@ static uint64_t efd_take(int efd)
 /* Spin for about @ns, so the racing operation lands anywhere near expiry. */
 static void spin(uint64_t ns)
 {
-	uint64_t end = now_ns(CLOCK_MONOTONIC) + ns;
+	uint64_t end = t_now_ns(CLOCK_MONOTONIC) + ns;
 
-	while (now_ns(CLOCK_MONOTONIC) < end)
+	while (t_now_ns(CLOCK_MONOTONIC) < end)
 		;
 }
 
@@ -262,9 +262,9 @@ TEST_F(fresh, nothing_after_cancel)
 		uint32_t id;
 		long ret;
 
-		ASSERT_EQ(0, hwt_add_efd(self->fd, 0, 1 * MS, 0, self->efd, &id));
+		ASSERT_EQ(0, t_add_efd(self->fd, 0, 1 * MS, 0, self->efd, &id));
 		spin((uint64_t)(rand() % 2000) * 1000);
-		ret = hwt_cancel(self->fd, id);
+		ret = t_cancel(self->fd, id);
 		ASSERT_LE(0, ret);
 		if (ret == 1)	/* 2: it fired first, its record dropped */
 			cancelled_first++;
@@ -273,7 +273,7 @@ TEST_F(fresh, nothing_after_cancel)
 		efd_take(self->efd);
 		spin(3 * MS);
 		EXPECT_EQ(0ULL, efd_take(self->efd)) TH_LOG("iteration %d", i);
-		EXPECT_EQ(-EAGAIN, hwt_read(self->fd, r, 8)) TH_LOG("iteration %d", i);
+		EXPECT_EQ(-EAGAIN, t_read(self->fd, r, 8)) TH_LOG("iteration %d", i);
 	}
 	TH_LOG("cancelled while pending %d, after firing %d", cancelled_first,
 	       fired_first);
@@ -323,20 +323,20 @@ TEST_F_TIMEOUT(fresh, nothing_after_cancel_behind_slow_signals, 300)
 		CPU_ZERO(&cpus);
 		CPU_SET(0, &cpus);
 		ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
-		at = now_ns(CLOCK_MONOTONIC) + 20 * MS;
+		at = t_now_ns(CLOCK_MONOTONIC) + 20 * MS;
 		for (k = 0; k < DECOYS; k++)
-			ASSERT_EQ(0, hwt_add_efd(self->fd, HWTIMER_F_ABS |
+			ASSERT_EQ(0, t_add_efd(self->fd, HWTIMER_F_ABS |
 						 HWTIMER_F_NO_RECORD |
 						 HWTIMER_F_AUTOREMOVE, at, 0,
 						 efd[k], NULL));
-		ASSERT_EQ(0, hwt_add_efd(self->fd, HWTIMER_F_ABS, at, 0,
+		ASSERT_EQ(0, t_add_efd(self->fd, HWTIMER_F_ABS, at, 0,
 					 self->efd, &id));
 		CPU_ZERO(&cpus);
 		CPU_SET(1, &cpus);
 		ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
-		while (hwt_get_state(self->fd, id) == HWTIMER_STATE_PENDING)
+		while (t_get_state(self->fd, id) == HWTIMER_STATE_PENDING)
 			;
-		ret = hwt_cancel(self->fd, id);
+		ret = t_cancel(self->fd, id);
 		ASSERT_EQ(2, ret);
 		fired += efd_take(self->efd) != 0;
 		usleep(200 * 1000);
@@ -367,21 +367,21 @@ TEST_F(fresh, nothing_from_an_earlier_arming_after_mod)
 	uint32_t id, gen;
 	int i;
 
-	ASSERT_EQ(0, hwt_add_efd(self->fd, 0, 1 * MS, 0, self->efd, &id));
+	ASSERT_EQ(0, t_add_efd(self->fd, 0, 1 * MS, 0, self->efd, &id));
 	srand(3);
 	for (i = 0; i < 1000; i++) {
 		long n;
 
 		spin((uint64_t)(rand() % 2000) * 1000);
-		ASSERT_LE(0, hwt_mod(self->fd, id, 0, 60 * SEC, 0, &gen));
+		ASSERT_LE(0, t_mod(self->fd, id, 0, 60 * SEC, 0, &gen));
 		efd_take(self->efd);
 		spin(2 * MS);
 		EXPECT_EQ(0ULL, efd_take(self->efd));
-		n = hwt_read(self->fd, r, 8);
+		n = t_read(self->fd, r, 8);
 		EXPECT_EQ(-EAGAIN, n) TH_LOG("iteration %d: record of gen %u after MOD to gen %u",
 					      i, r[0].gen, gen);
 		/* and arm it again, to fire soon */
-		ASSERT_LE(0, hwt_mod(self->fd, id, 0, 1 * MS, 0, &gen));
+		ASSERT_LE(0, t_mod(self->fd, id, 0, 1 * MS, 0, &gen));
 	}
 }
 
@@ -391,11 +391,11 @@ TEST_F(fresh, nothing_after_close)
 	int i, j;
 
 	for (i = 0; i < 300; i++) {
-		int fd = hwt_open();
+		int fd = t_open();
 
 		ASSERT_LE(0, fd);
 		for (j = 0; j < 16; j++)
-			ASSERT_EQ(0, hwt_add_efd(fd, 0, (uint64_t)j * 100000, 0,
+			ASSERT_EQ(0, t_add_efd(fd, 0, (uint64_t)j * 100000, 0,
 						 self->efd, NULL));
 		spin((uint64_t)(i % 20) * 100000);
 		close(fd);

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 
 #define UID_A	1000
 #define UID_B	1001
@@ -51,37 +51,37 @@ FIXTURE_SETUP(unpriv)
 {
 	if (geteuid())
 		SKIP(return, "needs root to switch users");
-	self->old_limit = hwt_param_set("max_timers_per_user", 5);
+	self->old_limit = t_param_set("max_timers_per_user", 5);
 	ASSERT_NE(-1, self->old_limit);
 }
 
 FIXTURE_TEARDOWN(unpriv)
 {
 	if (!geteuid())
-		hwt_param_set("max_timers_per_user", self->old_limit);
+		t_param_set("max_timers_per_user", self->old_limit);
 }
 
 /* 5 timers, then EDQUOT, over two files of the same user */
 static int use_within_limit(void *arg)
 {
-	int a = hwt_open(), b = hwt_open(), i;
+	int a = t_open(), b = t_open(), i;
 	struct hwtimer_record r;
 
 	if (a < 0 || b < 0)
 		return 1;
 	for (i = 0; i < 3; i++)
-		if (hwt_add(a, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
+		if (t_add(a, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
 			return 2;
 	for (i = 0; i < 2; i++)
-		if (hwt_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
+		if (t_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
 			return 3;
-	if (hwt_add(a, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL) != -EDQUOT ||
-	    hwt_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL) != -EDQUOT)
+	if (t_add(a, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL) != -EDQUOT ||
+	    t_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL) != -EDQUOT)
 		return 4;
 	/* a cancel gives one back, and the timer it allows fires */
-	if (hwt_ioctl(b, HWTIMER_IOC_DRAIN, &(struct hwtimer_drain){ 0 }))
+	if (t_ioctl(b, HWTIMER_IOC_DRAIN, &(struct hwtimer_drain){ 0 }))
 		return 5;
-	if (hwt_add(b, 0, CLOCK_MONOTONIC, MS, 0, 0, NULL) || hwt_read(b, &r, 1) != 1)
+	if (t_add(b, 0, CLOCK_MONOTONIC, MS, 0, 0, NULL) || t_read(b, &r, 1) != 1)
 		return 6;
 	return 0;
 }
@@ -94,11 +94,11 @@ TEST_F(unpriv, user_works_within_its_limit_and_gets_edquot_past_it)
 /* holds 5 timers, then waits for the parent's word on a pipe */
 static int hold_five(void *arg)
 {
-	int *p = arg, fd = hwt_open(), i;
+	int *p = arg, fd = t_open(), i;
 	char c;
 
 	for (i = 0; i < 5; i++)
-		if (hwt_add(fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
+		if (t_add(fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
 			return 1;
 	if (write(p[1], "x", 1) != 1 || read(p[0], &c, 1) != 1)
 		return 2;
@@ -107,10 +107,10 @@ static int hold_five(void *arg)
 
 static int five_more(void *arg)
 {
-	int fd = hwt_open(), i;
+	int fd = t_open(), i;
 
 	for (i = 0; i < 5; i++)
-		if (hwt_add(fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
+		if (t_add(fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
 			return 1;
 	return 0;
 }
@@ -146,12 +146,12 @@ static int touch_ids(void *arg)
 {
 	uint32_t id = *(uint32_t *)arg;
 	struct hwtimer_get g;
-	int fd = hwt_open();
+	int fd = t_open();
 
 	if (fd < 0)
 		return 1;
-	if (hwt_get(fd, id, &g) != -ENOENT || hwt_cancel(fd, id) != -ENOENT ||
-	    hwt_mod(fd, id, 0, MS, 0, NULL) != -ENOENT)
+	if (t_get(fd, id, &g) != -ENOENT || t_cancel(fd, id) != -ENOENT ||
+	    t_mod(fd, id, 0, MS, 0, NULL) != -ENOENT)
 		return 2;
 	return 0;
 }
@@ -160,12 +160,12 @@ TEST_F(unpriv, no_user_reaches_anothers_timers)
 {
 	struct hwtimer_get g;
 	uint32_t id;
-	int fd = hwt_open();
+	int fd = t_open();
 
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, hwt_add(fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
+	ASSERT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
 	EXPECT_EQ(0, as_user(UID_A, touch_ids, &id));
-	EXPECT_EQ(0, hwt_get(fd, id, &g));
+	EXPECT_EQ(0, t_get(fd, id, &g));
 	EXPECT_EQ(HWTIMER_STATE_PENDING, g.state);
 	close(fd);
 }
@@ -176,33 +176,33 @@ static int open_past_limit(void *arg)
 	int fd[4], i;
 
 	for (i = 0; i < 3; i++) {
-		fd[i] = hwt_open();
+		fd[i] = t_open();
 		if (fd[i] < 0)
 			return 1;
 	}
-	fd[3] = hwt_open();
+	fd[3] = t_open();
 	if (fd[3] >= 0 || errno != EMFILE)
 		return 2;
 	/* one closed, one more may open */
 	close(fd[0]);
-	fd[0] = hwt_open();
+	fd[0] = t_open();
 	return fd[0] < 0 ? 3 : 0;
 }
 
 TEST_F(unpriv, files_past_the_users_limit_emfile)
 {
-	long long old = hwt_param_set("max_files_per_user", 3);
+	long long old = t_param_set("max_files_per_user", 3);
 	struct hwtimer_info info;
-	int fd = hwt_open();
+	int fd = t_open();
 
 	ASSERT_NE(-1, old);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, hwt_ioctl(fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_EQ(3U, info.max_files_per_user);
 	/* root has one open: A has all three of its own */
 	EXPECT_EQ(0, as_user(UID_A, open_past_limit, NULL));
 	close(fd);
-	hwt_param_set("max_files_per_user", old);
+	t_param_set("max_files_per_user", old);
 }
 
 /* ADDs on @fd until one fails; how many succeeded, or -1 if not EDQUOT */
@@ -210,7 +210,7 @@ static long add_until_edquot(int fd)
 {
 	long n = 0, ret;
 
-	while (!(ret = hwt_add(fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, NULL)))
+	while (!(ret = t_add(fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, NULL)))
 		n++;
 	return ret == -EDQUOT ? n : -1;
 }
@@ -224,27 +224,27 @@ static long add_until_edquot(int fd)
  */
 static int ids_count_against_the_limit(void *arg)
 {
-	int a = hwt_open(), b = hwt_open(), i;
+	int a = t_open(), b = t_open(), i;
 	struct hwtimer_drain d = { 0 };
 
 	if (a < 0 || b < 0)
 		return 1;
 	for (i = 0; i < 4097; i++)
-		if (hwt_add(a, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, NULL))
+		if (t_add(a, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, NULL))
 			return 2;
 	for (i = 1; i <= 4096; i++)
-		if (hwt_cancel(a, i) != 1)
+		if (t_cancel(a, i) != 1)
 			return 3;
 	if (add_until_edquot(b) != 4487)
 		return 4;
-	if (hwt_ioctl(a, HWTIMER_IOC_DRAIN, &d) || d.count != 1)
+	if (t_ioctl(a, HWTIMER_IOC_DRAIN, &d) || d.count != 1)
 		return 5;
 	return add_until_edquot(b) == 257 ? 0 : 6;
 }
 
 TEST_F(unpriv, a_big_id_array_counts_against_the_limit)
 {
-	ASSERT_NE(-1, hwt_param_set("max_timers_per_user", 5000));
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", 5000));
 	EXPECT_EQ(0, as_user(UID_A, ids_count_against_the_limit, NULL));
 }
 
@@ -252,7 +252,7 @@ static long ring_setup(int fd, uint32_t entries)
 {
 	struct hwtimer_ring_setup rs = { .entries = entries };
 
-	return hwt_ioctl(fd, HWTIMER_IOC_RING_SETUP, &rs);
+	return t_ioctl(fd, HWTIMER_IOC_RING_SETUP, &rs);
 }
 
 /*
@@ -263,7 +263,7 @@ static long ring_setup(int fd, uint32_t entries)
 static int rings_within_memlock(void *arg)
 {
 	struct rlimit rl = { 64 << 10, 64 << 10 };
-	int a = hwt_open(), b = hwt_open();
+	int a = t_open(), b = t_open();
 
 	if (a < 0 || b < 0 || setrlimit(RLIMIT_MEMLOCK, &rl))
 		return 1;
@@ -304,11 +304,11 @@ static int write_proc(pid_t pid, const char *name, const char *s)
  */
 static int in_a_user_namespace(int *up, int *down)
 {
-	int a = hwt_open(), b, i;
+	int a = t_open(), b, i;
 	char c;
 
 	for (i = 0; i < 3; i++)
-		if (hwt_add(a, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
+		if (t_add(a, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
 			return 1;
 	if (unshare(CLONE_NEWUSER))
 		return 2;
@@ -317,13 +317,13 @@ static int in_a_user_namespace(int *up, int *down)
 	/* uid 5 of the namespace: kuid 200005, a user of its own outside */
 	if (setresgid(5, 5, 5) || setresuid(5, 5, 5) || geteuid() != 5)
 		return 4;
-	b = hwt_open();
+	b = t_open();
 	if (b < 0)
 		return 5;
 	for (i = 0; i < 2; i++)
-		if (hwt_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
+		if (t_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
 			return 6;
-	return hwt_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL) == -EDQUOT ? 0 : 7;
+	return t_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL) == -EDQUOT ? 0 : 7;
 }
 
 TEST_F(unpriv, user_namespace_uids_share_their_creators_limit)

@@ -14,7 +14,7 @@
 #include <sys/eventfd.h>
 
 #include "kselftest_harness.h"
-#include "hwt_test.h"
+#include "helpers.h"
 #include "libhwtimer.h"
 
 /* submit one SQE as prepared by @prep and return its CQE's res */
@@ -65,7 +65,7 @@ FIXTURE_SETUP(uring)
 {
 	int ret;
 
-	self->fd = hwt_open();
+	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	ret = io_uring_queue_init(64, &self->ring, 0);
 	if (ret == -EPERM || ret == -ENOSYS)
@@ -83,7 +83,7 @@ TEST_F(uring, info_says_so)
 {
 	struct hwtimer_info info;
 
-	ASSERT_EQ(0, hwt_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_TRUE(info.features & HWTIMER_FEAT_URING_CMD);
 }
 
@@ -95,7 +95,7 @@ TEST_F(uring, add_returns_the_id_and_keeps_user_data)
 
 	id = uring_add(&self->ring, self->fd, SEC, 0, 0xfeedULL << 32);
 	ASSERT_LT(0, id);
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	EXPECT_EQ(HWTIMER_STATE_PENDING, g.state);
 	EXPECT_EQ(0xfeedULL << 32, g.cookie);
 	EXPECT_EQ(CLOCK_MONOTONIC, g.clockid);
@@ -121,11 +121,11 @@ TEST_F(uring, mod_and_cancel_report_the_arming)
 	EXPECT_EQ(1, submit_one(&self->ring, &ud));
 	EXPECT_EQ(78, ud);
 	/* CANCEL deletes the timer */
-	EXPECT_EQ(-ENOENT, hwt_get_state(self->fd, id));
+	EXPECT_EQ(-ENOENT, t_get_state(self->fd, id));
 	/* a MOD of a fired timer whose record waits reports 2 */
 	id = uring_add(&self->ring, self->fd, MS, 0, 1);
 	ASSERT_LT(0, id);
-	while (hwt_get_state(self->fd, id) != HWTIMER_STATE_FIRED)
+	while (t_get_state(self->fd, id) != HWTIMER_STATE_FIRED)
 		usleep(1000);
 	sqe = io_uring_get_sqe(&self->ring);
 	hwtimer_uring_prep_mod(sqe, self->fd, id, SEC, 0, 0);
@@ -140,7 +140,7 @@ TEST_F(uring, an_added_timer_fires)
 
 	id = uring_add(&self->ring, self->fd, MS, 0, 4242);
 	ASSERT_LT(0, id);
-	ASSERT_EQ(1, hwt_read(self->fd, &rec, 1));
+	ASSERT_EQ(1, t_read(self->fd, &rec, 1));
 	EXPECT_EQ(id, rec.id);
 	EXPECT_EQ(4242, rec.cookie);
 }
@@ -190,7 +190,7 @@ TEST_F(uring, a_cancel_with_a_deadline_is_einval)
 	c.id = id;
 	c.expires = 5;
 	EXPECT_EQ(-EINVAL, uring_raw(&self->ring, self->fd, HWTIMER_URING_CANCEL, &c));
-	EXPECT_EQ(HWTIMER_STATE_PENDING, hwt_get_state(self->fd, id));
+	EXPECT_EQ(HWTIMER_STATE_PENDING, t_get_state(self->fd, id));
 }
 
 /* flags whose fields the short form lacks */
@@ -259,7 +259,7 @@ TEST_F(uring, the_op_form_carries_everything)
 	hwtimer_uring_prep_op(io_uring_get_sqe(&big), self->fd, &op, 5);
 	id = submit_one(&big, NULL);
 	ASSERT_LT(0, id);
-	ASSERT_EQ(0, hwt_get(self->fd, id, &g));
+	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	EXPECT_EQ(2 * MS, g.period);
 	EXPECT_EQ(31, g.cookie);
 	EXPECT_TRUE(g.timer_flags & HWTIMER_F_EVENTFD);
@@ -371,7 +371,7 @@ TEST_F(uring, a_submission_runs_in_order)
 	for (i = 0; i < 2 * N; i++)
 		EXPECT_EQ(1, res[i]) TH_LOG("command %u", i);
 	EXPECT_EQ(-ENOENT, res[2 * N]);
-	EXPECT_EQ(0, fdinfo_u64(self->fd, "timers"));
+	EXPECT_EQ(0, t_fdinfo_u64(self->fd, "timers"));
 	io_uring_queue_exit(&r);
 }
 
@@ -405,9 +405,9 @@ TEST_F(uring, two_rings_at_once)
 		ASSERT_LT(0, res[i]);
 		EXPECT_NE(other, res[i]);
 		EXPECT_EQ(HWTIMER_STATE_PENDING,
-			  hwt_get_state(self->fd, res[i]));
+			  t_get_state(self->fd, res[i]));
 	}
-	EXPECT_EQ(9, fdinfo_u64(self->fd, "timers"));
+	EXPECT_EQ(9, t_fdinfo_u64(self->fd, "timers"));
 	io_uring_queue_exit(&d);
 }
 
@@ -434,8 +434,8 @@ TEST_F(uring, a_long_queue_runs_in_bounded_items)
 
 	if (io_uring_queue_init_params(PER, &d, &p))
 		SKIP(return, "no IORING_SETUP_DEFER_TASKRUN here");
-	ASSERT_EQ(0, hwt_add(self->fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, &id));
-	runs = fdinfo_u64(self->fd, "uring_runs");
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, &id));
+	runs = t_fdinfo_u64(self->fd, "uring_runs");
 	for (s = 0; s < SUBS; s++) {
 		for (i = s * PER; i < (s + 1) * PER; i += 2) {
 			hwtimer_uring_prep_cancel(io_uring_get_sqe(&d), self->fd, id, i);
@@ -447,10 +447,10 @@ TEST_F(uring, a_long_queue_runs_in_bounded_items)
 	ASSERT_EQ(0, reap(&d, res, N));
 	for (i = 0; i < N; i++)
 		ASSERT_EQ(i % 2 ? (int)id : 1, res[i]) TH_LOG("command %d", i);
-	runs = fdinfo_u64(self->fd, "uring_runs") - runs;
+	runs = t_fdinfo_u64(self->fd, "uring_runs") - runs;
 	TH_LOG("%d commands in %llu task-work items", N, runs);
 	EXPECT_LE((unsigned long long)SUBS, runs);
-	EXPECT_EQ(HWTIMER_STATE_PENDING, hwt_get_state(self->fd, id));
+	EXPECT_EQ(HWTIMER_STATE_PENDING, t_get_state(self->fd, id));
 	io_uring_queue_exit(&d);
 }
 
@@ -493,9 +493,9 @@ TEST_F(uring, an_exiting_thread_leaves_its_completions)
 	ASSERT_EQ(0, reap(&self->ring, res, 8));
 	for (i = 0; i < 8; i++) {
 		ASSERT_LT(0, res[i]);
-		EXPECT_EQ(HWTIMER_STATE_PENDING, hwt_get_state(self->fd, res[i]));
+		EXPECT_EQ(HWTIMER_STATE_PENDING, t_get_state(self->fd, res[i]));
 	}
-	EXPECT_EQ(8, fdinfo_u64(self->fd, "timers"));
+	EXPECT_EQ(8, t_fdinfo_u64(self->fd, "timers"));
 }
 
 /*
@@ -521,10 +521,10 @@ TEST_F(uring, a_defer_taskrun_submitter_that_exits_adds_nothing)
 	ASSERT_EQ(8, e.submitted);
 	usleep(100 * 1000);
 	EXPECT_EQ(-EAGAIN, io_uring_peek_cqe(&d, &cqe));
-	EXPECT_EQ(0, fdinfo_u64(self->fd, "timers"));
+	EXPECT_EQ(0, t_fdinfo_u64(self->fd, "timers"));
 	io_uring_queue_exit(&d);
 	usleep(100 * 1000);
-	EXPECT_EQ(0, fdinfo_u64(self->fd, "timers"));
+	EXPECT_EQ(0, t_fdinfo_u64(self->fd, "timers"));
 }
 
 /*
@@ -545,12 +545,12 @@ TEST_F(uring, closing_the_ring_leaves_the_timers)
 	id = uring_add(&r2, self->fd, 10 * MS, 0, 99);
 	ASSERT_LT(0, id);
 	io_uring_queue_exit(&r2);
-	EXPECT_EQ(HWTIMER_STATE_PENDING, hwt_get_state(self->fd, id));
+	EXPECT_EQ(HWTIMER_STATE_PENDING, t_get_state(self->fd, id));
 	for (i = 0; i < 17; i++)
-		ASSERT_EQ(1, hwt_read(self->fd, &rec, 1));
+		ASSERT_EQ(1, t_read(self->fd, &rec, 1));
 
 	/* a registered file outlives its fd until the ring goes */
-	fd2 = hwt_open();
+	fd2 = t_open();
 	ASSERT_LE(0, fd2);
 	ASSERT_EQ(0, io_uring_queue_init(8, &r2, 0));
 	ASSERT_EQ(0, io_uring_register_files(&r2, &fd2, 1));
@@ -577,16 +577,16 @@ TEST(io_uring_disabled_by_sysctl)
 
 	if (access(knob, W_OK))
 		SKIP(return, "no %s on this kernel", knob);
-	ASSERT_LT(0, read_file(knob, old, sizeof(old)));
-	ASSERT_EQ(0, write_file(knob, "2"));
+	ASSERT_LT(0, t_read_file(knob, old, sizeof(old)));
+	ASSERT_EQ(0, t_write_file(knob, "2"));
 	ret = io_uring_queue_init(8, &ring, 0);
-	write_file(knob, old);
+	t_write_file(knob, old);
 	EXPECT_EQ(-EPERM, ret);
 	if (!ret)
 		io_uring_queue_exit(&ring);
-	fd = hwt_open();
+	fd = t_open();
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, hwt_add(fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	EXPECT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
 	close(fd);
 }
 

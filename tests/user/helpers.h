@@ -2,10 +2,12 @@
 /*
  * Helpers for hwtimer's userspace tests: thin wrappers over the raw ioctls
  * (the tests exercise the uapi itself, not a library). Each returns the
- * ioctl's result, or -errno.
+ * ioctl's result, or -errno. Their names start with t_, as liburing's
+ * test/helpers.h does, so that none is taken for a function of the
+ * module or of libhwtimer.
  */
-#ifndef _HWT_TEST_H
-#define _HWT_TEST_H
+#ifndef _HWT_TEST_HELPERS_H
+#define _HWT_TEST_HELPERS_H
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,19 +25,19 @@
 #define MS	1000000ULL
 #define SEC	1000000000ULL
 
-static inline int hwt_open(void)
+static inline int t_open(void)
 {
 	return open("/dev/hwtimer", O_RDWR | O_CLOEXEC);
 }
 
-static inline long hwt_ioctl(int fd, unsigned long cmd, void *arg)
+static inline long t_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	long ret = ioctl(fd, cmd, arg);
 
 	return ret < 0 ? -errno : ret;
 }
 
-static inline uint64_t now_ns(clockid_t clk)
+static inline uint64_t t_now_ns(clockid_t clk)
 {
 	struct timespec ts;
 
@@ -50,7 +52,7 @@ static inline uint64_t now_ns(clockid_t clk)
  * ADD a timer; on success *id is set. CLOCK_REALTIME takes
  * HWTIMER_F_REALTIME too, as the uapi asks.
  */
-static inline long hwt_add(int fd, uint32_t flags, clockid_t clk,
+static inline long t_add(int fd, uint32_t flags, clockid_t clk,
 			   uint64_t expires, uint64_t period, uint64_t cookie,
 			   uint32_t *id)
 {
@@ -59,78 +61,78 @@ static inline long hwt_add(int fd, uint32_t flags, clockid_t clk,
 		.clockid = clk, .expires = expires,
 		.period = period, .cookie = cookie,
 	};
-	long ret = hwt_ioctl(fd, HWTIMER_IOC_ADD, &op);
+	long ret = t_ioctl(fd, HWTIMER_IOC_ADD, &op);
 
 	if (!ret && id)
 		*id = op.id;
 	return ret;
 }
 
-static inline long hwt_add_efd(int fd, uint32_t flags, uint64_t expires,
+static inline long t_add_efd(int fd, uint32_t flags, uint64_t expires,
 			       uint64_t period, int efd, uint32_t *id)
 {
 	struct hwtimer_op op = {
 		.flags = flags | HWTIMER_F_EVENTFD, .clockid = CLOCK_MONOTONIC,
 		.expires = expires, .period = period, .eventfd = efd,
 	};
-	long ret = hwt_ioctl(fd, HWTIMER_IOC_ADD, &op);
+	long ret = t_ioctl(fd, HWTIMER_IOC_ADD, &op);
 
 	if (!ret && id)
 		*id = op.id;
 	return ret;
 }
 
-static inline long hwt_mod(int fd, uint32_t id, uint32_t flags,
+static inline long t_mod(int fd, uint32_t id, uint32_t flags,
 			   uint64_t expires, uint64_t period, uint32_t *gen)
 {
 	struct hwtimer_op op = {
 		.id = id, .flags = flags, .expires = expires, .period = period,
 	};
-	long ret = hwt_ioctl(fd, HWTIMER_IOC_MOD, &op);
+	long ret = t_ioctl(fd, HWTIMER_IOC_MOD, &op);
 
 	if (ret >= 0 && gen)
 		*gen = op.gen;
 	return ret;
 }
 
-static inline long hwt_cancel(int fd, uint32_t id)
+static inline long t_cancel(int fd, uint32_t id)
 {
 	struct hwtimer_op op = { .id = id };
 
-	return hwt_ioctl(fd, HWTIMER_IOC_CANCEL, &op);
+	return t_ioctl(fd, HWTIMER_IOC_CANCEL, &op);
 }
 
-static inline long hwt_get(int fd, uint32_t id, struct hwtimer_get *g)
+static inline long t_get(int fd, uint32_t id, struct hwtimer_get *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->id = id;
-	return hwt_ioctl(fd, HWTIMER_IOC_GET, g);
+	return t_ioctl(fd, HWTIMER_IOC_GET, g);
 }
 
 /* A timer's HWTIMER_STATE_*, or -errno. */
-static inline long hwt_get_state(int fd, uint32_t id)
+static inline long t_get_state(int fd, uint32_t id)
 {
 	struct hwtimer_get g;
-	long ret = hwt_get(fd, id, &g);
+	long ret = t_get(fd, id, &g);
 
 	return ret ? ret : (long)g.state;
 }
 
 /* read() records; returns how many, or -errno. */
-static inline long hwt_read(int fd, struct hwtimer_record *recs, size_t n)
+static inline long t_read(int fd, struct hwtimer_record *recs, size_t n)
 {
 	ssize_t ret = read(fd, recs, n * sizeof(*recs));
 
 	return ret < 0 ? -errno : ret / (long)sizeof(*recs);
 }
 
-static inline long hwt_set_nonblock(int fd)
+static inline long t_set_nonblock(int fd)
 {
 	return fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) ? -errno : 0;
 }
 
 /* The file has no timers and no records: errors changed nothing. */
-static inline int file_is_empty(int fd)
+static inline int t_file_is_empty(int fd)
 {
 	struct hwtimer_drain d = { 0 };
 	struct hwtimer_record r;
@@ -138,14 +140,14 @@ static inline int file_is_empty(int fd)
 	long n;
 
 	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	n = hwt_read(fd, &r, 1);
+	n = t_read(fd, &r, 1);
 	fcntl(fd, F_SETFL, fl);
-	return n == -EAGAIN && hwt_ioctl(fd, HWTIMER_IOC_DRAIN, &d) == 0 &&
+	return n == -EAGAIN && t_ioctl(fd, HWTIMER_IOC_DRAIN, &d) == 0 &&
 	       d.count == 0 && d.remaining == 0;
 }
 
 /* A sysfs parameter of the module; returns the old value. */
-static inline long long hwt_param_set(const char *name, long long v)
+static inline long long t_param_set(const char *name, long long v)
 {
 	char path[128];
 	long long old = -1;
@@ -171,7 +173,7 @@ static inline long long hwt_param_set(const char *name, long long v)
 #define TRACEFS	"/sys/kernel/tracing"
 
 /* Read a file into @buf, NUL-terminated; its length, or -errno. */
-static inline int read_file(const char *path, char *buf, size_t len)
+static inline int t_read_file(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	size_t n;
@@ -184,7 +186,7 @@ static inline int read_file(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
-static inline int write_file(const char *path, const char *s)
+static inline int t_write_file(const char *path, const char *s)
 {
 	FILE *f = fopen(path, "w");
 	int ret = 0;
@@ -198,19 +200,19 @@ static inline int write_file(const char *path, const char *s)
 	return ret;
 }
 
-static inline unsigned long long sysfs_u64(const char *name)
+static inline unsigned long long t_sysfs_u64(const char *name)
 {
 	char path[256], buf[64];
 
 	snprintf(path, sizeof(path), SYSFS "/%s", name);
-	if (read_file(path, buf, sizeof(buf)) <= 0)
+	if (t_read_file(path, buf, sizeof(buf)) <= 0)
 		return ~0ULL;
 	return strtoull(buf, NULL, 10);
 }
 
 
 /* A "key:\tvalue" line of this process's fdinfo for @fd. */
-static inline int fdinfo(int fd, const char *key, char *val, size_t len)
+static inline int t_fdinfo(int fd, const char *key, char *val, size_t len)
 {
 	char path[64], line[1024];
 	size_t klen = strlen(key);
@@ -233,11 +235,11 @@ static inline int fdinfo(int fd, const char *key, char *val, size_t len)
 	return ret;
 }
 
-static inline unsigned long long fdinfo_u64(int fd, const char *key)
+static inline unsigned long long t_fdinfo_u64(int fd, const char *key)
 {
 	char v[512];
 
-	return fdinfo(fd, key, v, sizeof(v)) ? ~0ULL : strtoull(v, NULL, 10);
+	return t_fdinfo(fd, key, v, sizeof(v)) ? ~0ULL : strtoull(v, NULL, 10);
 }
 
-#endif /* _HWT_TEST_H */
+#endif /* _HWT_TEST_HELPERS_H */
