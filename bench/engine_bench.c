@@ -27,7 +27,7 @@
  *   drain   10^6 timers spread over 1 ms .. 60 s, all due at once: timers
  *           expired per second of CPU, round trips included;
  *   burst   10^5 timers armed at once, due 2 s + i x 10 us (the shape of
- *           bench/api_expiry.c): the first timer's lateness, p99 and max.
+ *           bench/dev_expiry.c): the first timer's lateness, p99 and max.
  *
  * -x FACTOR makes every pass cost FACTOR times its CPU time: with -x 6 and
  * -R 130000 it is a model of a TCG guest, where this project's in-guest

@@ -644,7 +644,7 @@ def main():
                         f'{fmt_ns(unit * pc["HWT_PASS_BUDGET"])} per budget',
                         verdict(unit * pc['HWT_PASS_BUDGET'] <= pc['HWT_PASS_NS'])))
     for label, (secs, _) in guests.items():
-        api = secs.get('bench:api_bench', [])
+        api = secs.get('bench:dev_bench', [])
         kern = [r for r in secs.get('bench:kernel', []) if not r.get('workload')]
 
         def gv(group, name):
@@ -772,12 +772,12 @@ def main():
     kruns = [('UML, native', uml.get('bench:kernel', []), uml_rcs.get('bench:kernel'))] \
         if uml_rcs else []
     for label, (secs, rcs) in guests.items():
-        api = secs.get('bench:api_bench', [])
+        api = secs.get('bench:dev_bench', [])
         kern = [r for r in secs.get('bench:kernel', []) if not r.get('workload')]
         krel = api[0]['kernel'] if api else (kern[0]['kernel'] if kern else label)
         md += [f'## Layer 2: the userspace API, stock {label} guest ({krel})', '']
         if not api:
-            md += [f'No results: the guest run failed (section rc={rcs.get("bench:api_bench")}).', '']
+            md += [f'No results: the guest run failed (section rc={rcs.get("bench:dev_bench")}).', '']
         else:
             def g(group, name):
                 for r in api:

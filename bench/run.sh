@@ -9,7 +9,7 @@
 #     the engine at scale: the wheel and the pass rule under streams,
 #     backlogs and bursts of timers (bench/engine_bench.c);
 #  2. in a guest on Debian's stock 6.12 and 6.1: the userspace API against
-#     timerfd, POSIX timers and io_uring (bench/api_bench.c), and what
+#     timerfd, POSIX timers and io_uring (bench/dev_bench.c), and what
 #     adversarial loads do to a real-time probe's latency
 #     (bench/storm_bench.c);
 #  3. the in-kernel API against hrtimer and timer_list
@@ -91,14 +91,14 @@ HWT_UML_MEM=2G "$HWT_TOP/tests/vm/uml.sh" "$ukdir" "$out/uml/initrd.gz" bench \
 	log "the UML run did not finish cleanly (see $out/uml.console)"
 
 # 2 + 3. guests
-log "building the library and api_bench"
+log "building the library and dev_bench"
 make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftests" ||
 	die "cannot build libhwtimer"
 mkdir -p "$out/guest"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
-	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/api_bench.c" "$HWT_TOP/bench/api_expiry.c" \
-	"$HWT_TOP/bench/api_uring.c" "$HWT_TOP/bench/uheap.c" \
-	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/api_bench" || die "cannot build api_bench"
+	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/dev_bench.c" "$HWT_TOP/bench/dev_expiry.c" \
+	"$HWT_TOP/bench/dev_uring.c" "$HWT_TOP/bench/uheap.c" \
+	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/dev_bench" || die "cannot build dev_bench"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
 	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/storm_bench.c" \
 	"$out/user/lib/libhwtimer.a" -lpthread -o "$out/guest/storm_bench" || die "cannot build storm_bench"

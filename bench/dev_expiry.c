@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Layer 2 of make bench, expiry: 10^5 timers due within one second, and one
- * timer at a time, each way a program can keep them (see api_bench.c).
+ * timer at a time, each way a program can keep them (see dev_bench.c).
  */
 #define _GNU_SOURCE
 #include <liburing.h>
@@ -13,7 +13,7 @@
 #include <sys/timerfd.h>
 
 #include "libhwtimer.h"
-#include "api_bench.h"
+#include "dev_bench.h"
 #include "uheap.h"
 
 /* Expiry: N timers spread over one second */

@@ -5,7 +5,7 @@
  * from below (the same number of NOP SQEs, whose cost is io_uring's own,
  * and of URING_CMD SQEs that fail at once, which add io_uring's handling
  * of a driver command) and from beside (io_uring's TIMEOUT +
- * TIMEOUT_REMOVE, in api_bench.c).
+ * TIMEOUT_REMOVE, in dev_bench.c).
  * As there, 1000 timers stay pending in a FIFO: each new timer is armed
  * and the oldest cancelled.
  */
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "libhwtimer.h"
-#include "api_bench.h"
+#include "dev_bench.h"
 
 #define OPS	20000
 #define PENDING	1000
@@ -161,7 +161,7 @@ void uring_cmd_all(void)
 	ret = io_uring_queue_init(2 * BATCH, &u.ring, 0);
 	if (ret) {
 		/* io_uring switched off here: say so, and go on without the rows */
-		fprintf(stderr, "api_bench: no io_uring rows: %s\n", strerror(-ret));
+		fprintf(stderr, "dev_bench: no io_uring rows: %s\n", strerror(-ret));
 		close(u.fd);
 		return;
 	}

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What api_bench.c (floors, arm + cancel, memory, main), api_uring.c (arm +
- * cancel through io_uring) and api_expiry.c (expiry, lateness) share.
+ * What dev_bench.c (floors, arm + cancel, memory, main), dev_uring.c (arm +
+ * cancel through io_uring) and dev_expiry.c (expiry, lateness) share.
  */
-#ifndef HWT_API_BENCH_H
-#define HWT_API_BENCH_H
+#ifndef HWT_DEV_BENCH_H
+#define HWT_DEV_BENCH_H
 
 #include <stdint.h>
 
@@ -23,4 +23,4 @@ void expiry_all(void);
 void latency_all(void);
 void uring_cmd_all(void);
 
-#endif /* HWT_API_BENCH_H */
+#endif /* HWT_DEV_BENCH_H */
