@@ -358,7 +358,7 @@ def engine_section(rows):
                 return r
         return None
     rtts = sorted({r['rtt_ns'] for r in rows})
-    md += ['### the engine at scale: streams, a backlog and a burst', '',
+    md += ['### the engine at scale: streams, a backlog, a burst and a herd', '',
            '`bench/engine_bench.c` drives the module\'s own wheel (`kmod/wheel.c`, '
            '`kmod/wheel_clock.c`) and pass rule (`kmod/pass.h`) the way a timer base does, '
            'on a simulated clock that moves by the CPU time each pass really takes and by R '
@@ -388,6 +388,10 @@ def engine_section(rows):
             md.append(f'| 10^5 armed at once, due 2 s + i x 10 us | {fmt_ns(r["rtt_ns"])} | '
                       f'{r["rule"]} | first {fmt_ns(r["first_late_ns"])} late, p99 '
                       f'{fmt_ns(r["late_p99_ns"])}, max {fmt_ns(r["late_max_ns"])} |')
+        elif r['load'] == 'herd':
+            md.append(f'| 10^5 armed at once, all due at one instant 0.4 s later | '
+                      f'{fmt_ns(r["rtt_ns"])} | {r["rule"]} | first {fmt_ns(r["first_late_ns"])} '
+                      f'late, p50 {fmt_ns(r["late_p50_ns"])}, max {fmt_ns(r["late_max_ns"])} |')
     md.append('')
     hi = rtts[-1]
     s5 = row('stream', 'run', hi, rate=100000, dmax_ms=60000)

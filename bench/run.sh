@@ -56,7 +56,7 @@ gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
 for R in 1500 20000; do
 	for rule in rearm run; do
 		for load in "-w stream -r 100000 -d 60000 -t 20" "-w stream -r 100000 -d 2000 -t 10" \
-			"-w stream -r 1000000 -d 2000 -t 10" "-w drain" "-w burst"; do
+			"-w stream -r 1000000 -d 2000 -t 10" "-w drain" "-w burst" "-w herd"; do
 			# shellcheck disable=SC2086
 			"$out/engine_bench" -R $R -p $rule $load >> "$raw/engine.jsonl" ||
 				die "engine_bench $load failed"
