@@ -603,8 +603,6 @@ void hwt_undo_adds(struct hwt_file *hf, struct hwt_slot *slots,
 
 /* dev_ioctl.c */
 long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
-int hwt_copy_in(void *dst, size_t ksize, size_t ver0,
-		const void __user *src, size_t usize);
 
 /* dev_batch.c */
 long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize);

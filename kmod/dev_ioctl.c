@@ -8,20 +8,9 @@
 #include <linux/uaccess.h>
 
 #include "dev.h"
+#include "dev_copy.h"
 
 /* ioctl plumbing: struct sizes come from the ioctl number */
-
-/*
- * A struct shorter than the first version is refused; a shorter one than
- * ours but not than that is zero-extended; a longer one needs a zero tail.
- */
-int hwt_copy_in(void *dst, size_t ksize, size_t ver0,
-		const void __user *src, size_t usize)
-{
-	if (usize < ver0)
-		return -EINVAL;
-	return copy_struct_from_user(dst, ksize, src, usize);
-}
 
 static int hwt_copy_out(void __user *dst, size_t usize, const void *src,
 			size_t ksize)

@@ -29,6 +29,7 @@
 
 #include "compat/compat.h"
 #include "dev.h"
+#include "dev_copy.h"
 
 /* a record slot: a cache line, room for the record to grow */
 #define HWT_RING_STRIDE		64
