@@ -570,9 +570,6 @@ void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
 		struct list_head *dead);
 void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	     u64 now);
-int hwt_deadline(struct hwt_file *hf, unsigned int clk,
-		 const struct hwtimer_op *op, struct hwt_nows *nows,
-		 u64 *now, u64 *deadline, u64 *asked);
 u64 hwt_utimer_slack(const struct hwt_node *n);
 void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
 		      struct hwt_efd *e);
@@ -589,7 +586,6 @@ void hwt_cos_withdrawn(struct hwt_file *hf, struct hwt_utimer *t, u64 now,
 void hwt_cos_leave(struct hwt_file *hf);
 int hwt_clockset_init(void);
 void hwt_clockset_exit(void);
-s64 hwt_view_offset(unsigned int clk);
 int hwt_op_clk(const struct hwtimer_op *op);
 void hwt_set_slack(struct hwt_utimer *t, u64 slack);
 void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t, u64 when,

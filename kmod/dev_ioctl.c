@@ -8,6 +8,7 @@
 #include <linux/uaccess.h>
 
 #include "dev.h"
+#include "dev_timens.h"
 #include "dev_copy.h"
 
 /* ioctl plumbing: struct sizes come from the ioctl number */

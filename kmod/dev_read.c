@@ -9,6 +9,7 @@
 #include <linux/uaccess.h>
 
 #include "dev.h"
+#include "dev_timens.h"
 
 #define HWT_READ_CHUNK	48	/* records built per lock hold: its buffer fits a page */
 

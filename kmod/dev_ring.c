@@ -29,6 +29,7 @@
 
 #include "compat/compat.h"
 #include "dev.h"
+#include "dev_timens.h"
 #include "dev_copy.h"
 
 /* a record slot: a cache line, room for the record to grow */
