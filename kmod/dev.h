@@ -64,6 +64,7 @@
 
 #include "hwt.h"
 
+struct hwt_signals;
 struct seq_file;
 
 /* struct hwt_utimer.state */
@@ -400,29 +401,6 @@ extern unsigned int hwt_max_rearms_per_user;
 /* the workers of bases that a backlog was handed to (dev.c) */
 extern struct workqueue_struct *hwt_pass_wq;
 
-/* distinct eventfds one expiry pass signals at most; then it ends early */
-#define HWT_PASS_EFDS	8
-
-/**
- * struct hwt_signals - what an expiry run wakes once it dropped the lock
- * @efd: distinct eventfds of the timers it expired, each with a reference
- * @nefd: entries of @efd
- * @phase: the @sig_phase of the file the run counts in while it signals
- *	   @efd (struct hwt_file)
- * @file: the file's eventfd, with a reference, if records were queued
- * @poll: records were queued: wake readers and pollers
- *
- * eventfd_signal() and wake_up() walk their wait queues, as long as their
- * users made them: they are done once per run and outside the file's lock.
- */
-struct hwt_signals {
-	struct hwt_efd *efd[HWT_PASS_EFDS];
-	unsigned int nefd;
-	unsigned int phase;
-	struct hwt_efd *file;
-	bool poll;
-};
-
 /* process context and the soft hrtimer only: see above */
 #define hwt_lock(hf)	spin_lock_bh(&(hf)->lock)
 #define hwt_unlock(hf)	spin_unlock_bh(&(hf)->lock)
@@ -571,13 +549,8 @@ void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
 void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	     u64 now);
 u64 hwt_utimer_slack(const struct hwt_node *n);
-void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
-		      struct hwt_efd *e);
-void hwt_signals_wait(struct hwt_file *hf);
 void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
 			unsigned int full);
-void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig);
-void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig);
 void hwt_cos_join(struct hwt_file *hf);
 void hwt_cos_sync(struct hwt_file *hf);
 bool hwt_cos_stale(const struct hwt_file *hf);

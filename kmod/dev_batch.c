@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 
 #include "dev.h"
+#include "dev_signal.h"
 #include "dev_copy.h"
 
 #define HWT_DRAIN_CHUNK	256

@@ -32,6 +32,7 @@
 #include <linux/workqueue.h>
 
 #include "dev.h"
+#include "dev_signal.h"
 
 /* timers one hold of a file's lock looks at, pending or not */
 #define HWT_COS_CHUNK	256

@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 
 #include "dev.h"
+#include "dev_signal.h"
 #include "dev_timens.h"
 
 #define HWT_ADD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * /dev/hwtimer: wake-ups (dev_signal.c). What an expiry run signals once it
+ * has dropped the file's lock, and the wait for such runs.
+ */
+#ifndef _HWT_DEV_SIGNAL_H
+#define _HWT_DEV_SIGNAL_H
+
+#include "dev.h"
+
+/* distinct eventfds one expiry pass signals at most; then it ends early */
+#define HWT_PASS_EFDS	8
+
+/**
+ * struct hwt_signals - what an expiry run wakes once it dropped the lock
+ * @efd: distinct eventfds of the timers it expired, each with a reference
+ * @nefd: entries of @efd
+ * @phase: the @sig_phase of the file the run counts in while it signals
+ *	   @efd (struct hwt_file)
+ * @file: the file's eventfd, with a reference, if records were queued
+ * @poll: records were queued: wake readers and pollers
+ *
+ * eventfd_signal() and wake_up() walk their wait queues, as long as their
+ * users made them: they are done once per run and outside the file's lock.
+ */
+struct hwt_signals {
+	struct hwt_efd *efd[HWT_PASS_EFDS];
+	unsigned int nefd;
+	unsigned int phase;
+	struct hwt_efd *file;
+	bool poll;
+};
+
+void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
+		      struct hwt_efd *e);
+void hwt_signals_wait(struct hwt_file *hf);
+void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig);
+void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig);
+
+#endif /* _HWT_DEV_SIGNAL_H */
