@@ -597,11 +597,6 @@ struct io_uring_cmd;
 int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
 
 /* dev_read.c */
-void hwt_fill_record(struct hwtimer_record *r, struct hwt_utimer *t, s64 off,
-		     bool canceled, u64 now);
-void hwt_record_taken(struct hwt_file *hf, struct hwt_utimer *t,
-		      bool canceled, u64 when, struct hwt_nows *nows,
-		      struct list_head *dead);
 ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 		 loff_t *ppos);
 __poll_t hwt_poll(struct file *file, poll_table *wait);

@@ -29,6 +29,7 @@
 
 #include "compat/compat.h"
 #include "dev.h"
+#include "dev_record.h"
 #include "dev_signal.h"
 #include "dev_timens.h"
 #include "dev_copy.h"
