@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/hwtimer: a file's bases and their expiry. A clock's base is set up
+ * on first use; expiry is the bases' hrtimer callback, which queues records
+ * and notes the eventfds to signal once it has dropped the file's lock, and
+ * the worker a backlog is handed to. See dev.h.
+ */
+#include <linux/bitops.h>
+#include <linux/sched/clock.h>
+
+#include "dev.h"
+#include "dev_signal.h"
+#include "hwt_trace.h"
+
+static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
+static void hwt_file_drain(struct work_struct *work);
+
+/* Set up the base of clock index @clk on first use. */
+static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
+{
+	int ret = 0;
+
+	/* pairs with the barrier before set_bit() below */
+	if (test_bit_acquire(clk, &hf->clocks))
+		return 0;
+	mutex_lock(&hf->setup);
+	if (!test_bit(clk, &hf->clocks)) {
+		ret = hwt_base_init(&hf->base[clk], hwt_clockids[clk],
+				    hwt_file_tick,
+				    hwt_utimer_slack, GFP_KERNEL_ACCOUNT);
+		if (!ret) {
+			hf->base[clk].owner = hf;
+			INIT_WORK(&hf->base[clk].drain, hwt_file_drain);
+			/* the base is complete before anyone sees the bit */
+			smp_mb__before_atomic();
+			set_bit(clk, &hf->clocks);
+		}
+	}
+	mutex_unlock(&hf->setup);
+	return ret;
+}
+
+/*
+ * Set up the bases timers of clock index @clk need: CLOCK_REALTIME timers
+ * move between the CLOCK_REALTIME and CLOCK_MONOTONIC bases (see
+ * HWT_CLK_ELAPSED), so they get both.
+ */
+int hwt_file_base(struct hwt_file *hf, unsigned int clk)
+{
+	int ret;
+
+	if (clk != HWT_CLK_REAL && clk != HWT_CLK_ELAPSED)
+		return hwt_file_base_one(hf, clk);
+	ret = hwt_file_base_one(hf, HWT_CLK_MONO);
+	return ret ?: hwt_file_base_one(hf, HWT_CLK_REAL);
+}
+
+/* Expiry */
+
+/*
+ * One pass over @b (see hwt.h): records go to the ring or the queue,
+ * eventfds are signalled and timers freed once the lock is dropped.
+ * Returns true if it stopped with work left due.
+ */
+static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
+{
+	struct hwt_file *hf = b->owner;
+	struct hwt_signals sig = {};
+	struct hwt_nows nows = {};
+	struct hwt_ring_pass ring;
+	struct hwt_expiry x;
+	struct hwt_node *n;
+	unsigned int queued = 0, withdrawn = 0;
+	bool more;
+	LIST_HEAD(dead);
+
+	hwt_lock(hf);
+	if (hf->dead) {
+		hwt_unlock(hf);
+		return false;
+	}
+	hwt_base_expiry_begin(b, &x, kind);
+	nows.now[b - hf->base] = x.now;
+	/* records go to the ring unless some wait on the queue already */
+	hwt_ring_begin(hf, &ring);
+	if (hf->nready)
+		ring.room = 0;
+	/* each timer may add an eventfd: stop while there is room for one */
+	while (sig.nefd < HWT_PASS_EFDS && (n = hwt_base_expire_next(b, &x))) {
+		struct hwt_utimer *t = container_of(n, struct hwt_utimer, node);
+		struct hwt_efd *efd = hwt_efd(t);
+
+		if (unlikely(t->flags & HWT_U_CANCEL_ON_SET) &&
+		    hwt_cos_stale(hf)) {
+			/* armed before a set the walk has not reached yet */
+			hwt_cos_withdrawn(hf, t, x.now, &sig);
+			ring.room = 0;
+			withdrawn++;
+			continue;
+		}
+		trace_hwt_expire(b->clockid, t, t->id, n->expires, x.now);
+		t->fired = x.now;
+		t->state = HWT_U_IDLE;
+		if (efd)
+			hwt_signal_later(hf, &sig, efd);
+		if (!(t->flags & HWT_U_NO_RECORD)) {
+			/* a periodic one is re-armed in the ring's put: paced */
+			if (ring.room &&
+			    (!hwt_period(t) || hwt_pass_rearm_take(hf)) &&
+			    hwt_ring_put(hf, &ring, t, &nows, &dead))
+				continue;
+			/* the ring is full or paced, or there is none */
+			ring.room = 0;
+			t->state = HWT_U_FIRED;
+			list_add_tail(&n->entry, &hf->ready);
+			WRITE_ONCE(hf->nready, hf->nready + 1);
+			queued++;
+		} else if (hwt_period(t)) {
+			/* nothing waits to be read: re-arm at once */
+			hwt_rearm_period(hf, t, x.now, x.now);
+		} else if (t->flags & HWT_U_AUTOREMOVE) {
+			hwt_remove(hf, t, &dead);
+		}
+	}
+	if (sig.nefd == HWT_PASS_EFDS)
+		x.pass.left = 0;	/* more may be due: go on */
+	more = hwt_base_expiry_end(b, &x);
+	if (queued || withdrawn)
+		hwt_queued_records(hf, &sig, queued);
+	hwt_ring_end(hf, &ring, &sig);
+	hwt_unlock(hf);
+	/* release() waits for this pass before it frees @hf */
+	hwt_signal_now(hf, &sig);
+	hwt_free_list(hf, &dead);
+	return more;
+}
+
+/*
+ * The bases' hrtimer callback: passes while hwt_run_more() says so, then
+ * the base's worker takes the rest (hwt.h).
+ */
+static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
+{
+	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
+	enum hwt_pass_kind kind = HWT_PASS_WAKEUP;
+	u64 start = local_clock();
+
+	while (hwt_file_pass(b, kind)) {
+		if (!hwt_run_more(start)) {
+			queue_work(hwt_pass_wq, &b->drain);
+			break;
+		}
+		kind = HWT_PASS_CONTINUED;
+	}
+	return HRTIMER_NORESTART;
+}
+
+/* A base's worker: passes until the wheel has caught up. */
+static void hwt_file_drain(struct work_struct *work)
+{
+	struct hwt_base *b = container_of(work, struct hwt_base, drain);
+
+	while (hwt_file_pass(b, HWT_PASS_HANDED_OFF))
+		cond_resched();
+}
