@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -14,6 +15,13 @@
 #include <linux/slab.h>
 
 #include "dev.h"
+#include "dev_account.h"
+#include "dev_clockset.h"
+#include "dev_ids.h"
+#include "dev_ioctl.h"
+#include "dev_read.h"
+#include "dev_ring.h"
+#include "dev_uring.h"
 #include "hwt_trace.h"
 
 #define HWT_FREE_CHUNK	256	/* timers freed per lock hold on release */

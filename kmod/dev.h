@@ -1,26 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * /dev/hwtimer: many timers behind one file descriptor. The userspace
- * contract is in uapi/linux/hwtimer.h; this header holds what the device's
- * files share:
+ * contract is in uapi/linux/hwtimer.h. The device is a file per concern:
  *
  *   dev.c          a file's life: open, release, fdinfo, the misc device
  *   dev_account.c  what timers cost and who pays: the limits, per-user
  *                  charges, timer objects and eventfd entries
  *   dev_ids.c      a file's ids: an array of its timers by id
- *   dev_timer.c    a file's timers on its wheels: arming, removal, and
- *                  expiry (the bases' hrtimer callback)
+ *   dev_timer.c    a file's timers on its wheels and on its record queue:
+ *                  arming, re-arming, removal
+ *   dev_expiry.c   a file's bases: set up on first use, and expiry (the
+ *                  bases' hrtimer callback)
+ *   dev_timens.c   time namespaces: deadlines and times in a task's view
+ *   dev_signal.c   wake-ups: eventfds, readers and pollers, signalled once
+ *                  the lock is dropped
  *   dev_ops.c      ADD, MOD and CANCEL: validation and execution, a chunk
  *                  of them under one hold of the lock
  *   dev_ioctl.c    the ioctls: struct sizes, single ops, GET,
  *                  SET_EVENTFD, SLACK, RECORD_SIZE, INFO
  *   dev_batch.c    the bulk ioctls, BATCH and DRAIN, over pinned user
  *                  memory that their results cannot fail to reach
- *   dev_read.c     records: read() and poll()
+ *   dev_record.c   a timer's record: building it, and what delivering it
+ *                  does to the timer
+ *   dev_read.c     read() and poll()
  *   dev_ring.c     the expiry ring: records in memory the reader maps
  *   dev_uring.c    ADD, MOD and CANCEL submitted through io_uring
  *   dev_clockset.c HWTIMER_F_CANCEL_ON_SET: withdrawing timers when
  *                  CLOCK_REALTIME is set
+ *
+ * This header holds what they all share: the file, its timers and its
+ * lock. Each file that the others call into declares what it exports in a
+ * header named after it (dev_ring.h for dev_ring.c; dev_copy.h is a helper
+ * of the ioctls), so a file's #include lines are the files it depends on.
  *
  * Every open file has its own timers, in an array by id (struct hwt_ids),
  * and up to three timer bases (one per clock, set up on first use). The
@@ -51,21 +62,17 @@
 #ifndef _HWT_DEV_H
 #define _HWT_DEV_H
 
-#include <linux/eventfd.h>
-#include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/poll.h>
-#include <linux/refcount.h>
 #include <linux/spinlock.h>
-#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <uapi/linux/hwtimer.h>
 
 #include "hwt.h"
 
-struct hwt_signals;
-struct seq_file;
+struct hwt_efd;
+struct hwt_ring;
+struct hwt_user;
 
 /* struct hwt_utimer.state */
 enum {
@@ -151,22 +158,6 @@ static inline clockid_t hwt_uclockid(unsigned int clk)
 #define HWT_ID_MAX	((1U << 26) - 1)
 
 /**
- * struct hwt_efd - an eventfd the file signals, shared by the timers that
- * were added with it one after another
- * @ctx: the eventfd
- * @ref: its timers, the file (as its eventfd, or as the last one added),
- *	 and expiry runs that are about to signal it after dropping the lock
- *
- * Expiry signals eventfds once the file's lock is dropped, so it needs a
- * reference that outlives the lock: the eventfd core does not export one on
- * a bare context, and this one is shared by every timer of the entry.
- */
-struct hwt_efd {
-	struct eventfd_ctx *ctx;
-	refcount_t ref;
-};
-
-/**
  * struct hwt_utimer_ext - a timer with a period or an eventfd
  * @t: the timer
  * @period: its period, 0 for a one-shot timer
@@ -183,27 +174,6 @@ struct hwt_utimer_ext {
 	u64 slack;
 	u64 due;
 	struct hwt_efd *efd;
-};
-
-/**
- * struct hwt_user - what one user holds over all its files
- * @uid: the user who pays: see hwt_payer()
- * @ref: open files of the user
- * @timers: timers the user holds
- * @rearms: re-arms per second its NO_RECORD periodic timers cost
- * @pass_rearms: periodic timers expiry passes re-armed in the current
- *		 second, their records having gone to a ring (low 32 bits),
- *		 and the jiffies that second began at (high 32 bits)
- * @ring_pages: pages of the user's expiry rings that count against
- *		RLIMIT_MEMLOCK (dev_ring.c)
- */
-struct hwt_user {
-	kuid_t uid;
-	refcount_t ref;
-	atomic_long_t timers;
-	atomic_long_t rearms;
-	atomic64_t pass_rearms;
-	atomic_long_t ring_pages;
 };
 
 /**
@@ -229,51 +199,6 @@ struct hwt_ids {
 	unsigned long *next;
 	u32 copied;
 	struct mutex grow;		/* see @grow above */
-};
-
-/* Write slot @i, and its copy if the array is growing past it. */
-static inline void hwt_ids_set(struct hwt_ids *ids, u32 i, unsigned long v)
-{
-	ids->slot[i] = v;
-	if (unlikely(ids->next) && i < ids->copied)
-		ids->next[i] = v;
-}
-
-/**
- * struct hwt_ring - a file's expiry ring (dev_ring.c)
- * @hdr: the header, which the consumer maps too; the kernel only writes
- *	 its own fields and reads @hdr->cons, @hdr->wake and @hdr->wake_at
- * @recs: the first record slot
- * @pages: the pages mapped, header first
- * @npages: entries of @pages
- * @charged: @npages count against the file's user's RLIMIT_MEMLOCK
- * @mask: entries of the ring, minus 1
- * @prod: the kernel's own copy of @hdr->prod, which it never reads back
- * @flags: the kernel's own copy of @hdr->flags
- * @queued: the kernel's own copy of @hdr->queued
- * @off: what to add to a time of each base to report it, in the view of
- *	 the task that set the ring up (hwt_view_offset())
- */
-struct hwt_ring {
-	struct hwtimer_ring *hdr;
-	void *recs;
-	struct page **pages;
-	unsigned int npages;
-	bool charged;
-	u32 mask;
-	u32 prod;
-	u32 flags;
-	u64 queued;
-	s64 off[HWT_NR_CLOCKS];
-};
-
-/*
- * What one hold of the file's lock puts into the ring: the room it has,
- * read once, and where @prod was when it began.
- */
-struct hwt_ring_pass {
-	u32 room;
-	u32 start;
 };
 
 /**
@@ -371,57 +296,14 @@ struct hwt_file {
 	struct hwt_stats stats;
 };
 
-/*
- * One operation of a batch, with what it needs allocated beforehand: a
- * timer object and, for an eventfd, its context and an entry for it in case
- * it is not the file's last one; and the slack it arms with, its own or
- * the file's. @added is the timer an ADD created, for hwt_undo_adds();
- * @ended says that a MOD or CANCEL ended an arming (hwt_signals_wait()).
- */
-struct hwt_slot {
-	struct hwtimer_op op;
-	u64 slack;
-	struct hwt_utimer *fresh;
-	struct hwt_utimer *added;
-	struct eventfd_ctx *ctx;
-	struct hwt_efd *efd;
-	bool ended;
-};
-
 /* batch entries run per hold of the lock */
 #define HWT_CHUNK	64
-/* entries one BATCH may carry */
-#define HWT_MAX_BATCH	65536
-
-/* limits: module parameters (dev_account.c) */
-extern unsigned int hwt_max_timers_per_fd;
-extern unsigned int hwt_max_timers_per_user;
-extern unsigned int hwt_max_files_per_user;
-extern unsigned int hwt_max_rearms_per_user;
 /* the workers of bases that a backlog was handed to (dev.c) */
 extern struct workqueue_struct *hwt_pass_wq;
 
 /* process context and the soft hrtimer only: see above */
 #define hwt_lock(hf)	spin_lock_bh(&(hf)->lock)
 #define hwt_unlock(hf)	spin_unlock_bh(&(hf)->lock)
-
-/* The HWT_U_* flags a timer keeps, from HWTIMER_F_* flags of an ADD... */
-static inline u32 hwt_uflags(u32 f)
-{
-	return (f & HWTIMER_F_FIXED_DELAY ? HWT_U_FIXED_DELAY : 0) |
-	       (f & HWTIMER_F_NO_RECORD ? HWT_U_NO_RECORD : 0) |
-	       (f & HWTIMER_F_AUTOREMOVE ? HWT_U_AUTOREMOVE : 0) |
-	       (f & HWTIMER_F_CANCEL_ON_SET ? HWT_U_CANCEL_ON_SET : 0);
-}
-
-/* ...and back, for GET */
-static inline u32 hwt_uapi_flags(u32 f)
-{
-	return (f & HWT_U_FIXED_DELAY ? HWTIMER_F_FIXED_DELAY : 0) |
-	       (f & HWT_U_NO_RECORD ? HWTIMER_F_NO_RECORD : 0) |
-	       (f & HWT_U_AUTOREMOVE ? HWTIMER_F_AUTOREMOVE : 0) |
-	       (f & HWT_U_CANCEL_ON_SET ? HWTIMER_F_CANCEL_ON_SET : 0);
-}
 
 static inline struct hwt_utimer_ext *hwt_ext(struct hwt_utimer *t)
 {
@@ -450,15 +332,6 @@ static inline struct hwt_efd *hwt_efd(struct hwt_utimer *t)
 	return t->flags & HWT_U_EXT ? hwt_ext(t)->efd : NULL;
 }
 
-/* generations count modulo 2^24: struct hwt_utimer.gen */
-#define HWT_GEN_MASK	GENMASK(23, 0)
-
-static inline u32 hwt_next_gen(struct hwt_file *hf)
-{
-	hf->gen = (hf->gen + 1) & HWT_GEN_MASK;
-	return hf->gen;
-}
-
 /*
  * Clock reads made under one hold of the file's lock, one per base, 0 until
  * made: every operation of a chunk, or every record of a read(), takes the
@@ -484,121 +357,5 @@ static inline u64 hwt_now_once(struct hwt_file *hf, struct hwt_nows *c,
 		c->now[b] = hwt_base_now(&hf->base[b]);
 	return c->now[b];
 }
-
-/* The timer of @id, or NULL; the file's lock held. */
-static inline struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
-{
-	const struct hwt_ids *ids = &hf->ids;
-	unsigned long v;
-
-	/* id 0 wraps past @top */
-	if (id - 1 >= ids->top)
-		return NULL;
-	v = ids->slot[id - 1];
-	return v & 1 ? NULL : (struct hwt_utimer *)v;
-}
-
-/* slots a walk of the ids looks at per hold of the lock (hwt_ids_next()) */
-#define HWT_IDS_SCAN	4096
-
-/* Whether a walk of the ids that stopped at @pos has slots left to see. */
-static inline bool hwt_ids_more(const struct hwt_ids *ids, u32 pos)
-{
-	return pos <= ids->top;
-}
-
-/* Put @t in the slot of its id, in place of the timer it replaces. */
-static inline void hwt_ids_replace(struct hwt_file *hf, struct hwt_utimer *t)
-{
-	hwt_ids_set(&hf->ids, t->id - 1, (unsigned long)t);
-}
-
-/* dev_account.c */
-struct hwt_user *hwt_user_get(const struct cred *cred);
-void hwt_user_put(struct hwt_user *u);
-bool hwt_user_charge(struct hwt_user *u, unsigned int n);
-unsigned long hwt_rearms(u32 uflags, u64 period);
-bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
-void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
-bool hwt_pass_rearm_take(struct hwt_file *hf);
-struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
-void hwt_efd_put(struct hwt_efd *e);
-struct hwt_utimer *hwt_alloc_ext(void);
-int hwt_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
-		    unsigned int n);
-void hwt_cache_free(struct hwt_file *hf);
-void hwt_timer_free(struct hwt_utimer *t);
-void hwt_free_list(struct hwt_file *hf, struct list_head *dead);
-int hwt_account_init(void);
-void hwt_account_exit(void);
-
-/* dev_ids.c */
-u32 hwt_ids_get(struct hwt_ids *ids, struct hwt_utimer *t);
-void hwt_ids_put(struct hwt_ids *ids, u32 id);
-int hwt_ids_reserve(struct hwt_file *hf, u32 n);
-void hwt_ids_shrink(struct hwt_file *hf);
-u32 hwt_ids_charged(u32 cap);
-struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan);
-void hwt_ids_destroy(struct hwt_ids *ids);
-
-/* dev_timer.c */
-int hwt_file_base(struct hwt_file *hf, unsigned int clk);
-void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t);
-void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
-		struct list_head *dead);
-void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
-	     u64 now);
-u64 hwt_utimer_slack(const struct hwt_node *n);
-void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
-			unsigned int full);
-void hwt_cos_join(struct hwt_file *hf);
-void hwt_cos_sync(struct hwt_file *hf);
-bool hwt_cos_stale(const struct hwt_file *hf);
-void hwt_cos_withdrawn(struct hwt_file *hf, struct hwt_utimer *t, u64 now,
-		       struct hwt_signals *sig);
-void hwt_cos_leave(struct hwt_file *hf);
-int hwt_clockset_init(void);
-void hwt_clockset_exit(void);
-int hwt_op_clk(const struct hwtimer_op *op);
-void hwt_set_slack(struct hwt_utimer *t, u64 slack);
-void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t, u64 when,
-		      u64 now);
-
-/* dev_ops.c */
-unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
-			 unsigned int n, bool stop);
-void hwt_undo_adds(struct hwt_file *hf, struct hwt_slot *slots,
-		   unsigned int n);
-
-/* dev_ioctl.c */
-long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
-
-/* dev_batch.c */
-long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize);
-long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize);
-
-/* dev_ring.c */
-long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize);
-long hwt_ioc_ring_flush(struct hwt_file *hf);
-int hwt_mmap(struct file *file, struct vm_area_struct *vma);
-void hwt_ring_begin(struct hwt_file *hf, struct hwt_ring_pass *p);
-bool hwt_ring_put(struct hwt_file *hf, struct hwt_ring_pass *p,
-		  struct hwt_utimer *t, struct hwt_nows *nows,
-		  struct list_head *dead);
-void hwt_ring_end(struct hwt_file *hf, struct hwt_ring_pass *p,
-		  struct hwt_signals *sig);
-void hwt_ring_queue_changed(struct hwt_file *hf, unsigned int full);
-bool hwt_ring_readable(struct hwt_file *hf);
-void hwt_ring_show(struct seq_file *m, struct hwt_file *hf);
-void hwt_ring_free(struct hwt_file *hf);
-
-/* dev_uring.c */
-struct io_uring_cmd;
-int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
-
-/* dev_read.c */
-ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
-		 loff_t *ppos);
-__poll_t hwt_poll(struct file *file, poll_table *wait);
 
 #endif /* _HWT_DEV_H */

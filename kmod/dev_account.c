@@ -13,6 +13,7 @@
 
 #include "compat/compat.h"
 #include "dev.h"
+#include "dev_account.h"
 
 unsigned int hwt_max_timers_per_fd = 1U << 21;
 module_param_named(max_timers_per_fd, hwt_max_timers_per_fd, uint, 0644);

@@ -16,8 +16,13 @@
 #include <linux/uaccess.h>
 
 #include "dev.h"
-#include "dev_signal.h"
+#include "dev_account.h"
+#include "dev_batch.h"
 #include "dev_copy.h"
+#include "dev_ids.h"
+#include "dev_ops.h"
+#include "dev_signal.h"
+#include "dev_timer.h"
 
 #define HWT_DRAIN_CHUNK	256
 

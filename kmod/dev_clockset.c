@@ -32,7 +32,10 @@
 #include <linux/workqueue.h>
 
 #include "dev.h"
+#include "dev_clockset.h"
+#include "dev_ids.h"
 #include "dev_signal.h"
+#include "dev_timer.h"
 
 /* timers one hold of a file's lock looks at, pending or not */
 #define HWT_COS_CHUNK	256

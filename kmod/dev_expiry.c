@@ -9,7 +9,12 @@
 #include <linux/sched/clock.h>
 
 #include "dev.h"
+#include "dev_account.h"
+#include "dev_clockset.h"
+#include "dev_expiry.h"
+#include "dev_ring.h"
 #include "dev_signal.h"
+#include "dev_timer.h"
 #include "hwt_trace.h"
 
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);

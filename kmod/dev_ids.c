@@ -14,6 +14,8 @@
 #include <linux/slab.h>
 
 #include "dev.h"
+#include "dev_account.h"
+#include "dev_ids.h"
 
 #define HWT_IDS_MIN	64	/* slots of a file's first array */
 #define HWT_IDS_COPY	4096	/* slots copied per hold while it grows */

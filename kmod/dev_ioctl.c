@@ -5,11 +5,28 @@
  * RECORD_SIZE and INFO here, BATCH and DRAIN in dev_batch.c. See dev.h and
  * the uapi header. RING_SETUP and RING_FLUSH are in dev_ring.c.
  */
+#include <linux/eventfd.h>
+#include <linux/fs.h>
 #include <linux/uaccess.h>
 
 #include "dev.h"
-#include "dev_timens.h"
+#include "dev_account.h"
+#include "dev_batch.h"
 #include "dev_copy.h"
+#include "dev_ids.h"
+#include "dev_ioctl.h"
+#include "dev_ops.h"
+#include "dev_ring.h"
+#include "dev_timens.h"
+
+/* The HWTIMER_F_* flags of a timer's HWT_U_* flags, for GET */
+static inline u32 hwt_uapi_flags(u32 f)
+{
+	return (f & HWT_U_FIXED_DELAY ? HWTIMER_F_FIXED_DELAY : 0) |
+	       (f & HWT_U_NO_RECORD ? HWTIMER_F_NO_RECORD : 0) |
+	       (f & HWT_U_AUTOREMOVE ? HWTIMER_F_AUTOREMOVE : 0) |
+	       (f & HWT_U_CANCEL_ON_SET ? HWTIMER_F_CANCEL_ON_SET : 0);
+}
 
 /* ioctl plumbing: struct sizes come from the ioctl number */
 

@@ -6,11 +6,27 @@
  * result of its own. See dev.h.
  */
 #include <linux/bitops.h>
+#include <linux/eventfd.h>
 #include <linux/slab.h>
 
 #include "dev.h"
+#include "dev_account.h"
+#include "dev_clockset.h"
+#include "dev_expiry.h"
+#include "dev_ids.h"
+#include "dev_ops.h"
 #include "dev_signal.h"
 #include "dev_timens.h"
+#include "dev_timer.h"
+
+/* The HWT_U_* flags a timer keeps, from HWTIMER_F_* flags of an ADD */
+static inline u32 hwt_uflags(u32 f)
+{
+	return (f & HWTIMER_F_FIXED_DELAY ? HWT_U_FIXED_DELAY : 0) |
+	       (f & HWTIMER_F_NO_RECORD ? HWT_U_NO_RECORD : 0) |
+	       (f & HWTIMER_F_AUTOREMOVE ? HWT_U_AUTOREMOVE : 0) |
+	       (f & HWTIMER_F_CANCEL_ON_SET ? HWT_U_CANCEL_ON_SET : 0);
+}
 
 #define HWT_ADD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
 			 HWTIMER_F_EVENTFD | HWTIMER_F_NO_RECORD | \

@@ -4,12 +4,17 @@
  * them off the queue, and re-arms periodic timers as it takes their
  * records; poll() says whether any wait. See dev.h.
  */
+#include <linux/fs.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "dev.h"
+#include "dev_account.h"
+#include "dev_clockset.h"
+#include "dev_read.h"
 #include "dev_record.h"
+#include "dev_ring.h"
 #include "dev_timens.h"
 
 #define HWT_READ_CHUNK	48	/* records built per lock hold: its buffer fits a page */

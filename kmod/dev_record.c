@@ -6,6 +6,7 @@
  */
 #include "dev.h"
 #include "dev_record.h"
+#include "dev_timer.h"
 
 /**
  * hwt_fill_record() - the record of a timer that fired or was withdrawn

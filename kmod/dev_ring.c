@@ -19,6 +19,7 @@
  * charge their rings to user_struct.locked_vm instead, which a kernel has
  * only when one of them is built in.
  */
+#include <linux/fs.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/capability.h>
@@ -29,10 +30,13 @@
 
 #include "compat/compat.h"
 #include "dev.h"
+#include "dev_account.h"
+#include "dev_clockset.h"
+#include "dev_copy.h"
 #include "dev_record.h"
+#include "dev_ring.h"
 #include "dev_signal.h"
 #include "dev_timens.h"
-#include "dev_copy.h"
 
 /* a record slot: a cache line, room for the record to grow */
 #define HWT_RING_STRIDE		64
@@ -42,6 +46,34 @@
 static_assert(sizeof(struct hwtimer_record) <= HWT_RING_STRIDE);
 static_assert(offsetof(struct hwtimer_ring, cons) == 128);
 static_assert(sizeof(struct hwtimer_ring) == 256);
+
+/**
+ * struct hwt_ring - a file's expiry ring (dev_ring.c)
+ * @hdr: the header, which the consumer maps too; the kernel only writes
+ *	 its own fields and reads @hdr->cons, @hdr->wake and @hdr->wake_at
+ * @recs: the first record slot
+ * @pages: the pages mapped, header first
+ * @npages: entries of @pages
+ * @charged: @npages count against the file's user's RLIMIT_MEMLOCK
+ * @mask: entries of the ring, minus 1
+ * @prod: the kernel's own copy of @hdr->prod, which it never reads back
+ * @flags: the kernel's own copy of @hdr->flags
+ * @queued: the kernel's own copy of @hdr->queued
+ * @off: what to add to a time of each base to report it, in the view of
+ *	 the task that set the ring up (hwt_view_offset())
+ */
+struct hwt_ring {
+	struct hwtimer_ring *hdr;
+	void *recs;
+	struct page **pages;
+	unsigned int npages;
+	bool charged;
+	u32 mask;
+	u32 prod;
+	u32 flags;
+	u64 queued;
+	s64 off[HWT_NR_CLOCKS];
+};
 
 /*
  * Count @r's pages against the RLIMIT_MEMLOCK of @hf's user, as io_uring's

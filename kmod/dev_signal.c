@@ -5,8 +5,12 @@
  * pollers; and the wait that keeps an ended arming's eventfd quiet. See
  * dev.h.
  */
+#include <linux/poll.h>
+#include <linux/wait.h>
+
 #include "compat/compat.h"
 #include "dev.h"
+#include "dev_account.h"
 #include "dev_signal.h"
 
 /*

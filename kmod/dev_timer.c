@@ -6,7 +6,20 @@
  * the wheels, is in dev_expiry.c. See dev.h.
  */
 #include "dev.h"
+#include "dev_account.h"
+#include "dev_ids.h"
+#include "dev_ring.h"
 #include "dev_signal.h"
+#include "dev_timer.h"
+
+/* generations count modulo 2^24: struct hwt_utimer.gen */
+#define HWT_GEN_MASK	GENMASK(23, 0)
+
+static inline u32 hwt_next_gen(struct hwt_file *hf)
+{
+	hf->gen = (hf->gen + 1) & HWT_GEN_MASK;
+	return hf->gen;
+}
 
 /* Take a timer off the wheel or the record queue. */
 void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)

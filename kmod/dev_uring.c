@@ -33,6 +33,8 @@
 #include <linux/io_uring/cmd.h>
 #endif
 #include "dev.h"
+#include "dev_ops.h"
+#include "dev_uring.h"
 
 /* queued commands one task-work item runs at most (hwt_uring_tw()) */
 #define HWT_URING_RUN		1024

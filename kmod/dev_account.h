@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * /dev/hwtimer: what timers cost and who pays (dev_account.c): the limits,
+ * per-user charges, timer objects and eventfd entries.
+ */
+#ifndef _HWT_DEV_ACCOUNT_H
+#define _HWT_DEV_ACCOUNT_H
+
+#include <linux/refcount.h>
+#include <linux/uidgid.h>
+
+#include "dev.h"
+
+struct cred;
+struct eventfd_ctx;
+
+/**
+ * struct hwt_efd - an eventfd the file signals, shared by the timers that
+ * were added with it one after another
+ * @ctx: the eventfd
+ * @ref: its timers, the file (as its eventfd, or as the last one added),
+ *	 and expiry runs that are about to signal it after dropping the lock
+ *
+ * Expiry signals eventfds once the file's lock is dropped, so it needs a
+ * reference that outlives the lock: the eventfd core does not export one on
+ * a bare context, and this one is shared by every timer of the entry.
+ */
+struct hwt_efd {
+	struct eventfd_ctx *ctx;
+	refcount_t ref;
+};
+
+/**
+ * struct hwt_user - what one user holds over all its files
+ * @uid: the user who pays: see hwt_payer()
+ * @ref: open files of the user
+ * @timers: timers the user holds
+ * @rearms: re-arms per second its NO_RECORD periodic timers cost
+ * @pass_rearms: periodic timers expiry passes re-armed in the current
+ *		 second, their records having gone to a ring (low 32 bits),
+ *		 and the jiffies that second began at (high 32 bits)
+ * @ring_pages: pages of the user's expiry rings that count against
+ *		RLIMIT_MEMLOCK (dev_ring.c)
+ */
+struct hwt_user {
+	kuid_t uid;
+	refcount_t ref;
+	atomic_long_t timers;
+	atomic_long_t rearms;
+	atomic64_t pass_rearms;
+	atomic_long_t ring_pages;
+};
+
+/* limits: module parameters (dev_account.c) */
+extern unsigned int hwt_max_timers_per_fd;
+extern unsigned int hwt_max_timers_per_user;
+extern unsigned int hwt_max_files_per_user;
+extern unsigned int hwt_max_rearms_per_user;
+
+struct hwt_user *hwt_user_get(const struct cred *cred);
+void hwt_user_put(struct hwt_user *u);
+bool hwt_user_charge(struct hwt_user *u, unsigned int n);
+unsigned long hwt_rearms(u32 uflags, u64 period);
+bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
+void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
+bool hwt_pass_rearm_take(struct hwt_file *hf);
+struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
+void hwt_efd_put(struct hwt_efd *e);
+struct hwt_utimer *hwt_alloc_ext(void);
+int hwt_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
+		    unsigned int n);
+void hwt_cache_free(struct hwt_file *hf);
+void hwt_timer_free(struct hwt_utimer *t);
+void hwt_free_list(struct hwt_file *hf, struct list_head *dead);
+int hwt_account_init(void);
+void hwt_account_exit(void);
+
+#endif /* _HWT_DEV_ACCOUNT_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * /dev/hwtimer: ADD, MOD and CANCEL (dev_ops.c), validated and run a chunk
+ * under one hold of the file's lock.
+ */
+#ifndef _HWT_DEV_OPS_H
+#define _HWT_DEV_OPS_H
+
+#include "dev.h"
+
+struct eventfd_ctx;
+
+/*
+ * One operation of a batch, with what it needs allocated beforehand: a
+ * timer object and, for an eventfd, its context and an entry for it in case
+ * it is not the file's last one; and the slack it arms with, its own or
+ * the file's. @added is the timer an ADD created, for hwt_undo_adds();
+ * @ended says that a MOD or CANCEL ended an arming (hwt_signals_wait()).
+ */
+struct hwt_slot {
+	struct hwtimer_op op;
+	u64 slack;
+	struct hwt_utimer *fresh;
+	struct hwt_utimer *added;
+	struct eventfd_ctx *ctx;
+	struct hwt_efd *efd;
+	bool ended;
+};
+
+unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
+			 unsigned int n, bool stop);
+void hwt_undo_adds(struct hwt_file *hf, struct hwt_slot *slots,
+		   unsigned int n);
+
+#endif /* _HWT_DEV_OPS_H */

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * /dev/hwtimer: ADD, MOD and CANCEL submitted through io_uring
+ * (dev_uring.c).
+ */
+#ifndef _HWT_DEV_URING_H
+#define _HWT_DEV_URING_H
+
+struct io_uring_cmd;
+
+int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
+
+#endif /* _HWT_DEV_URING_H */
