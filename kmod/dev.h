@@ -142,6 +142,11 @@ struct hwt_utimer {
 #define HWT_CLK_REAL		2
 #define HWT_CLK_ELAPSED		HWT_NR_CLOCKS
 
+/* what struct hwt_utimer's bit-fields hold */
+static_assert(HWT_CLK_ELAPSED < 4, "struct hwt_utimer.clk is 2 bits");
+static_assert(HWT_U_CANCELED < 4, "struct hwt_utimer.state is 2 bits");
+static_assert(HWT_U_CANCEL_ON_SET < 32, "struct hwt_utimer.flags is 5 bits");
+
 /* The base a timer of clock index @clk lives on. */
 static inline unsigned int hwt_base_idx(unsigned int clk)
 {
@@ -175,6 +180,22 @@ struct hwt_utimer_ext {
 	u64 due;
 	struct hwt_efd *efd;
 };
+
+/*
+ * The overlay names the wheel's fields where struct hwt_node has them, and
+ * the owner's bits must fit in the node's: the timer stays 48 bytes, and 80
+ * with what struct hwt_utimer_ext adds (see the top of this file).
+ */
+static_assert(offsetof(struct hwt_utimer, __node_entry) ==
+	      offsetof(struct hwt_utimer, node.entry));
+static_assert(offsetof(struct hwt_utimer, __node_expires) ==
+	      offsetof(struct hwt_utimer, node.expires));
+static_assert(offsetof(struct hwt_utimer, cookie) == sizeof(struct hwt_node));
+static_assert(sizeof(struct hwt_utimer) ==
+	      sizeof(struct hwt_node) + 2 * sizeof(u64));
+static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hwt_utimer) == 48);
+static_assert(!IS_ENABLED(CONFIG_64BIT) ||
+	      sizeof(struct hwt_utimer_ext) == 80);
 
 /**
  * struct hwt_ids - a file's timers by id (dev_ids.c)

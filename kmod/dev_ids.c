@@ -27,6 +27,9 @@
  */
 #define HWT_IDS_PER_TIMER	16
 
+/* a timer's slot holds its pointer, whose bit 0 tells it from a free slot */
+static_assert(__alignof__(struct hwt_utimer) > 1);
+
 /**
  * hwt_ids_charged() - what an id array of @cap slots charges its user
  * @cap: its slots
