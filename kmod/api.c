@@ -15,6 +15,18 @@
 
 #include "api.h"
 
+/*
+ * The sizes include/linux/hwtimer.h promises on 64-bit, as api_kunit.c's
+ * api_struct_sizes checks them: 64 bytes, plus the lockdep map that lockdep
+ * adds, as it does to timer_list; a sleepable timer adds its work_struct.
+ */
+static_assert(!IS_ENABLED(CONFIG_64BIT) ||
+	      sizeof(struct hwtimer) <= 64 + (IS_ENABLED(CONFIG_LOCKDEP) ?
+					      sizeof(struct lockdep_map) : 0));
+static_assert(!IS_ENABLED(CONFIG_64BIT) ||
+	      sizeof(struct hwtimer_sleepable) <=
+	      sizeof(struct hwtimer) + sizeof(struct work_struct) + 16);
+
 /**
  * __hwtimer_init_on() - initialise a timer; use hwtimer_init_on()
  * @t: the timer
