@@ -19,6 +19,91 @@
 #include "dev_ring.h"
 #include "dev_timens.h"
 
+/*
+ * The uapi's layout, which programs were built against: a struct only grows
+ * at its end, with a new HWTIMER_*_SIZE_VER<n>, and the ioctl numbers carry
+ * its size. Its first version's fields stay where they are.
+ */
+static_assert(offsetof(struct hwtimer_info, api_version) == 0);
+static_assert(offsetof(struct hwtimer_info, levels) == 4);
+static_assert(offsetof(struct hwtimer_info, features) == 8);
+static_assert(offsetof(struct hwtimer_info, tick_ns) == 16);
+static_assert(offsetof(struct hwtimer_info, max_delay_ns) == 24);
+static_assert(offsetof(struct hwtimer_info, slots_per_level) == 32);
+static_assert(offsetof(struct hwtimer_info, record_size) == 36);
+static_assert(offsetof(struct hwtimer_info, max_timers_per_fd) == 40);
+static_assert(offsetof(struct hwtimer_info, max_timers_per_user) == 44);
+static_assert(offsetof(struct hwtimer_info, max_batch) == 48);
+static_assert(offsetof(struct hwtimer_info, max_files_per_user) == 52);
+static_assert(offsetof(struct hwtimer_info, level_shift) == 56);
+static_assert(offsetof(struct hwtimer_info, cascade_early) == 60);
+static_assert(sizeof(struct hwtimer_info) == HWTIMER_INFO_SIZE_VER1);
+
+static_assert(offsetof(struct hwtimer_op, op) == 0);
+static_assert(offsetof(struct hwtimer_op, flags) == 4);
+static_assert(offsetof(struct hwtimer_op, id) == 8);
+static_assert(offsetof(struct hwtimer_op, gen) == 12);
+static_assert(offsetof(struct hwtimer_op, clockid) == 16);
+static_assert(offsetof(struct hwtimer_op, eventfd) == 20);
+static_assert(offsetof(struct hwtimer_op, expires) == 24);
+static_assert(offsetof(struct hwtimer_op, period) == 32);
+static_assert(offsetof(struct hwtimer_op, slack) == 40);
+static_assert(offsetof(struct hwtimer_op, cookie) == 48);
+static_assert(offsetof(struct hwtimer_op, result) == 56);
+static_assert(offsetof(struct hwtimer_op, padding) == 60);
+static_assert(sizeof(struct hwtimer_op) == HWTIMER_OP_SIZE_VER0);
+
+static_assert(offsetof(struct hwtimer_get, id) == 0);
+static_assert(offsetof(struct hwtimer_get, flags) == 4);
+static_assert(offsetof(struct hwtimer_get, state) == 8);
+static_assert(offsetof(struct hwtimer_get, timer_flags) == 12);
+static_assert(offsetof(struct hwtimer_get, clockid) == 16);
+static_assert(offsetof(struct hwtimer_get, gen) == 20);
+static_assert(offsetof(struct hwtimer_get, expires) == 24);
+static_assert(offsetof(struct hwtimer_get, remaining) == 32);
+static_assert(offsetof(struct hwtimer_get, period) == 40);
+static_assert(offsetof(struct hwtimer_get, cookie) == 48);
+static_assert(offsetof(struct hwtimer_get, overruns) == 56);
+static_assert(sizeof(struct hwtimer_get) == HWTIMER_GET_SIZE_VER0);
+
+static_assert(offsetof(struct hwtimer_batch, ops) == 0);
+static_assert(offsetof(struct hwtimer_batch, count) == 8);
+static_assert(offsetof(struct hwtimer_batch, op_size) == 12);
+static_assert(offsetof(struct hwtimer_batch, flags) == 16);
+static_assert(offsetof(struct hwtimer_batch, done) == 20);
+static_assert(sizeof(struct hwtimer_batch) == HWTIMER_BATCH_SIZE_VER0);
+
+static_assert(offsetof(struct hwtimer_drain, ids) == 0);
+static_assert(offsetof(struct hwtimer_drain, max) == 8);
+static_assert(offsetof(struct hwtimer_drain, count) == 12);
+static_assert(offsetof(struct hwtimer_drain, flags) == 16);
+static_assert(offsetof(struct hwtimer_drain, remaining) == 20);
+static_assert(sizeof(struct hwtimer_drain) == HWTIMER_DRAIN_SIZE_VER0);
+
+static_assert(offsetof(struct hwtimer_eventfd, fd) == 0);
+static_assert(offsetof(struct hwtimer_eventfd, flags) == 4);
+static_assert(sizeof(struct hwtimer_eventfd) == HWTIMER_EVENTFD_SIZE_VER0);
+
+static_assert(offsetof(struct hwtimer_slack, slack) == 0);
+static_assert(offsetof(struct hwtimer_slack, flags) == 8);
+static_assert(offsetof(struct hwtimer_slack, padding) == 12);
+static_assert(sizeof(struct hwtimer_slack) == HWTIMER_SLACK_SIZE_VER0);
+
+static_assert(offsetof(struct hwtimer_record, id) == 0);
+static_assert(offsetof(struct hwtimer_record, gen) == 4);
+static_assert(offsetof(struct hwtimer_record, cookie) == 8);
+static_assert(offsetof(struct hwtimer_record, deadline) == 16);
+static_assert(offsetof(struct hwtimer_record, fired) == 24);
+static_assert(offsetof(struct hwtimer_record, overruns) == 32);
+static_assert(offsetof(struct hwtimer_record, flags) == 40);
+static_assert(offsetof(struct hwtimer_record, clockid) == 44);
+static_assert(sizeof(struct hwtimer_record) == HWTIMER_RECORD_SIZE_VER0);
+
+static_assert(offsetof(struct hwtimer_record_size, size) == 0);
+static_assert(offsetof(struct hwtimer_record_size, known) == 4);
+static_assert(sizeof(struct hwtimer_record_size) ==
+	      HWTIMER_RECORD_SIZE_SIZE_VER0);
+
 /* The HWTIMER_F_* flags of a timer's HWT_U_* flags, for GET */
 static inline u32 hwt_uapi_flags(u32 f)
 {

@@ -44,8 +44,23 @@
 #define HWT_FLUSH_CHUNK		64
 
 static_assert(sizeof(struct hwtimer_record) <= HWT_RING_STRIDE);
+static_assert(offsetof(struct hwtimer_ring, prod) == 0);
+static_assert(offsetof(struct hwtimer_ring, flags) == 4);
+static_assert(offsetof(struct hwtimer_ring, mask) == 8);
+static_assert(offsetof(struct hwtimer_ring, rec_stride) == 12);
+static_assert(offsetof(struct hwtimer_ring, queued) == 16);
 static_assert(offsetof(struct hwtimer_ring, cons) == 128);
+static_assert(offsetof(struct hwtimer_ring, wake) == 132);
+static_assert(offsetof(struct hwtimer_ring, wake_at) == 136);
 static_assert(sizeof(struct hwtimer_ring) == 256);
+
+static_assert(offsetof(struct hwtimer_ring_setup, entries) == 0);
+static_assert(offsetof(struct hwtimer_ring_setup, flags) == 4);
+static_assert(offsetof(struct hwtimer_ring_setup, rec_offset) == 8);
+static_assert(offsetof(struct hwtimer_ring_setup, rec_stride) == 12);
+static_assert(offsetof(struct hwtimer_ring_setup, mmap_size) == 16);
+static_assert(sizeof(struct hwtimer_ring_setup) ==
+	      HWTIMER_RING_SETUP_SIZE_VER0);
 
 /**
  * struct hwt_ring - a file's expiry ring (dev_ring.c)

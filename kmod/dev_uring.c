@@ -52,6 +52,15 @@ struct hwt_uring_pdu {
 static_assert(sizeof(struct hwt_uring_pdu) <=
 	      sizeof_field(struct io_uring_cmd, pdu));
 
+/* a short command is an SQE's 16 command bytes; a long one, SQE128's 80 */
+static_assert(offsetof(struct hwtimer_uring_cmd, expires) == 0);
+static_assert(offsetof(struct hwtimer_uring_cmd, id) == 8);
+static_assert(offsetof(struct hwtimer_uring_cmd, flags) == 12);
+static_assert(offsetof(struct hwtimer_uring_cmd, clockid) == 14);
+static_assert(offsetof(struct hwtimer_uring_cmd, padding) == 15);
+static_assert(sizeof(struct hwtimer_uring_cmd) == 16);
+static_assert(sizeof(struct hwtimer_op) <= 80);
+
 static struct hwt_uring_pdu *hwt_pdu(struct io_uring_cmd *ioucmd)
 {
 	return (struct hwt_uring_pdu *)ioucmd->pdu;
