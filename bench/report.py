@@ -266,7 +266,8 @@ def layer3(kruns, top):
     bursts = [(name, rows) for name, rows in bursts if rows]
     if bursts:
         md += ['A burst: N timers of a kind due at the same time (timer_list: the same '
-               'jiffy). First: the first callback\'s lateness; per timer: from the first '
+               'jiffy, which has no exact time, so no lateness). First: the first callback\'s '
+               'lateness; per timer: from the first '
                'callback to the last, per timer, callback included. For hwtimer that is '
                'what a unit of a pass costs (`kmod/pass.h`: a pass stops after '
                f'{budget} units or after {pass_ns // 1000} us, so the time check '
@@ -283,7 +284,8 @@ def layer3(kruns, top):
                 if r and r.get('arm_margin_ns', 0) < 0:
                     cells += ['armed after its deadline', '']
                 else:
-                    cells += [fmt_ns(r['first_late_ns']), fmt_ns(r['per_timer_ns'])] if r else ['', '']
+                    cells += [fmt_ns(r['first_late_ns']) if 'first_late_ns' in r else 'n/a',
+                              fmt_ns(r['per_timer_ns'])] if r else ['', '']
             md.append(f'| {n:,} | {impl} | ' + ' | '.join(cells) + ' |')
         md.append('')
     for name, rows in kruns:
