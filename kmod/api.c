@@ -153,8 +153,8 @@ static bool hwt_unqueue(struct hwtimer *t)
 	return true;
 }
 
-static int hwt_arm(struct hwtimer *t, u64 expires, u64 delta, u64 period,
-		   bool start, unsigned int mode)
+static int hwt_api_arm(struct hwtimer *t, u64 expires, u64 delta,
+		       u64 period, bool start, unsigned int mode)
 {
 	unsigned int cond = mode & (HWTIMER_IF_EARLIER | HWTIMER_IF_PENDING |
 				    HWTIMER_IF_IDLE);
@@ -247,7 +247,7 @@ out:
 int hwtimer_start_range(struct hwtimer *t, u64 expires, u64 delta,
 			u64 period, unsigned int mode)
 {
-	return hwt_arm(t, expires, delta, period, true, mode);
+	return hwt_api_arm(t, expires, delta, period, true, mode);
 }
 EXPORT_SYMBOL_GPL(hwtimer_start_range);
 
@@ -267,7 +267,7 @@ EXPORT_SYMBOL_GPL(hwtimer_start_range);
 int hwtimer_start(struct hwtimer *t, u64 expires, u64 period,
 		  unsigned int mode)
 {
-	return hwt_arm(t, expires, 0, period, true, mode);
+	return hwt_api_arm(t, expires, 0, period, true, mode);
 }
 EXPORT_SYMBOL_GPL(hwtimer_start);
 
@@ -286,7 +286,7 @@ EXPORT_SYMBOL_GPL(hwtimer_start);
  */
 int hwtimer_modify(struct hwtimer *t, u64 expires, unsigned int mode)
 {
-	return hwt_arm(t, expires, 0, 0, false, mode);
+	return hwt_api_arm(t, expires, 0, 0, false, mode);
 }
 EXPORT_SYMBOL_GPL(hwtimer_modify);
 

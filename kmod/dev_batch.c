@@ -254,7 +254,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 				ids[k++] = t->id;
 				hwt_stat_add(&hf->stats, HWT_C_DRAINED, 1);
 			}
-			hwt_remove(hf, t, &dead);
+			hwt_utimer_remove(hf, t, &dead);
 			if (++seen == HWT_DRAIN_CHUNK)
 				break;
 		}

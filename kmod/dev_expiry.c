@@ -122,9 +122,9 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 			queued++;
 		} else if (hwt_period(t)) {
 			/* nothing waits to be read: re-arm at once */
-			hwt_rearm_period(hf, t, x.now, x.now);
+			hwt_utimer_rearm_period(hf, t, x.now, x.now);
 		} else if (t->flags & HWT_U_AUTOREMOVE) {
-			hwt_remove(hf, t, &dead);
+			hwt_utimer_remove(hf, t, &dead);
 		}
 	}
 	if (sig.nefd == HWT_PASS_EFDS)

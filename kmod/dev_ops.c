@@ -245,10 +245,10 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
 		hwt_ext(t)->due = asked;
 		hwt_ext(t)->efd = s->ctx ? hwt_efd_of(hf, s) : NULL;
 	}
-	hwt_set_slack(t, s->slack);
+	hwt_utimer_set_slack(t, s->slack);
 	s->fresh = NULL;
 	s->added = t;
-	hwt_arm(hf, t, deadline, now);
+	hwt_utimer_arm(hf, t, deadline, now);
 	hf->ntimers++;
 	hwt_stat_add(&hf->stats, HWT_C_ADDED, 1);
 	op->id = id;
@@ -382,17 +382,17 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s,
 	}
 	if (t->flags & HWT_U_EXT)
 		hwt_ext(t)->due = asked;
-	hwt_set_slack(t, s->slack);
+	hwt_utimer_set_slack(t, s->slack);
 	if (clk != t->clk) {
 		/* relative <-> absolute CLOCK_REALTIME: another base */
-		hwt_disarm(hf, t);
+		hwt_utimer_disarm(hf, t);
 		t->clk = clk;
 	}
 	t->flags &= ~HWT_U_CANCEL_ON_SET;
 	if (op->flags & HWTIMER_F_CANCEL_ON_SET)
 		t->flags |= HWT_U_CANCEL_ON_SET;
 	pending = was;
-	hwt_arm(hf, t, deadline, now);
+	hwt_utimer_arm(hf, t, deadline, now);
 	s->ended = true;
 	hwt_stat_add(&hf->stats, HWT_C_MODIFIED, 1);
 out:
@@ -420,7 +420,7 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_slot *s,
 			op->expires = t->node.expires - now;
 		hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
 	}
-	hwt_remove(hf, t, dead);
+	hwt_utimer_remove(hf, t, dead);
 	s->ended = true;
 	return was;
 }
@@ -562,7 +562,7 @@ void hwt_undo_adds(struct hwt_file *hf, struct hwt_slot *slots,
 			continue;
 		t = hwt_lookup(hf, s->op.id);
 		if (t == s->added && t->gen == s->op.gen)
-			hwt_remove(hf, t, &dead);
+			hwt_utimer_remove(hf, t, &dead);
 	}
 	hwt_unlock(hf);
 	hwt_free_list(hf, &dead);

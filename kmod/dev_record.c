@@ -58,9 +58,10 @@ void hwt_record_taken(struct hwt_file *hf, struct hwt_utimer *t,
 		      bool canceled, u64 when, struct hwt_nows *nows,
 		      struct list_head *dead)
 {
-	hwt_disarm(hf, t);
+	hwt_utimer_disarm(hf, t);
 	if (hwt_period(t) && !canceled)
-		hwt_rearm_period(hf, t, when, hwt_now_once(hf, nows, t->clk));
+		hwt_utimer_rearm_period(hf, t, when,
+					hwt_now_once(hf, nows, t->clk));
 	else if (t->flags & HWT_U_AUTOREMOVE)
-		hwt_remove(hf, t, dead);
+		hwt_utimer_remove(hf, t, dead);
 }

@@ -22,7 +22,7 @@ static inline u32 hwt_next_gen(struct hwt_file *hf)
 }
 
 /* Take a timer off the wheel or the record queue. */
-void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)
+void hwt_utimer_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 {
 	if (t->state == HWT_U_PENDING) {
 		hwt_base_del(&hf->base[hwt_base_idx(t->clk)], &t->node, t->id);
@@ -36,26 +36,26 @@ void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 }
 
 /* Delete a timer; it goes on @dead, to be freed after the lock is dropped. */
-void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
-		struct list_head *dead)
+void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t,
+		       struct list_head *dead)
 {
 	hwt_rearms_uncharge(hf, hwt_rearms(t->flags, hwt_period(t)));
-	hwt_disarm(hf, t);
+	hwt_utimer_disarm(hf, t);
 	hwt_ids_put(&hf->ids, t->id);
 	hf->ntimers--;
 	list_add(&t->node.entry, dead);
 }
 
 /* Arm or re-arm @t for @deadline; every arming is a new generation. */
-void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
-	     u64 now)
+void hwt_utimer_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
+		    u64 now)
 {
 	struct hwt_base *b = &hf->base[hwt_base_idx(t->clk)];
 
 	if (t->state == HWT_U_PENDING) {
 		hwt_base_mod(b, &t->node, deadline, now, t->id);
 	} else {
-		hwt_disarm(hf, t);
+		hwt_utimer_disarm(hf, t);
 		t->node.expires = deadline;
 		hwt_base_add(b, &t->node, now, t->id);
 	}
@@ -83,7 +83,7 @@ u64 hwt_utimer_slack(const struct hwt_node *n)
 }
 
 /* Set a timer's slack, which needs the larger object unless it is 0. */
-void hwt_set_slack(struct hwt_utimer *t, u64 slack)
+void hwt_utimer_set_slack(struct hwt_utimer *t, u64 slack)
 {
 	if (t->flags & HWT_U_EXT)
 		hwt_ext(t)->slack = slack;
@@ -98,8 +98,8 @@ void hwt_set_slack(struct hwt_utimer *t, u64 slack)
  * next record counts them. @now is a clock read made under this hold of
  * the lock, for the wheel.
  */
-void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
-		      u64 when, u64 now)
+void hwt_utimer_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
+			     u64 when, u64 now)
 {
 	struct hwt_utimer_ext *e = hwt_ext(t);
 	u64 over;

@@ -10,16 +10,16 @@
 
 struct hwt_signals;
 
-void hwt_disarm(struct hwt_file *hf, struct hwt_utimer *t);
-void hwt_remove(struct hwt_file *hf, struct hwt_utimer *t,
-		struct list_head *dead);
-void hwt_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
-	     u64 now);
+void hwt_utimer_disarm(struct hwt_file *hf, struct hwt_utimer *t);
+void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t,
+		       struct list_head *dead);
+void hwt_utimer_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
+		    u64 now);
 int hwt_op_clk(const struct hwtimer_op *op);
 u64 hwt_utimer_slack(const struct hwt_node *n);
-void hwt_set_slack(struct hwt_utimer *t, u64 slack);
-void hwt_rearm_period(struct hwt_file *hf, struct hwt_utimer *t, u64 when,
-		      u64 now);
+void hwt_utimer_set_slack(struct hwt_utimer *t, u64 slack);
+void hwt_utimer_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
+			     u64 when, u64 now);
 void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
 			unsigned int full);
 
