@@ -25,7 +25,7 @@
 #include <linux/lockdep.h>
 #include <linux/spinlock.h>
 
-#include "hwt.h"
+#include "base.h"
 
 /* struct hwtimer.state bits, under the base's lock */
 #define HWT_PENDING	BIT(0)	/* queued on the wheel */

@@ -185,7 +185,7 @@ static bool hwt_kbase_pass(struct hwt_kbase *kb, enum hwt_pass_kind kind)
 /*
  * The hrtimer callback: passes while hwt_run_more() says so. Callbacks run
  * in softirq context, so the rest is not handed to a thread: it waits for
- * a later softirq run (hwt.h). The expiry lock is dropped between passes,
+ * a later softirq run (base.h). The expiry lock is dropped between passes,
  * for a hwtimer_cancel_sync() that waits.
  */
 static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hwtimer timer base: a wheel, its lock and the hrtimer that drives it.
- * See hwt.h for the design.
+ * See base.h for the design.
  */
 #include <linux/bitops.h>
 #include <linux/hrtimer.h>
@@ -11,8 +11,8 @@
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
 
+#include "base.h"
 #include "compat/compat.h"
-#include "hwt.h"
 #include "wheel_hooks.h"
 
 #define CREATE_TRACE_POINTS
@@ -366,7 +366,7 @@ void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x)
  *
  * Return: true if the pass spent its budget and work may be left due: the
  * hrtimer is then not armed, and the owner goes on with another pass, hands
- * the base to its worker, or calls hwt_base_expiry_defer() (see hwt.h).
+ * the base to its worker, or calls hwt_base_expiry_defer() (see base.h).
  * Until one of those ends the run, nothing arms the hrtimer.
  */
 bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
@@ -418,7 +418,7 @@ void hwt_base_expiry_defer(struct hwt_base *b)
  * After a pass that left work due, with the base's lock dropped: yes while
  * no task waits for this CPU and the run has taken less than HWT_RUN_NS,
  * as __do_softirq() goes on; never on PREEMPT_RT, where the pass runs in
- * the ktimers thread above every SCHED_OTHER task (see hwt.h).
+ * the ktimers thread above every SCHED_OTHER task (see base.h).
  *
  * Return: true to start the next pass now.
  */

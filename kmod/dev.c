@@ -202,7 +202,7 @@ static struct miscdevice hwt_misc = {
 	.mode = 0666,	/* like timerfd, anyone may have timers */
 };
 
-/* The workers bases hand a backlog to: per CPU, nice -20 (hwt.h) */
+/* The workers bases hand a backlog to: per CPU, nice -20 (base.h) */
 struct workqueue_struct *hwt_pass_wq;
 
 int hwt_dev_init(void)

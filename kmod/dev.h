@@ -68,7 +68,7 @@
 #include <linux/wait.h>
 #include <uapi/linux/hwtimer.h>
 
-#include "hwt.h"
+#include "base.h"
 
 struct hwt_efd;
 struct hwt_ring;

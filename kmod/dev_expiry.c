@@ -63,7 +63,7 @@ int hwt_file_base(struct hwt_file *hf, unsigned int clk)
 /* Expiry */
 
 /*
- * One pass over @b (see hwt.h): records go to the ring or the queue,
+ * One pass over @b (see base.h): records go to the ring or the queue,
  * eventfds are signalled and timers freed once the lock is dropped.
  * Returns true if it stopped with work left due.
  */
@@ -142,7 +142,7 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 
 /*
  * The bases' hrtimer callback: passes while hwt_run_more() says so, then
- * the base's worker takes the rest (hwt.h).
+ * the base's worker takes the rest (base.h).
  */
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 {

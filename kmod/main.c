@@ -13,7 +13,7 @@
 #include <linux/slab.h>
 #include <linux/time64.h>
 
-#include "hwt.h"
+#include "base.h"
 
 static ulong tick_ns = 1UL << 12;
 module_param(tick_ns, ulong, 0444);

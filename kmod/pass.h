@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The bound on one pass over a wheel (hwt.h has the design): a budget of
+ * The bound on one pass over a wheel (base.h has the design): a budget of
  * units, and a look at the time now and then. Pure, like the wheel core,
  * so that bench/core_bench.c runs the module's own rule natively.
  */

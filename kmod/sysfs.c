@@ -23,7 +23,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
-#include "hwt.h"
+#include "base.h"
 
 enum hwt_attr_kind {
 	HWT_A_COUNTER,		/* stats/<counter> */

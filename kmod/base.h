@@ -102,8 +102,8 @@
  * never delay another file's, and a process that wants parallelism opens
  * one file per thread.
  */
-#ifndef _HWT_H
-#define _HWT_H
+#ifndef _HWT_BASE_H
+#define _HWT_BASE_H
 
 #include <linux/hrtimer.h>
 #include <linux/list.h>
@@ -401,4 +401,4 @@ extern const struct attribute_group *hwt_sysfs_groups[];
 int hwt_sysfs_init(void);
 void hwt_sysfs_exit(void);
 
-#endif /* _HWT_H */
+#endif /* _HWT_BASE_H */
