@@ -72,7 +72,7 @@ void __hwtimer_init_sleepable(struct hwtimer_sleepable *st, hwtimer_fn_t fn,
 	__hwtimer_init_on(&st->timer, fn, flags, raw_smp_processor_id(), name,
 			  key);
 	st->timer.flags |= HWT_F_SLEEPABLE;
-	INIT_WORK(&st->work, hwt_work_fn);
+	INIT_WORK(&st->work, hwt_kbase_work_fn);
 	st->fired = 0;
 	st->missed = 0;
 }
@@ -324,7 +324,7 @@ bool hwtimer_cancel(struct hwtimer *t)
 	unsigned long flags;
 	bool was;
 
-	kb = hwt_lock_timer(t, &flags);
+	kb = hwt_kbase_lock_timer(t, &flags);
 	was = __hwtimer_cancel(kb, t);
 	raw_spin_unlock_irqrestore(&kb->lock, flags);
 	return was;
@@ -361,7 +361,7 @@ static bool hwt_cancel_sync(struct hwtimer *t, bool shutdown)
 		unsigned long flags;
 		bool running;
 
-		kb = hwt_lock_timer(t, &flags);
+		kb = hwt_kbase_lock_timer(t, &flags);
 		if (shutdown)
 			t->state |= HWT_SHUTDOWN;
 		was |= __hwtimer_cancel(kb, t);

@@ -2,7 +2,7 @@
 /*
  * hwtimer in-kernel API internals: the per-CPU bases of struct hwtimer.
  *
- * api.c has the exported functions, api_base.c the bases: their expiry
+ * api.c has the exported functions, kbase.c the bases: their expiry
  * pass, sleepable callbacks, and keeping each base's hrtimer on its CPU.
  *
  * Locking. A base's lock is a raw spinlock, taken with interrupts off, so
@@ -86,9 +86,9 @@ static inline struct lockdep_map *hwt_lockdep_map(struct hwtimer *t)
 #endif
 }
 
-struct hwt_kbase *hwt_lock_timer(struct hwtimer *t, unsigned long *flags)
+struct hwt_kbase *hwt_kbase_lock_timer(struct hwtimer *t, unsigned long *flags)
 	__acquires(&t->base->lock);
 void hwt_kbase_wait_running(struct hwt_kbase *kb);
-void hwt_work_fn(struct work_struct *work);
+void hwt_kbase_work_fn(struct work_struct *work);
 
 #endif /* _HWT_API_H */

@@ -20,14 +20,14 @@ static struct workqueue_struct *hwt_wq;
 static int hwt_hp_state = -1;
 
 /**
- * hwt_lock_timer() - lock the base a timer is on
+ * hwt_kbase_lock_timer() - lock the base a timer is on
  * @t: the timer
  * @flags: saved interrupt state
  *
  * Return: the base, locked with interrupts off; @t stays on it until it is
  * unlocked.
  */
-struct hwt_kbase *hwt_lock_timer(struct hwtimer *t, unsigned long *flags)
+struct hwt_kbase *hwt_kbase_lock_timer(struct hwtimer *t, unsigned long *flags)
 	__acquires(&t->base->lock)
 {
 	for (;;) {
@@ -212,7 +212,7 @@ static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
 }
 
 /* The work item of a struct hwtimer_sleepable. */
-void hwt_work_fn(struct work_struct *work)
+void hwt_kbase_work_fn(struct work_struct *work)
 {
 	struct hwtimer_sleepable *st =
 		container_of(work, struct hwtimer_sleepable, work);
@@ -221,7 +221,7 @@ void hwt_work_fn(struct work_struct *work)
 	unsigned long flags;
 	bool run;
 
-	kb = hwt_lock_timer(t, &flags);
+	kb = hwt_kbase_lock_timer(t, &flags);
 	/* a cancel since the timer fired clears QUEUED */
 	run = t->state & HWT_QUEUED;
 	if (run) {
