@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the suites on the real in-kernel API (base_kunit.c, api_kunit.c)
+ * What the suites on the real in-kernel API (kbase_kunit.c, api_kunit.c)
  * share: time units and ways to wait for a callback.
  */
 #ifndef _HWT_API_TEST_H

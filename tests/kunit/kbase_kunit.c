@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for hwtimer's timer base and in-kernel API, on the real
- * hrtimer and clocks. It uses only the exported API of hwtimer.ko.
+ * KUnit suite for the in-kernel API and its per-CPU bases (kbase.c), on
+ * the real hrtimer and clocks. It uses only the exported API of hwtimer.ko.
  *
  * Time in a TCG guest is emulated and a debug kernel is slow, so lateness is
  * only bounded generously here; "never early" is checked strictly. Exact
@@ -156,22 +156,22 @@ static void check_clock_never_early(struct kunit *test, unsigned int clock)
 	stop_probes(p, n);
 }
 
-static void base_never_early_monotonic(struct kunit *test)
+static void kbase_never_early_monotonic(struct kunit *test)
 {
 	check_clock_never_early(test, HWTIMER_MONOTONIC);
 }
 
-static void base_never_early_boottime(struct kunit *test)
+static void kbase_never_early_boottime(struct kunit *test)
 {
 	check_clock_never_early(test, HWTIMER_BOOTTIME);
 }
 
-static void base_never_early_realtime(struct kunit *test)
+static void kbase_never_early_realtime(struct kunit *test)
 {
 	check_clock_never_early(test, HWTIMER_REALTIME);
 }
 
-static void base_cancel_reports_pending(struct kunit *test)
+static void kbase_cancel_reports_pending(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, 0);
 
@@ -186,7 +186,7 @@ static void base_cancel_reports_pending(struct kunit *test)
 	stop_probes(p, 1);
 }
 
-static void base_modify_moves_deadline(struct kunit *test)
+static void kbase_modify_moves_deadline(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, 0);
 	u64 start = hwtimer_now(&p->t);
@@ -207,7 +207,7 @@ static void base_modify_moves_deadline(struct kunit *test)
 	stop_probes(p, 1);
 }
 
-static void base_modify_conditions(struct kunit *test)
+static void kbase_modify_conditions(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, 0);
 	u64 deadline;
@@ -228,7 +228,7 @@ static void base_modify_conditions(struct kunit *test)
 	stop_probes(p, 1);
 }
 
-static void base_rejects_bad_arguments(struct kunit *test)
+static void kbase_rejects_bad_arguments(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, 0);
 
@@ -245,7 +245,7 @@ static void base_rejects_bad_arguments(struct kunit *test)
 	stop_probes(p, 1);
 }
 
-static void base_past_deadline_fires_at_once(struct kunit *test)
+static void kbase_past_deadline_fires_at_once(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, 0);
 	u64 now = hwtimer_now(&p->t);
@@ -264,7 +264,7 @@ static void base_past_deadline_fires_at_once(struct kunit *test)
  * A periodic timer whose first deadline has passed fires at once, and its
  * grid starts at the time it was armed: no period counts as missed.
  */
-static void base_past_first_deadline_starts_the_grid(struct kunit *test)
+static void kbase_past_first_deadline_starts_the_grid(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, 0);
 	const u64 period = 10 * MS;
@@ -293,7 +293,7 @@ static void base_past_first_deadline_starts_the_grid(struct kunit *test)
  * run, as mod_delayed_work() replaces pending work: one callback follows
  * a return of 1, not two.
  */
-static void base_queued_callback_counts_as_pending(struct kunit *test)
+static void kbase_queued_callback_counts_as_pending(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, PROBE_SLEEPABLE);
 	struct hwtimer_sleepable *st = &p->st;
@@ -335,7 +335,7 @@ static void rearm_fn(struct hwtimer *t)
 		hwtimer_start(t, MS, 0, HWTIMER_REL);
 }
 
-static void base_callback_rearms_itself(struct kunit *test)
+static void kbase_callback_rearms_itself(struct kunit *test)
 {
 	struct probe *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 
@@ -361,12 +361,12 @@ static void check_cancel_sync_waits(struct kunit *test, unsigned int flags)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->done), 1);
 }
 
-static void base_cancel_sync_waits_for_callback(struct kunit *test)
+static void kbase_cancel_sync_waits_for_callback(struct kunit *test)
 {
 	check_cancel_sync_waits(test, 0);
 }
 
-static void base_sleepable_callback_may_sleep(struct kunit *test)
+static void kbase_sleepable_callback_may_sleep(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, PROBE_SLEEPABLE);
 
@@ -379,7 +379,7 @@ static void base_sleepable_callback_may_sleep(struct kunit *test)
 	check_cancel_sync_waits(test, PROBE_SLEEPABLE);
 }
 
-static void base_shutdown_stops_for_good(struct kunit *test)
+static void kbase_shutdown_stops_for_good(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, 0);
 	int fires;
@@ -395,7 +395,7 @@ static void base_shutdown_stops_for_good(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->fires), fires);
 }
 
-static void base_fixed_rate_stays_on_grid(struct kunit *test)
+static void kbase_fixed_rate_stays_on_grid(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, 0);
 	const u64 period = 10 * MS;
@@ -423,7 +423,7 @@ static void base_fixed_rate_stays_on_grid(struct kunit *test)
 	stop_probes(p, 1);
 }
 
-static void base_fixed_delay_counts_from_fire(struct kunit *test)
+static void kbase_fixed_delay_counts_from_fire(struct kunit *test)
 {
 	struct probe *p = new_probes(test, 1, HWTIMER_FIXED_DELAY);
 	const u64 period = 7 * MS;
@@ -442,7 +442,7 @@ static void base_fixed_delay_counts_from_fire(struct kunit *test)
 	stop_probes(p, 1);
 }
 
-static void base_burst_in_one_tick(struct kunit *test)
+static void kbase_burst_in_one_tick(struct kunit *test)
 {
 	const unsigned int n = 20000;
 	struct probe *p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
@@ -487,7 +487,7 @@ static int step_realtime(s64 delta)
  * on another CPU, has stepped the clock back 10 s; the test checks that
  * the second timer waits, and steps the clock forward again.
  */
-static void base_realtime_set_back_mid_run_not_early(struct kunit *test)
+static void kbase_realtime_set_back_mid_run_not_early(struct kunit *test)
 {
 	unsigned int cpu = cpumask_first(cpu_online_mask);
 	unsigned int other = cpumask_next(cpu, cpu_online_mask);
@@ -594,7 +594,7 @@ static int race_thread(void *arg)
 	return 0;
 }
 
-static void base_concurrent_arm_cancel_two_cpus(struct kunit *test)
+static void kbase_concurrent_arm_cancel_two_cpus(struct kunit *test)
 {
 	const unsigned int n = 256;
 	struct probe *p = kunit_kcalloc(test, n, sizeof(*p), GFP_KERNEL);
@@ -645,35 +645,35 @@ static void base_concurrent_arm_cancel_two_cpus(struct kunit *test)
 		   cpus[0], cpus[1], arms, fires, cancels);
 }
 
-static struct kunit_case hwtimer_base_cases[] = {
-	KUNIT_CASE(base_never_early_monotonic),
-	KUNIT_CASE(base_never_early_boottime),
-	KUNIT_CASE(base_never_early_realtime),
-	KUNIT_CASE(base_cancel_reports_pending),
-	KUNIT_CASE(base_modify_moves_deadline),
-	KUNIT_CASE(base_modify_conditions),
-	KUNIT_CASE(base_rejects_bad_arguments),
-	KUNIT_CASE(base_past_deadline_fires_at_once),
-	KUNIT_CASE(base_past_first_deadline_starts_the_grid),
-	KUNIT_CASE(base_queued_callback_counts_as_pending),
-	KUNIT_CASE(base_callback_rearms_itself),
-	KUNIT_CASE(base_cancel_sync_waits_for_callback),
-	KUNIT_CASE(base_sleepable_callback_may_sleep),
-	KUNIT_CASE(base_shutdown_stops_for_good),
-	KUNIT_CASE(base_fixed_rate_stays_on_grid),
-	KUNIT_CASE(base_fixed_delay_counts_from_fire),
-	KUNIT_CASE(base_realtime_set_back_mid_run_not_early),
-	KUNIT_CASE_SLOW(base_burst_in_one_tick),
-	KUNIT_CASE_SLOW(base_concurrent_arm_cancel_two_cpus),
+static struct kunit_case hwtimer_kbase_cases[] = {
+	KUNIT_CASE(kbase_never_early_monotonic),
+	KUNIT_CASE(kbase_never_early_boottime),
+	KUNIT_CASE(kbase_never_early_realtime),
+	KUNIT_CASE(kbase_cancel_reports_pending),
+	KUNIT_CASE(kbase_modify_moves_deadline),
+	KUNIT_CASE(kbase_modify_conditions),
+	KUNIT_CASE(kbase_rejects_bad_arguments),
+	KUNIT_CASE(kbase_past_deadline_fires_at_once),
+	KUNIT_CASE(kbase_past_first_deadline_starts_the_grid),
+	KUNIT_CASE(kbase_queued_callback_counts_as_pending),
+	KUNIT_CASE(kbase_callback_rearms_itself),
+	KUNIT_CASE(kbase_cancel_sync_waits_for_callback),
+	KUNIT_CASE(kbase_sleepable_callback_may_sleep),
+	KUNIT_CASE(kbase_shutdown_stops_for_good),
+	KUNIT_CASE(kbase_fixed_rate_stays_on_grid),
+	KUNIT_CASE(kbase_fixed_delay_counts_from_fire),
+	KUNIT_CASE(kbase_realtime_set_back_mid_run_not_early),
+	KUNIT_CASE_SLOW(kbase_burst_in_one_tick),
+	KUNIT_CASE_SLOW(kbase_concurrent_arm_cancel_two_cpus),
 	{}
 };
 
-static struct kunit_suite hwtimer_base_suite = {
-	.name = "hwtimer_base",
-	.test_cases = hwtimer_base_cases,
+static struct kunit_suite hwtimer_kbase_suite = {
+	.name = "hwtimer_kbase",
+	.test_cases = hwtimer_kbase_cases,
 };
 
-kunit_test_suite(hwtimer_base_suite);
+kunit_test_suite(hwtimer_kbase_suite);
 
-MODULE_DESCRIPTION("KUnit tests for hwtimer's timer base and in-kernel API");
+MODULE_DESCRIPTION("KUnit tests for hwtimer's in-kernel API and its per-CPU bases");
 MODULE_LICENSE("GPL");
