@@ -199,20 +199,20 @@ static_assert(!IS_ENABLED(CONFIG_64BIT) ||
 
 /**
  * struct hwt_ids - a file's timers by id (dev_ids.c)
- * @slot: slot[id - 1] is the timer of @id, or if bit 0 is set a free slot,
- *	  holding the next free id above bit 0
- * @cap: entries of @slot
- * @top: ids up to @top have been handed out; the slots above are unused
+ * @entry: entry[id - 1] is the timer of @id, or if bit 0 is set a free
+ *	   entry, holding the next free id above bit 0
+ * @cap: entries of @entry
+ * @top: ids up to @top have been handed out; the entries above are unused
  * @free: the id freed last, taken next; 0 if none
  * @nfree: free ids up to @top
  * @next: while the array grows, the larger one it is being copied into, a
- *	  chunk per hold of the lock; slots below @copied are written to
+ *	  chunk per hold of the lock; entries below @copied are written to
  *	  both (hwt_ids_set()). NULL otherwise.
- * @copied: slots of @slot copied into @next so far
+ * @copied: entries of @entry copied into @next so far
  * @grow: one thread at a time grows the array
  */
 struct hwt_ids {
-	unsigned long *slot;
+	unsigned long *entry;
 	u32 cap;
 	u32 top;
 	u32 free;

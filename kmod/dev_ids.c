@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/hwtimer: a file's ids. An array indexed by id holds each timer; the
- * free slots form a stack threaded through the array, so taking and
+ * free entries form a stack threaded through the array, so taking and
  * freeing an id is O(1) and touches one word, and ids stay dense: a file
  * never has an id above the most timers it ever held at once. The array
  * only grows, by doubling (hwt_ids_reserve()): the larger one is allocated
  * with no lock held and filled a chunk per hold of the file's lock, while
- * writes to slots already copied go to both, then swapped in under the
+ * writes to entries already copied go to both, then swapped in under the
  * lock, which every reader holds. So no hold copies more than a chunk,
  * however many timers the file has. See dev.h.
  */
@@ -17,22 +17,22 @@
 #include "dev_account.h"
 #include "dev_ids.h"
 
-#define HWT_IDS_MIN	64	/* slots of a file's first array */
-#define HWT_IDS_COPY	4096	/* slots copied per hold while it grows */
+#define HWT_IDS_MIN	64	/* entries of a file's first array */
+#define HWT_IDS_COPY	4096	/* entries copied per hold while it grows */
 #define HWT_IDS_KEEP	4096	/* an empty file keeps an array this small */
 /*
- * Slots beyond HWT_IDS_KEEP charged to the user as one timer: the array
+ * Entries beyond HWT_IDS_KEEP charged to the user as one timer: the array
  * stays as large as the file's busiest moment while any timer is left,
  * so it counts against max_timers_per_user too (EDQUOT).
  */
 #define HWT_IDS_PER_TIMER	16
 
-/* a timer's slot holds its pointer, whose bit 0 tells it from a free slot */
+/* a timer's entry holds its pointer, whose bit 0 tells it from a free one */
 static_assert(__alignof__(struct hwt_utimer) > 1);
 
 /**
- * hwt_ids_charged() - what an id array of @cap slots charges its user
- * @cap: its slots
+ * hwt_ids_charged() - what an id array of @cap entries charges its user
+ * @cap: its entries
  *
  * Return: timers' worth, counted in struct hwt_user.timers.
  */
@@ -42,7 +42,7 @@ u32 hwt_ids_charged(u32 cap)
 	       DIV_ROUND_UP(cap - HWT_IDS_KEEP, HWT_IDS_PER_TIMER) : 0;
 }
 
-/* a free slot: the next free id, tagged so it is no pointer */
+/* a free entry: the next free id, tagged so it is no pointer */
 static inline unsigned long hwt_ids_link(u32 next)
 {
 	return (unsigned long)next << 1 | 1;
@@ -67,7 +67,7 @@ u32 hwt_ids_get(struct hwt_ids *ids, struct hwt_utimer *t)
 
 	if (ids->free) {
 		id = ids->free;
-		ids->free = ids->slot[id - 1] >> 1;
+		ids->free = ids->entry[id - 1] >> 1;
 		ids->nfree--;
 	} else if (ids->top < ids->cap) {
 		id = ++ids->top;
@@ -93,7 +93,7 @@ void hwt_ids_put(struct hwt_ids *ids, u32 id)
  *
  * Grows the array, to twice its size or more, if fewer than @n ids are
  * left; other threads may still take them first, so callers that find
- * none left under the lock drop it and call again. The slots are copied
+ * none left under the lock drop it and call again. The entries are copied
  * HWT_IDS_COPY per hold of the lock, so no hold copies more than that.
  * The larger array is charged to the user (hwt_ids_charged()).
  *
@@ -103,7 +103,7 @@ void hwt_ids_put(struct hwt_ids *ids, u32 id)
 int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 {
 	struct hwt_ids *ids = &hf->ids;
-	unsigned long *slot, *old;
+	unsigned long *arr, *old;
 	u32 have, room, cap, extra;
 	int ret = 0;
 
@@ -126,22 +126,22 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 		ret = -EDQUOT;
 		goto out;
 	}
-	slot = kvmalloc_array(cap, sizeof(*slot), GFP_KERNEL_ACCOUNT);
-	if (!slot) {
+	arr = kvmalloc_array(cap, sizeof(*arr), GFP_KERNEL_ACCOUNT);
+	if (!arr) {
 		atomic_long_sub(extra, &hf->user->timers);
 		ret = -ENOMEM;
 		goto out;
 	}
 
 	hwt_lock(hf);
-	ids->next = slot;
+	ids->next = arr;
 	ids->copied = 0;
-	/* slots from @top on were never used: they need no copy */
+	/* entries from @top on were never used: they need no copy */
 	while (ids->copied < ids->top) {
 		u32 k = min_t(u32, ids->top - ids->copied, HWT_IDS_COPY);
 
-		memcpy(slot + ids->copied, ids->slot + ids->copied,
-		       k * sizeof(*slot));
+		memcpy(arr + ids->copied, ids->entry + ids->copied,
+		       k * sizeof(*arr));
 		ids->copied += k;
 		if (ids->copied == ids->top)
 			break;
@@ -150,8 +150,8 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 		cond_resched();
 		hwt_lock(hf);
 	}
-	old = ids->slot;
-	ids->slot = slot;
+	old = ids->entry;
+	ids->entry = arr;
 	ids->cap = cap;
 	ids->next = NULL;
 	hwt_unlock(hf);
@@ -167,7 +167,7 @@ out:
  *
  * A file's array only grows while it has timers: ids in use cannot move.
  * Once it holds none, every id is free, so an array larger than
- * HWT_IDS_KEEP slots goes, and the next ADD starts a small one again, from
+ * HWT_IDS_KEEP entries goes, and the next ADD starts a small one again, from
  * id 1. DRAIN and CANCEL call this; a file emptied by its AUTOREMOVE
  * timers keeps its array until one of them runs.
  *
@@ -186,8 +186,8 @@ void hwt_ids_shrink(struct hwt_file *hf)
 	hwt_lock(hf);
 	if (!hf->ntimers && ids->cap > HWT_IDS_KEEP) {
 		charged = hwt_ids_charged(ids->cap);
-		old = ids->slot;
-		ids->slot = NULL;
+		old = ids->entry;
+		ids->entry = NULL;
 		ids->cap = 0;
 		ids->top = 0;
 		ids->free = 0;
@@ -204,7 +204,7 @@ void hwt_ids_shrink(struct hwt_file *hf)
  * @ids: the file's ids, its lock held
  * @pos: where to look from; set past the timer found, or to where the
  *	 look stopped
- * @scan: slots the caller may still look at under this hold of the lock,
+ * @scan: entries the caller may still look at under this hold of the lock,
  *	  counted down: a walk over a file that once held millions of timers
  *	  and now holds few gives the lock up between holds of this many
  *
@@ -216,7 +216,7 @@ struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan)
 	u32 i;
 
 	for (i = max(*pos, 1U); i <= ids->top && *scan; i++) {
-		unsigned long v = ids->slot[i - 1];
+		unsigned long v = ids->entry[i - 1];
 
 		--*scan;
 		if (!(v & 1)) {
@@ -230,8 +230,8 @@ struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan)
 
 void hwt_ids_destroy(struct hwt_ids *ids)
 {
-	kvfree(ids->slot);
-	ids->slot = NULL;
+	kvfree(ids->entry);
+	ids->entry = NULL;
 	ids->cap = 0;
 	ids->top = 0;
 }

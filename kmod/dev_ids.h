@@ -8,10 +8,10 @@
 
 #include "dev.h"
 
-/* Write slot @i, and its copy if the array is growing past it. */
+/* Write entry @i, and its copy if the array is growing past it. */
 static inline void hwt_ids_set(struct hwt_ids *ids, u32 i, unsigned long v)
 {
-	ids->slot[i] = v;
+	ids->entry[i] = v;
 	if (unlikely(ids->next) && i < ids->copied)
 		ids->next[i] = v;
 }
@@ -25,20 +25,20 @@ static inline struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
 	/* id 0 wraps past @top */
 	if (id - 1 >= ids->top)
 		return NULL;
-	v = ids->slot[id - 1];
+	v = ids->entry[id - 1];
 	return v & 1 ? NULL : (struct hwt_utimer *)v;
 }
 
-/* slots a walk of the ids looks at per hold of the lock (hwt_ids_next()) */
+/* entries a walk of the ids looks at per hold of the lock (hwt_ids_next()) */
 #define HWT_IDS_SCAN	4096
 
-/* Whether a walk of the ids that stopped at @pos has slots left to see. */
+/* Whether a walk of the ids that stopped at @pos has entries left to see. */
 static inline bool hwt_ids_more(const struct hwt_ids *ids, u32 pos)
 {
 	return pos <= ids->top;
 }
 
-/* Put @t in the slot of its id, in place of the timer it replaces. */
+/* Put @t in the entry of its id, in place of the timer it replaces. */
 static inline void hwt_ids_replace(struct hwt_file *hf, struct hwt_utimer *t)
 {
 	hwt_ids_set(&hf->ids, t->id - 1, (unsigned long)t);

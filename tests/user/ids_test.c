@@ -4,7 +4,7 @@
  * a chunk per hold of the file's lock, and ids taken or freed meanwhile go
  * to both. One thread adds 200,000 timers in batches, which grows the array
  * a dozen times; another cancels every other one as soon as it is added,
- * so frees land in slots already copied and in slots not yet copied. At
+ * so frees land in entries already copied and in entries not yet copied. At
  * the end every id left names its own timer, and every freed id was handed
  * out again (ids stay dense).
  */
