@@ -12,8 +12,9 @@
 #include "wheel_impl.h"
 
 /*
- * Account @n, whose key is @key (not before the clock), to the slot it
- * belongs in now and return that slot; the caller links the node into it.
+ * Count @n, whose key is @key (not before the clock), in the tally of the
+ * slot it belongs in now, and return that slot. The caller links the node
+ * into it.
  */
 struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n, u64 key)
 {
@@ -46,10 +47,10 @@ struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n, u64 key)
 }
 
 /*
- * Account for a node whose key is @key having left its slot on level @lvl
- * (its list link is already elsewhere).
+ * Take a node whose key is @key off the tally of its slot on level @lvl.
+ * Its list link is already elsewhere.
  */
-void hwt_account_out(struct hwt_wheel *w, unsigned int lvl, u64 key)
+void hwt_tally_out(struct hwt_wheel *w, unsigned int lvl, u64 key)
 {
 	unsigned int idx;
 	struct hwt_level *l;
@@ -77,7 +78,7 @@ void hwt_account_out(struct hwt_wheel *w, unsigned int lvl, u64 key)
 void hwt_unlink(struct hwt_wheel *w, struct hwt_node *n)
 {
 	list_del_init(&n->entry);
-	hwt_account_out(w, n->lvl, hwt_wheel_key(w, n->expires));
+	hwt_tally_out(w, n->lvl, hwt_wheel_key(w, n->expires));
 	n->lvl = HWT_LVL_NONE;
 }
 
@@ -88,7 +89,7 @@ void hwt_move(struct hwt_wheel *w, struct hwt_node *n)
 	u64 key = hwt_wheel_key(w, n->expires);
 
 	list_move_tail(&n->entry, hwt_place(w, n, key));
-	hwt_account_out(w, from, key);
+	hwt_tally_out(w, from, key);
 	w->cascaded++;
 }
 

@@ -212,7 +212,7 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 	struct list_head *slot = &l->slot[idx];
 	unsigned int moved = 0;
 
-	/* hwt_move(), with the source's accounting done once for the lot */
+	/* hwt_move(), with the source's tally taken once for the lot */
 	while (*budget && !list_empty(slot)) {
 		struct hwt_node *n = list_first_entry(slot, struct hwt_node,
 						      entry);

@@ -147,7 +147,7 @@ static inline u64 hwt_clamp(const struct hwt_wheel *w, u64 *expires)
 
 /* wheel.c: placing nodes and taking them out */
 struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n, u64 key);
-void hwt_account_out(struct hwt_wheel *w, unsigned int lvl, u64 key);
+void hwt_tally_out(struct hwt_wheel *w, unsigned int lvl, u64 key);
 void hwt_unlink(struct hwt_wheel *w, struct hwt_node *n);
 void hwt_move(struct hwt_wheel *w, struct hwt_node *n);
 
