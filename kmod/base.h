@@ -1,6 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hwtimer internals: the timer base.
+ * hwtimer internals: the timer base. The nouns of the module:
+ *
+ *   node    a timer as the wheel sees it (struct hwt_node, linux/hwt_node.h)
+ *   wheel   the timing wheel of nodes; no locks, no clock (wheel.h)
+ *   base    a wheel on one clock and the hrtimer that drives it (base.c)
+ *   kbase   a base of the in-kernel API, per CPU and clock (api.h, kbase.c)
+ *   file    an open /dev/hwtimer: its ids, bases and lock (dev.h)
+ *   utimer  a timer of a file, 48 bytes (struct hwt_utimer, dev.h)
+ *   ext     the larger utimer, with a period or an eventfd (dev.h)
+ *   pass    one bounded run of a base's expiry (below, pass.h)
+ *   unit    what a pass counts: a timer expired or a node moved (pass.h)
  *
  * A timer base is one wheel (wheel.h) on one clock, a spinlock, and a soft
  * hrtimer that drives the wheel. Two kinds of owner use it: the in-kernel

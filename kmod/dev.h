@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * /dev/hwtimer: many timers behind one file descriptor. The userspace
- * contract is in uapi/linux/hwtimer.h. The device is a file per concern:
+ * contract is in uapi/linux/hwtimer.h; base.h opens with a glossary of the
+ * module's nouns. The device is a file per concern:
  *
  *   dev.c          a file's life: open, release, fdinfo, the misc device
  *   dev_account.c  what timers cost and who pays: the limits, per-user
