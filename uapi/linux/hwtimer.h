@@ -127,7 +127,7 @@
  * word or two of the id array; it is charged to the memory cgroup of the
  * task that allocates it. The id array keeps the size the file's busiest
  * moment needed while the file has timers (ids in use cannot move), so
- * beyond its first 4096 slots it counts as one timer per 16 slots against
+ * beyond its first 4096 entries it counts as one timer per 16 entries against
  * max_timers_per_user; it goes once a CANCEL or DRAIN leaves the file with
  * none. A timer added with
  * an eventfd holds a reference to it, as a poll() on it would, so the
