@@ -502,8 +502,8 @@ EXPORT_SYMBOL_GPL(hwtimer_now);
  * hwtimer_tick_ns() - the wheel's tick
  *
  * Context: any.
- * Return: the tick in ns; a timer fires less than one tick after its
- * deadline, plus hrtimer latency.
+ * Return: the tick in ns: the lateness bound of the precision promise in
+ * <linux/hwtimer.h>.
  */
 u64 hwtimer_tick_ns(void)
 {

@@ -20,17 +20,16 @@
  * expiry is a direct call, not an indirect one.
  *
  * Tick: the hrtimer is armed only when something can be due, for the window
- * hwt_wheel_next_range() gives: from the earliest time a timer can be due to
- * the latest by which the earliest timers must fire (deadline plus slack),
- * as hrtimer_start_range_ns() takes it. So an empty base causes no wakeups,
- * a lone timer an hour away causes one, a timer with no slack fires at its
- * deadline rounded up to the wheel's tick (4.096 us by default) plus the
- * hrtimer's own latency, and timers whose slack windows overlap share a
- * wakeup: the hrtimer fires at the end of the window (or within its last
- * HWT_ARM_SLACK_NS, if the CPU is awake then anyway). Adding a timer
- * re-programs the hrtimer only when its window ends before the armed one;
- * deleting never does, except that a base whose wheel becomes empty
- * disarms.
+ * hwt_wheel_next_range() gives. The window runs from the earliest time a
+ * timer can be due to the latest by which the earliest timers must fire
+ * (deadline plus slack), as hrtimer_start_range_ns() takes it. So an empty
+ * base causes no wakeups, and a lone timer an hour away causes one. A timer
+ * without slack fires as <linux/hwtimer.h> promises; wheel.h has the tick.
+ * Timers whose slack windows overlap share a wakeup: the hrtimer fires at
+ * the end of the window, or within its last HWT_ARM_SLACK_NS if the CPU is
+ * awake then anyway. Adding a timer re-programs the hrtimer only when its
+ * window ends before the armed one. Deleting never does, except that a
+ * base whose wheel becomes empty disarms.
  *
  * Expiry context: a soft hrtimer (HRTIMER_MODE_ABS_SOFT). Callbacks of the
  * in-kernel API then run in softirq context, as timer_list callbacks do,
