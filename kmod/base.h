@@ -49,39 +49,39 @@
  * is never paid for a handful of timers.
  *
  * Going on. A pass that stops with work left does not arm the hrtimer
- * again: an hrtimer programmed for "now" costs an interrupt and a softirq
- * entry per pass, which is most of a pass's time on a VM and all of it
- * under emulation, and the wheel falls behind. As __do_softirq() and
- * rcu_do_batch() do, the owner starts the next pass at once (after
- * dropping the lock, signalling and freeing) while nobody else wants the
- * CPU and the run has taken less than HWT_RUN_NS (hwt_run_more()). Past
- * that, a device file hands the base to a worker, a high-priority per-CPU
- * kworker (nice -20, below every real-time task), which goes on pass by
- * pass with cond_resched() in between and arms the hrtimer again once
- * caught up. At normal priority, as ksoftirqd runs, the worker waited
- * behind the very reader its passes had woken, for a scheduler slice, and
- * timers fired milliseconds late; the softirq it takes over from outranks
- * every task. The
- * in-kernel API's bases promise their callbacks softirq context, so they
- * do not hand off: past the window they arm the hrtimer for a fresh "now"
- * (hwt_base_expiry_defer()), and other softirq work, a woken task or
- * ksoftirqd gets the CPU in between. Either way no pass is longer than
- * above, so a task that needs the CPU waits for one pass at most: its
- * wakeup sets need_resched(). On PREEMPT_RT the timer softirq runs in the
- * ktimers thread at SCHED_FIFO 1, above every task it would keep waiting:
- * there a run is one pass, and a device file's backlog goes to the worker
- * at once, where SCHED_FIFO tasks preempt it.
+ * again. An hrtimer programmed for "now" costs an interrupt and a softirq
+ * entry per pass, most of a pass's time on a VM, and the wheel falls
+ * behind. As __do_softirq() and rcu_do_batch() do, the owner starts the
+ * next pass at once, after dropping the lock, signalling and freeing. It
+ * goes on while nobody else wants the CPU and the run has taken less than
+ * HWT_RUN_NS (hwt_run_more()).
  *
- * Per unit, the device does a list move (and for a timer with an eventfd, a
- * reference on it, the eventfds being signalled after the lock is dropped,
- * each once per pass, at most HWT_PASS_EFDS of them); a periodic timer that
- * queues no record is re-armed, an O(1) insert. The in-kernel API runs
- * each callback with the lock dropped. Natively, the wheel core's units
- * cost 30 ns (in cache) to 150 ns (10^7 timers: every node a cache miss),
- * so a pass is at most HWT_PASS_NS plus one step of HWT_PASS_CHECK cold
- * units (HWT_PASS_MIN cold units take less than HWT_PASS_NS), about 25 us;
- * bench/core_bench.c ("pass") measures it, and
- * BENCHMARKS.md has the table.
+ * Past that, a device file hands the base to a worker: a per-CPU kworker
+ * at nice -20, below every real-time task. It goes on pass by pass with
+ * cond_resched() in between, and arms the hrtimer again once caught up.
+ * Its priority is high because the softirq it takes over from outranks
+ * every task: at normal priority it would wait behind the very reader its
+ * passes woke. The in-kernel API's bases promise their callbacks softirq
+ * context, so they do not hand off. Past the window they arm the hrtimer
+ * for a fresh "now" (hwt_base_expiry_defer()), and other softirq work, a
+ * woken task or ksoftirqd gets the CPU in between.
+ *
+ * Either way no pass is longer than above, so a task that needs the CPU
+ * waits for one pass at most: its wakeup sets need_resched(). On
+ * PREEMPT_RT the timer softirq runs in the ktimers thread at SCHED_FIFO 1,
+ * above every task it would keep waiting. There a run is one pass, and a
+ * device file's backlog goes to the worker at once, where SCHED_FIFO tasks
+ * preempt it.
+ *
+ * Per unit, the device does a list move, and takes a reference on the
+ * eventfd of a timer that has one. The eventfds are signalled after the
+ * lock is dropped, each once per pass, at most HWT_PASS_EFDS of them. A
+ * periodic timer that queues no record is re-armed, an O(1) insert. The
+ * in-kernel API runs each callback with the lock dropped. A pass thus
+ * lasts at most HWT_PASS_NS plus one step of HWT_PASS_CHECK cold units, as
+ * long as HWT_PASS_MIN cold units take less than HWT_PASS_NS.
+ * bench/core_bench.c ("pass") measures it; BENCHMARKS.md has the
+ * measurements.
  *
  * Every lock hold outside a pass is O(1) (one operation: add, modify,
  * cancel, a clock set-back included) or a fixed number of them (the

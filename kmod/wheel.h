@@ -129,12 +129,10 @@
  * (a key is placed by how many slots ahead of the clock's it is, so the
  * bounds of each range hold within one slot of that level)
  *
- * The price of cascading ahead is a level more for the same horizon: a
- * timeout of 1 ms .. 60 s is moved 3.8 times on average before it fires
- * (`core_bench -w geometry`), against 3.4 when levels were 64 slots apart
- * and keys went by their highest differing bit; a burst of 10^5 in one
- * second, 2.7 times against 2.2. Those moves are no longer made in front
- * of a deadline.
+ * The price of cascading ahead is a level more for the same horizon, so a
+ * node is moved a little more often before it fires. None of those moves
+ * is made in front of a deadline. BENCHMARKS.md has the measurements
+ * (`core_bench -w geometry`).
  */
 #ifndef _HWT_WHEEL_H
 #define _HWT_WHEEL_H
