@@ -143,6 +143,7 @@ static bool hwt_unqueue(struct hwtimer *t)
 {
 	struct hwtimer_sleepable *st;
 
+	lockdep_assert_held(&t->base->lock);
 	if (!(t->state & HWT_QUEUED))
 		return false;
 	st = hwt_sleepable(t);
@@ -295,6 +296,7 @@ static bool __hwtimer_cancel(struct hwt_kbase *kb, struct hwtimer *t)
 {
 	bool was = false;
 
+	lockdep_assert_held(&kb->lock);
 	if (kb->running == t)
 		kb->rearm = false;
 	if (t->state & HWT_PENDING) {

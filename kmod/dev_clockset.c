@@ -72,6 +72,7 @@ bool hwt_cos_stale(const struct hwt_file *hf)
 void hwt_cos_withdrawn(struct hwt_file *hf, struct hwt_utimer *t, u64 now,
 		       struct hwt_signals *sig)
 {
+	lockdep_assert_held(&hf->lock);
 	t->fired = now;
 	t->state = HWT_U_CANCELED;
 	list_add_tail(&t->node.entry, &hf->ready);

@@ -22,6 +22,7 @@ static inline struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
 	const struct hwt_ids *ids = &hf->ids;
 	unsigned long v;
 
+	lockdep_assert_held(&hf->lock);
 	/* id 0 wraps past @top */
 	if (id - 1 >= ids->top)
 		return NULL;

@@ -58,6 +58,7 @@ void hwt_record_taken(struct hwt_file *hf, struct hwt_utimer *t,
 		      bool canceled, u64 when, struct hwt_nows *nows,
 		      struct list_head *dead)
 {
+	lockdep_assert_held(&hf->lock);
 	hwt_utimer_disarm(hf, t);
 	if (hwt_period(t) && !canceled)
 		hwt_utimer_rearm_period(hf, t, when,

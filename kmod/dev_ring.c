@@ -253,6 +253,7 @@ void hwt_ring_begin(struct hwt_file *hf, struct hwt_ring_pass *p)
 	struct hwt_ring *r = hf->ring;
 	u32 used;
 
+	lockdep_assert_held(&hf->lock);
 	p->room = 0;
 	if (!r)
 		return;
@@ -291,6 +292,7 @@ bool hwt_ring_put(struct hwt_file *hf, struct hwt_ring_pass *p,
 	bool canceled;
 	u64 now = 0;
 
+	lockdep_assert_held(&hf->lock);
 	if (!p->room)
 		return false;
 	p->room--;
@@ -331,6 +333,7 @@ void hwt_ring_end(struct hwt_file *hf, struct hwt_ring_pass *p,
 {
 	struct hwt_ring *r = hf->ring;
 
+	lockdep_assert_held(&hf->lock);
 	if (!r || r->prod == p->start)
 		return;
 	/* the records before the index that says they are there */
@@ -360,6 +363,7 @@ void hwt_ring_queue_changed(struct hwt_file *hf, unsigned int full)
 	struct hwt_ring *r = hf->ring;
 	u32 flags;
 
+	lockdep_assert_held(&hf->lock);
 	if (!r)
 		return;
 	if (full) {
@@ -429,6 +433,7 @@ void hwt_ring_show(struct seq_file *m, struct hwt_file *hf)
 {
 	struct hwt_ring *r = hf->ring;
 
+	lockdep_assert_held(&hf->lock);
 	if (!r)
 		return;
 	seq_printf(m, "ring_entries:\t%u\n", r->mask + 1);

@@ -23,6 +23,7 @@ void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
 {
 	unsigned int i;
 
+	lockdep_assert_held(&hf->lock);
 	for (i = 0; i < sig->nefd; i++)
 		if (sig->efd[i]->ctx == e->ctx)
 			return;

@@ -86,6 +86,7 @@ static u64 hwt_kbase_rearm(struct hwt_kbase *kb, struct hwtimer *t,
 {
 	u64 missed;
 
+	lockdep_assert_held(&kb->lock);
 	t->node.expires = hwt_period_next(t->node.expires, fired, now,
 					  t->period,
 					  t->flags & HWTIMER_FIXED_DELAY,
@@ -124,6 +125,7 @@ static void hwt_kbase_run(struct hwt_kbase *kb, struct hwtimer *t, u64 now,
 			  unsigned long *flags)
 	__releases(&kb->lock)
 {
+	lockdep_assert_held(&kb->lock);
 	kb->running = t;
 	WRITE_ONCE(kb->fired, now);
 	kb->rearm = t->period != 0;
