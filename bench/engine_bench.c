@@ -11,7 +11,7 @@
  * Two pass rules, with the same wheel:
  *   rearm  a pass that stops with work left arms the hrtimer for "now":
  *          the next pass starts R later (the module before it went on);
- *   run    the next pass starts at once (hwt.h: the same softirq run,
+ *   run    the next pass starts at once (base.h: the same softirq run,
  *          then the base's worker; the CPU is taken to be free).
  * A base wakes at the window hwt_wheel_next_range() gives, paying R.
  *
