@@ -9,6 +9,8 @@ pkgs=(
 	# building the module, the debug kernel and the userspace side
 	gcc g++ make perl python3 bc flex bison libelf-dev libssl-dev dwarves
 	xz-utils cpio kmod rsync sparse pkg-config dkms
+	# tests/vm/uml-*.patch, applied to the UML kernel's source
+	patch
 	# a test built with -m32: the uapi from a 32-bit process
 	gcc-multilib
 	# io_uring from the tests (the library itself does not need it)
