@@ -36,6 +36,7 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
+#include "pass.h"
 
 #define MS	1000000ULL
 #define SEC	1000000000ULL
@@ -476,28 +477,22 @@ measure_burst(const struct impl *im, size_t n)
 	return fired;
 }
 
-#define PASS_BUDGET	256	/* the module's HWT_PASS_BUDGET */
-#define PASS_NS		20000	/* HWT_PASS_NS */
-#define PASS_MIN	64	/* HWT_PASS_MIN */
-#define PASS_CHECK	32	/* HWT_PASS_CHECK */
-
 static int cmp_double(const void *a, const void *b);
 
-static double cpu_ns(void)
+/* this thread's CPU time: the clock of a pass (pass.h) */
+static u64 cpu_ns(void)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+	return (u64)t.tv_sec * 1000000000ULL + (u64)t.tv_nsec;
 }
 
-
 /*
- * Runs of the wheel driven as the module's timer base drives them: a
- * budget of PASS_BUDGET units (timers returned + nodes moved) spent in
- * steps of PASS_MIN and then PASS_CHECK, stopping early once a run has
- * taken PASS_NS; the
- * next run at once if one stopped with work left, else at
+ * Runs of the wheel driven as the module's timer base drives them, by the
+ * module's own pass rule (kmod/pass.h): a budget of HWT_PASS_BUDGET units
+ * (timers returned + nodes moved), stopping early once a run has taken
+ * HWT_PASS_NS; the next run at once if one stopped with work left, else at
  * hwt_wheel_next(). Load "slot": N timers in one level-2 slot, whose
  * cascade moves all N; "spread": N timers uniform over 1 ms .. 60 s. Each
  * run is timed in this thread's CPU time, so that the host preempting the
@@ -514,21 +509,14 @@ measure_pass(size_t n, bool slot, double *t, size_t max_runs)
 		wheel_add(&timers[i], slot ? start + rnd64() % l2 :
 				      now + delay_uniform());
 	while (fired < n && runs < max_runs) {
-		unsigned int left = PASS_BUDGET, step, more, check = PASS_MIN;
-		double t0 = cpu_ns();
+		struct hwt_pass p;
+		u64 t0 = cpu_ns();
 
-		do {
-			step = left < check ? left : check;
-			check = PASS_CHECK;
-			more = step;
-			while (hwt_wheel_pop(wheel, now, &more))
-				fired++;
-			left -= step - more;
-			if (cpu_ns() - t0 > PASS_NS)
-				left = 0;
-		} while (!more && left);
-		t[runs++] = cpu_ns() - t0;
-		if (!more)
+		hwt_pass_init(&p, t0);
+		while (hwt_pass_pop(&p, wheel, now, cpu_ns))
+			fired++;
+		t[runs++] = (double)(cpu_ns() - t0);
+		if (!p.left)
 			continue;	/* stopped with work left: at once */
 		if (!hwt_wheel_next(wheel, &when))
 			break;
@@ -541,10 +529,10 @@ measure_pass(size_t n, bool slot, double *t, size_t max_runs)
 
 /*
  * The machine's own noise, for reading the tail of the runs above: the
- * same timing around an empty loop that stops after PASS_NS of CPU, looking
- * at the time about as often as a run does. Whatever it takes beyond
- * PASS_NS is the host (this benchmark's machine may itself be a VM whose
- * CPU is taken away, which the thread's CPU clock still counts).
+ * same timing around an empty loop that stops after HWT_PASS_NS of CPU,
+ * looking at the time about as often as a run does. Whatever it takes
+ * beyond HWT_PASS_NS is the host (this benchmark's machine may itself be a
+ * VM whose CPU is taken away, which the thread's CPU clock still counts).
  */
 static void noise_bench(size_t runs)
 {
@@ -555,21 +543,21 @@ static void noise_bench(size_t runs)
 	if (!t)
 		return;
 	for (i = 0; i < runs; i++) {
-		double t0 = cpu_ns();
+		u64 t0 = cpu_ns();
 		unsigned int k;
 
 		do {
 			for (k = 0; k < 1000; k++)
 				sink += k;
-		} while (cpu_ns() - t0 <= PASS_NS);
-		t[i] = cpu_ns() - t0;
+		} while (cpu_ns() - t0 <= HWT_PASS_NS);
+		t[i] = (double)(cpu_ns() - t0);
 	}
 	qsort(t, runs, sizeof(*t), cmp_double);
 	printf("{\"layer\":\"native\",\"impl\":\"none\",\"workload\":\"pass_noise\","
 	       "\"n\":0,\"runs\":%zu,\"p50_ns\":%.0f,\"p99_ns\":%.0f,"
 	       "\"p999_ns\":%.0f,\"worst_pass_ns\":%.0f,\"pass_ns\":%d}\n",
 	       runs, t[runs / 2], t[runs * 99 / 100], t[runs * 999 / 1000],
-	       t[runs - 1], PASS_NS);
+	       t[runs - 1], HWT_PASS_NS);
 	fflush(stdout);
 	free(t);
 }
@@ -592,7 +580,7 @@ static void pass_bench(size_t n)
 		       "\"p999_ns\":%.0f,\"worst_pass_ns\":%.0f,\"budget\":%d,"
 		       "\"pass_ns\":%d}\n", loads[l], n, runs, t[runs / 2],
 		       t[runs * 99 / 100], t[runs * 999 / 1000], t[runs - 1],
-		       PASS_BUDGET, PASS_NS);
+		       HWT_PASS_BUDGET, HWT_PASS_NS);
 		fflush(stdout);
 	}
 	free(t);
