@@ -12,10 +12,11 @@
  *   pass    one bounded run of a base's expiry (below, pass.h)
  *   unit    what a pass counts: a timer expired or a node moved (pass.h)
  *
- * A timer base is one wheel (wheel.h) on one clock, a spinlock, and a soft
- * hrtimer that drives the wheel. Two kinds of owner use it: the in-kernel
- * API (api.c) has one base per CPU and clock, and every open /dev/hwtimer
- * file has its own bases. Owners write their own hrtimer callback around
+ * A timer base is one wheel (wheel.h) on one clock and a soft hrtimer that
+ * drives the wheel; its owner's lock guards it (Locking, below). Two kinds
+ * of owner use it: the in-kernel API (api.c) has one base per CPU and
+ * clock, and every open /dev/hwtimer file has its own bases. Owners write
+ * their own hrtimer callback around
  * hwt_base_expiry_begin/expire_next/expiry_end, so the per-timer work of an
  * expiry is a direct call, not an indirect one.
  *

@@ -19,10 +19,10 @@
  * charge their rings to user_struct.locked_vm instead, which a kernel has
  * only when one of them is built in.
  */
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
-#include <linux/capability.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -63,7 +63,7 @@ static_assert(sizeof(struct hwtimer_ring_setup) ==
 	      HWTIMER_RING_SETUP_SIZE_VER0);
 
 /**
- * struct hwt_ring - a file's expiry ring (dev_ring.c)
+ * struct hwt_ring - a file's expiry ring
  * @hdr: the header, which the consumer maps too; the kernel only writes
  *	 its own fields and reads @hdr->cons, @hdr->wake and @hdr->wake_at
  * @recs: the first record slot
