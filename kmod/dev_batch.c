@@ -134,7 +134,7 @@ static void hwt_write_op(struct hwt_upin *p, unsigned int i, size_t osize,
 long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize)
 {
 	struct hwtimer_batch hb;
-	struct hwt_slot *slots;
+	struct hwt_prepped_op *preps;
 	unsigned int per;
 	void __user *uops;
 	size_t osize;
@@ -158,9 +158,9 @@ long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize)
 	/* a chunk spans at most a page's worth of bytes: two pages pinned */
 	per = min_t(size_t, HWT_CHUNK, PAGE_SIZE / osize);
 
-	slots = kmalloc_array(min(hb.count, per) ?: 1, sizeof(*slots),
+	preps = kmalloc_array(min(hb.count, per) ?: 1, sizeof(*preps),
 			      GFP_KERNEL);
-	if (!slots)
+	if (!preps)
 		return -ENOMEM;
 	while (done < hb.count) {
 		unsigned int i, n = min(per, hb.count - done);
@@ -171,15 +171,15 @@ long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize)
 		if (ret)
 			break;
 		for (i = 0; i < n; i++)
-			hwt_read_op(&pin, i, osize, &slots[i].op);
-		ran = hwt_run_ops(hf, slots, n,
+			hwt_read_op(&pin, i, osize, &preps[i].op);
+		ran = hwt_run_ops(hf, preps, n,
 				  hb.flags & HWTIMER_BATCH_STOP_ON_ERROR);
 		for (i = 0; i < ran; i++)
-			hwt_write_op(&pin, i, osize, &slots[i].op);
+			hwt_write_op(&pin, i, osize, &preps[i].op);
 		hwt_unpin(&pin);
 		done += ran;
 		if (ran < n || ((hb.flags & HWTIMER_BATCH_STOP_ON_ERROR) &&
-				slots[ran - 1].op.result < 0))
+				preps[ran - 1].op.result < 0))
 			break;
 		/*
 		 * A signal ends it: @done tells the caller where to go on.
@@ -190,7 +190,7 @@ long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize)
 			break;
 		cond_resched();
 	}
-	kfree(slots);
+	kfree(preps);
 	/* the return value says it too, should this store fault */
 	if (put_user(done, (u32 __user *)(uarg +
 					   offsetof(struct hwtimer_batch, done))) &&

@@ -172,7 +172,7 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 		       u32 opcode)
 {
 	size_t n = min(usize, sizeof(struct hwtimer_op));
-	struct hwt_slot s;
+	struct hwt_prepped_op s;
 	u32 given;
 	int ret;
 

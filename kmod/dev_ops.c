@@ -42,7 +42,7 @@ static inline u32 hwt_uflags(u32 f)
  * NO_RECORD timer's period is also at least HWTIMER_NO_RECORD_MIN_PERIOD_NS,
  * since the kernel re-arms it on its own (see hwt_max_rearms_per_user).
  */
-static bool hwt_period_in_range(const struct hwt_slot *s, bool no_record)
+static bool hwt_period_in_range(const struct hwt_prepped_op *s, bool no_record)
 {
 	u64 period = s->op.period;
 
@@ -59,7 +59,7 @@ static bool hwt_period_in_range(const struct hwt_slot *s, bool no_record)
  * Fields an operation writes back (an ADD's @id, @gen without
  * HWTIMER_F_GEN, @result, a CANCEL's @expires) are not read.
  */
-static int hwt_prep(struct hwt_file *hf, struct hwt_slot *s)
+static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
 {
 	struct hwtimer_op *op = &s->op;
 	u32 f = op->flags;
@@ -175,7 +175,7 @@ static int hwt_alloc_id(struct hwt_file *hf, u32 *id, struct hwt_utimer *t,
 }
 
 /* The file's entry for @s's eventfd: its last one, or @s's new entry. */
-static struct hwt_efd *hwt_efd_of(struct hwt_file *hf, struct hwt_slot *s)
+static struct hwt_efd *hwt_efd_of(struct hwt_file *hf, struct hwt_prepped_op *s)
 {
 	struct hwt_efd *e = hf->last_efd;
 
@@ -197,7 +197,7 @@ static struct hwt_efd *hwt_efd_of(struct hwt_file *hf, struct hwt_slot *s)
  * @prepaid: timers a chunk charged its user at once for its ADDs; each
  * takes one, or charges its own once they are gone
  */
-static int hwt_do_add(struct hwt_file *hf, struct hwt_slot *s,
+static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 		      struct hwt_nows *nows, unsigned int *prepaid)
 {
 	struct hwtimer_op *op = &s->op;
@@ -330,7 +330,7 @@ static struct hwt_utimer *hwt_op_timer(struct hwt_file *hf,
 	return t;
 }
 
-static int hwt_do_mod(struct hwt_file *hf, struct hwt_slot *s,
+static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 		      struct hwt_nows *nows)
 {
 	struct hwtimer_op *op = &s->op;
@@ -400,7 +400,7 @@ out:
 	return pending;
 }
 
-static int hwt_do_cancel(struct hwt_file *hf, struct hwt_slot *s,
+static int hwt_do_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
 			 struct hwt_nows *nows, struct list_head *dead)
 {
 	struct hwtimer_op *op = &s->op;
@@ -426,35 +426,35 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_slot *s,
 }
 
 /* Allocate the plain timers of a chunk at once; ENOMEM fails them all. */
-static void hwt_slots_alloc(struct hwt_file *hf, struct hwt_slot *slots,
-			    unsigned int n)
+static void hwt_prepped_alloc(struct hwt_file *hf,
+			      struct hwt_prepped_op *preps, unsigned int n)
 {
 	struct hwt_utimer *ts[HWT_CHUNK];
 	unsigned int i, k = 0;
 
 	for (i = 0; i < n; i++)
-		if (slots[i].op.result == 1)
+		if (preps[i].op.result == 1)
 			k++;
 	if (k && hwt_alloc_plain(hf, ts, k))
 		k = 0;
 	for (i = 0; i < n; i++) {
-		if (slots[i].op.result != 1)
+		if (preps[i].op.result != 1)
 			continue;
 		if (!k) {
-			slots[i].op.result = -ENOMEM;
+			preps[i].op.result = -ENOMEM;
 			continue;
 		}
-		slots[i].fresh = ts[--k];
-		slots[i].op.result = 0;
+		preps[i].fresh = ts[--k];
+		preps[i].op.result = 0;
 	}
 }
 
 /**
  * hwt_run_ops() - run a chunk of operations
  * @hf: the file
- * @slots: at most HWT_CHUNK operations; a @result already set (negative)
+ * @preps: at most HWT_CHUNK operations; a @result already set (negative)
  *	   fails its operation without running it
- * @n: entries of @slots
+ * @n: entries of @preps
  * @stop: stop at the first failure (HWTIMER_BATCH_STOP_ON_ERROR)
  *
  * Each is validated and gets what it needs allocated, then they run under
@@ -462,7 +462,7 @@ static void hwt_slots_alloc(struct hwt_file *hf, struct hwt_slot *slots,
  *
  * Return: how many ran: all, or up to the first failure if @stop.
  */
-unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
+unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 			 unsigned int n, bool stop)
 {
 	unsigned int i, adds, prepaid, ran = n;
@@ -471,7 +471,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 	LIST_HEAD(dead);
 
 	for (i = 0; i < n; i++) {
-		struct hwt_slot *s = &slots[i];
+		struct hwt_prepped_op *s = &preps[i];
 
 		s->fresh = NULL;
 		s->added = NULL;
@@ -481,7 +481,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 		if (!s->op.result)
 			s->op.result = hwt_prep(hf, s);
 	}
-	hwt_slots_alloc(hf, slots, n);
+	hwt_prepped_alloc(hf, preps, n);
 	/*
 	 * Ids for the ADDs, grown without the lock (hwt_alloc_id() copes
 	 * if others took them), and their charge to the user, in one go
@@ -489,16 +489,16 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 	 * by one, to fail the right ones)
 	 */
 	for (i = 0, adds = 0; i < n; i++)
-		adds += slots[i].op.op == HWTIMER_OP_ADD && !slots[i].op.result;
+		adds += preps[i].op.op == HWTIMER_OP_ADD && !preps[i].op.result;
 	prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 	if (adds)
 		hwt_ids_reserve(hf, adds);
 
 	hwt_lock(hf);
 	for (i = 0; i < n; i++) {
-		struct hwt_slot *s = &slots[i];
+		struct hwt_prepped_op *s = &preps[i];
 
-		if (stop && i && slots[i - 1].op.result < 0) {
+		if (stop && i && preps[i - 1].op.result < 0) {
 			ran = i;
 			break;
 		}
@@ -529,11 +529,11 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 	if (cancelled)
 		hwt_ids_shrink(hf);
 	for (i = 0; i < n; i++) {
-		if (slots[i].fresh)
-			hwt_timer_free(slots[i].fresh);
-		if (slots[i].ctx)
-			eventfd_ctx_put(slots[i].ctx);
-		kfree(slots[i].efd);
+		if (preps[i].fresh)
+			hwt_timer_free(preps[i].fresh);
+		if (preps[i].ctx)
+			eventfd_ctx_put(preps[i].ctx);
+		kfree(preps[i].efd);
 	}
 	return ran;
 }
@@ -541,13 +541,13 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
 /**
  * hwt_undo_adds() - delete the timers ADDs of a chunk created
  * @hf: the file
- * @slots: operations hwt_run_ops() ran
- * @n: entries of @slots
+ * @preps: operations hwt_run_ops() ran
+ * @n: entries of @preps
  *
  * For results that could not reach the caller: a timer whose id the caller
  * never learnt is gone again, unless someone has re-armed it since.
  */
-void hwt_undo_adds(struct hwt_file *hf, struct hwt_slot *slots,
+void hwt_undo_adds(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		   unsigned int n)
 {
 	unsigned int i;
@@ -555,7 +555,7 @@ void hwt_undo_adds(struct hwt_file *hf, struct hwt_slot *slots,
 
 	hwt_lock(hf);
 	for (i = 0; i < n; i++) {
-		struct hwt_slot *s = &slots[i];
+		struct hwt_prepped_op *s = &preps[i];
 		struct hwt_utimer *t;
 
 		if (!s->added)

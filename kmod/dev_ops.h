@@ -17,7 +17,7 @@ struct eventfd_ctx;
  * the file's. @added is the timer an ADD created, for hwt_undo_adds();
  * @ended says that a MOD or CANCEL ended an arming (hwt_signals_wait()).
  */
-struct hwt_slot {
+struct hwt_prepped_op {
 	struct hwtimer_op op;
 	u64 slack;
 	struct hwt_utimer *fresh;
@@ -27,9 +27,9 @@ struct hwt_slot {
 	bool ended;
 };
 
-unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_slot *slots,
+unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 			 unsigned int n, bool stop);
-void hwt_undo_adds(struct hwt_file *hf, struct hwt_slot *slots,
+void hwt_undo_adds(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		   unsigned int n);
 
 #endif /* _HWT_DEV_OPS_H */

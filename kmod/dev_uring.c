@@ -21,7 +21,7 @@
  * Expiries do not come back as CQEs. A multishot command could post one
  * per record, but each would cost a CQE of the ring's (and, once the CQ is
  * full, an allocation on io_uring's overflow list), where the expiry ring
- * costs a slot written under the lock the expiry holds anyway.
+ * costs a record written under the lock the expiry holds anyway.
  */
 #include <linux/io_uring.h>
 #include <linux/io_uring_types.h>
@@ -77,7 +77,7 @@ static const void *hwt_uring_bytes(struct io_uring_cmd *ioucmd)
 }
 
 /* What the CQE of an op that ran reports. */
-static int hwt_uring_res(const struct hwt_slot *s)
+static int hwt_uring_res(const struct hwt_prepped_op *s)
 {
 	if (s->op.result < 0)
 		return s->op.result;
@@ -85,7 +85,7 @@ static int hwt_uring_res(const struct hwt_slot *s)
 }
 
 /* A short-form command as an op: @c was checked by hwt_uring_check(). */
-static void hwt_uring_slot(struct hwt_slot *s, struct io_uring_cmd *ioucmd,
+static void hwt_uring_prep(struct hwt_prepped_op *s, struct io_uring_cmd *ioucmd,
 			   const struct hwtimer_uring_cmd *c)
 {
 	memset(s, 0, sizeof(*s));
@@ -121,12 +121,12 @@ static int hwt_uring_check(u32 cmd_op, const struct hwtimer_uring_cmd *c)
 
 #ifdef HWT_COMPAT_URING_CMD_TW_FLAGS
 /*
- * Complete @n queued commands from @cmd on, with the results of @slots, or
+ * Complete @n queued commands from @cmd on, with the results of @preps, or
  * with @err if they could not run.
  */
 static struct io_uring_cmd *hwt_uring_done(struct io_uring_cmd *cmd,
 					   unsigned int n,
-					   const struct hwt_slot *slots,
+					   const struct hwt_prepped_op *preps,
 					   int err, unsigned int issue_flags)
 {
 	unsigned int i;
@@ -135,7 +135,7 @@ static struct io_uring_cmd *hwt_uring_done(struct io_uring_cmd *cmd,
 		/* done may free it */
 		struct io_uring_cmd *next = hwt_pdu(cmd)->next;
 
-		io_uring_cmd_done(cmd, slots ? hwt_uring_res(&slots[i]) : err,
+		io_uring_cmd_done(cmd, preps ? hwt_uring_res(&preps[i]) : err,
 				  0, issue_flags);
 		cmd = next;
 	}
@@ -194,7 +194,7 @@ static void hwt_uring_tw(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	struct hwt_file *hf = ioucmd->file->private_data;
 	struct hwt_uring_batch *b = &hf->uring;
 	struct io_uring_cmd *cmd, **tail;
-	struct hwt_slot *slots = NULL;
+	struct hwt_prepped_op *preps = NULL;
 	unsigned int n, k, i, ran = 0;
 	int err = -ECANCELED;
 
@@ -211,26 +211,26 @@ static void hwt_uring_tw(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	hwt_unlock(hf);
 
 	if (!(current->flags & (PF_EXITING | PF_KTHREAD))) {
-		slots = kmalloc_array(min_t(unsigned int, n, HWT_CHUNK),
-				      sizeof(*slots), GFP_KERNEL);
+		preps = kmalloc_array(min_t(unsigned int, n, HWT_CHUNK),
+				      sizeof(*preps), GFP_KERNEL);
 		err = -ENOMEM;
 	}
 	while (n) {
 		struct io_uring_cmd *c = cmd;
 
 		k = min_t(unsigned int, n, HWT_CHUNK);
-		for (i = 0; slots && i < k; i++, c = hwt_pdu(c)->next)
-			hwt_uring_slot(&slots[i], c, &hwt_pdu(c)->c);
-		if (slots)
-			hwt_run_ops(hf, slots, k, false);
-		cmd = hwt_uring_done(cmd, k, slots, err, issue_flags);
+		for (i = 0; preps && i < k; i++, c = hwt_pdu(c)->next)
+			hwt_uring_prep(&preps[i], c, &hwt_pdu(c)->c);
+		if (preps)
+			hwt_run_ops(hf, preps, k, false);
+		cmd = hwt_uring_done(cmd, k, preps, err, issue_flags);
 		n -= k;
 		ran += k;
-		if (n && slots && (ran >= HWT_URING_RUN || need_resched()) &&
+		if (n && preps && (ran >= HWT_URING_RUN || need_resched()) &&
 		    hwt_uring_requeue(b, cmd, tail, n))
 			break;
 	}
-	kfree(slots);
+	kfree(preps);
 }
 
 /*
@@ -275,7 +275,7 @@ static bool hwt_uring_queue(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 #endif
 
 /* Run one op as its ioctl would; what its CQE reports. */
-static int hwt_uring_run(struct hwt_file *hf, struct hwt_slot *s)
+static int hwt_uring_run(struct hwt_file *hf, struct hwt_prepped_op *s)
 {
 	hwt_run_ops(hf, s, 1, false);
 	return hwt_uring_res(s);
@@ -290,7 +290,7 @@ static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 			   unsigned int issue_flags)
 {
 	struct hwtimer_uring_cmd *c = &hwt_pdu(ioucmd)->c;
-	struct hwt_slot s;
+	struct hwt_prepped_op s;
 	int ret;
 
 	memcpy(c, hwt_uring_bytes(ioucmd), sizeof(*c));
@@ -299,7 +299,7 @@ static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 		return ret;
 	if (hwt_uring_queue(hf, ioucmd, issue_flags))
 		return -EIOCBQUEUED;
-	hwt_uring_slot(&s, ioucmd, c);
+	hwt_uring_prep(&s, ioucmd, c);
 	return hwt_uring_run(hf, &s);
 }
 
@@ -315,7 +315,7 @@ static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 {
 	struct hwt_file *hf = ioucmd->file->private_data;
-	struct hwt_slot s = {};
+	struct hwt_prepped_op s = {};
 
 	switch (ioucmd->cmd_op) {
 	case HWTIMER_URING_ADD:
