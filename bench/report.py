@@ -266,7 +266,8 @@ def layer3(kruns, top):
     bursts = [(name, rows) for name, rows in bursts if rows]
     if bursts:
         md += ['A burst: N timers of a kind due at the same time (timer_list: the same '
-               'jiffy, which has no exact time, so no lateness). First: the first callback\'s '
+               'jiffy, which has no exact time, so no lateness; hrtimer in softirq mode, as '
+               'hwtimer\'s callbacks run). First: the first callback\'s '
                'lateness; per timer: from the first '
                'callback to the last, per timer, callback included. For hwtimer that is '
                'what a unit of a pass costs (`kmod/pass.h`: a pass stops after '
@@ -274,7 +275,7 @@ def layer3(kruns, top):
                f'binds when a unit costs over {pass_ns // budget} ns).', '',
                '| N | timer | ' + ' | '.join(f'{n}: first | {n}: per timer' for n, _ in bursts) +
                ' |', '|---|---|' + '---|---|' * len(bursts)]
-        order = {'hwtimer': 0, 'hrtimer (softirq)': 1, 'timer_list': 2}
+        order = {'hwtimer': 0, 'hrtimer': 1, 'hrtimer (softirq)': 1, 'timer_list': 2}
         keys = sorted({(r['timers'], r['impl']) for _, rows in bursts for r in rows},
                       key=lambda x: (x[0], order.get(x[1], 3), x[1]))
         for n, impl in keys:

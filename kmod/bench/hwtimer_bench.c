@@ -96,6 +96,8 @@ static void hwtb_timer_fn(struct timer_list *t)
  * @init: initialise timer @i of @base
  * @arm: arm it @ns from now
  * @cancel: cancel it
+ * @burst: set up and arm @n timers of @base due at once, about @ahead ns
+ *	   from now; returns their deadline, or 0 if it is no exact time
  */
 struct hwtb_impl {
 	const char *name;
@@ -103,7 +105,94 @@ struct hwtb_impl {
 	void (*init)(void *base, u32 i);
 	void (*arm)(void *base, u32 i, u64 ns);
 	void (*cancel)(void *base, u32 i);
+	u64 (*burst)(void *base, u32 n, u64 ahead);
 };
+
+/* A burst: many timers due at once, and how fast a pass expires them */
+
+/*
+ * Far enough ahead that arming ends before the deadline, even under TCG:
+ * a timer armed after it would fire at once, and a burst would become a
+ * stream of interrupts. arm_margin_ns in the output says how it went
+ * (where the deadline is an exact time).
+ */
+#define HWTB_BURST_AHEAD(n)	(10 * NSEC_PER_MSEC + (u64)(n) * 4 * NSEC_PER_USEC)
+
+static atomic_t hwtb_burst_count;
+static u32 hwtb_burst_n;
+static u64 hwtb_burst_first, hwtb_burst_last;
+static DECLARE_COMPLETION(hwtb_burst_done);
+
+static void hwtb_burst_fired(void)
+{
+	u32 c = atomic_inc_return(&hwtb_burst_count);
+
+	if (c == 1)
+		hwtb_burst_first = ktime_get_ns();
+	if (c == hwtb_burst_n) {
+		hwtb_burst_last = ktime_get_ns();
+		complete(&hwtb_burst_done);
+	}
+}
+
+static void hwtb_burst_hw(struct hwtimer *t)
+{
+	hwtb_burst_fired();
+}
+
+static enum hrtimer_restart hwtb_burst_hr(struct hrtimer *t)
+{
+	hwtb_burst_fired();
+	return HRTIMER_NORESTART;
+}
+
+static void hwtb_burst_tl(struct timer_list *t)
+{
+	hwtb_burst_fired();
+}
+
+static u64 hw_burst(void *base, u32 n, u64 ahead)
+{
+	struct hwtimer *hw = base;
+	u64 deadline = ktime_get_ns() + ahead;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		hwtimer_init(&hw[i], hwtb_burst_hw, 0);
+		hwtimer_start(&hw[i], deadline, 0, HWTIMER_ABS);
+	}
+	return deadline;
+}
+
+/* in softirq mode, as hwtimer's callbacks run */
+static u64 hr_burst(void *base, u32 n, u64 ahead)
+{
+	struct hrtimer *hr = base;
+	u64 deadline = ktime_get_ns() + ahead;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		hwt_hrtimer_setup(&hr[i], hwtb_burst_hr, CLOCK_MONOTONIC,
+				  HRTIMER_MODE_ABS_SOFT);
+		hrtimer_start(&hr[i], ns_to_ktime(deadline),
+			      HRTIMER_MODE_ABS_SOFT);
+	}
+	return deadline;
+}
+
+/* a jiffy has no time of its own: no deadline to measure lateness from */
+static u64 tl_burst(void *base, u32 n, u64 ahead)
+{
+	struct timer_list *tl = base;
+	unsigned long j = jiffies + nsecs_to_jiffies(ahead);
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		timer_setup(&tl[i], hwtb_burst_tl, 0);
+		mod_timer(&tl[i], j);
+	}
+	return 0;
+}
 
 static void hw_init(void *base, u32 i)
 {
@@ -154,9 +243,12 @@ static void tl_cancel(void *base, u32 i)
 }
 
 static const struct hwtb_impl hwtb_impls[] = {
-	{ "hwtimer", sizeof(struct hwtimer), hw_init, hw_arm, hw_cancel },
-	{ "hrtimer", sizeof(struct hrtimer), hr_init, hr_arm, hr_cancel },
-	{ "timer_list", sizeof(struct timer_list), tl_init, tl_arm, tl_cancel },
+	{ "hwtimer", sizeof(struct hwtimer), hw_init, hw_arm, hw_cancel,
+	  hw_burst },
+	{ "hrtimer", sizeof(struct hrtimer), hr_init, hr_arm, hr_cancel,
+	  hr_burst },
+	{ "timer_list", sizeof(struct timer_list), tl_init, tl_arm, tl_cancel,
+	  tl_burst },
 };
 
 static int hwtb_run(const struct hwtb_impl *im, u32 n)
@@ -277,78 +369,17 @@ static int hwtb_parts(void)
 	return 0;
 }
 
-/* A burst: many timers due at once, and how fast a pass expires them */
-
 /*
- * Far enough ahead that arming ends before the deadline, even under TCG:
- * a timer armed after it would fire at once, and a burst would become a
- * stream of interrupts. arm_margin_ns in the output says how it went.
+ * @n timers of @im's kind due at the same time, HWTB_BURST_AHEAD() from now
+ * (timer_list: at the same jiffy, some time near then; hrtimer in softirq
+ * mode). The first one's lateness (not timer_list's), then the time from
+ * the first callback to the last per timer: what expiring one timer costs
+ * in a pass (for hwtimer, a unit of HWT_PASS_BUDGET), callback included.
  */
-#define HWTB_BURST_AHEAD(n)	(10 * NSEC_PER_MSEC + (u64)(n) * 4 * NSEC_PER_USEC)
-
-static atomic_t hwtb_burst_count;
-static u32 hwtb_burst_n;
-static u64 hwtb_burst_first, hwtb_burst_last;
-static DECLARE_COMPLETION(hwtb_burst_done);
-
-static void hwtb_burst_fired(void)
+static int hwtb_burst(const struct hwtb_impl *im, u32 n)
 {
-	u32 c = atomic_inc_return(&hwtb_burst_count);
-
-	if (c == 1)
-		hwtb_burst_first = ktime_get_ns();
-	if (c == hwtb_burst_n) {
-		hwtb_burst_last = ktime_get_ns();
-		complete(&hwtb_burst_done);
-	}
-}
-
-static void hwtb_burst_hw(struct hwtimer *t)
-{
-	hwtb_burst_fired();
-}
-
-static enum hrtimer_restart hwtb_burst_hr(struct hrtimer *t)
-{
-	hwtb_burst_fired();
-	return HRTIMER_NORESTART;
-}
-
-static void hwtb_burst_tl(struct timer_list *t)
-{
-	hwtb_burst_fired();
-}
-
-enum hwtb_kind { HWTB_HWTIMER, HWTB_HRTIMER, HWTB_TIMER_LIST };
-
-static const char *const hwtb_kind_names[] = {
-	[HWTB_HWTIMER] = "hwtimer",
-	[HWTB_HRTIMER] = "hrtimer (softirq)",
-	[HWTB_TIMER_LIST] = "timer_list",
-};
-
-static const size_t hwtb_kind_sizes[] = {
-	[HWTB_HWTIMER] = sizeof(struct hwtimer),
-	[HWTB_HRTIMER] = sizeof(struct hrtimer),
-	[HWTB_TIMER_LIST] = sizeof(struct timer_list),
-};
-
-/*
- * @n timers of one kind due at the same time, HWTB_BURST_AHEAD() from now
- * (timer_list: at the same jiffy, some time near then). The first one's
- * lateness (not timer_list's, whose jiffy is no exact time), then the time
- * from the first callback to the last per timer: what expiring one timer
- * costs in a pass (for hwtimer, a unit of HWT_PASS_BUDGET), callback
- * included.
- */
-static int hwtb_burst(enum hwtb_kind kind, u32 n)
-{
-	void *base = vzalloc(array_size(n, hwtb_kind_sizes[kind]));
-	struct timer_list *tl = base;
-	struct hrtimer *hr = base;
-	struct hwtimer *hw = base;
-	char late[40] = "";
-	unsigned long j;
+	void *base = vzalloc(array_size(n, im->size));
+	char late[72] = "";
 	u64 deadline, armed;
 	u32 i;
 
@@ -357,45 +388,21 @@ static int hwtb_burst(enum hwtb_kind kind, u32 n)
 	atomic_set(&hwtb_burst_count, 0);
 	hwtb_burst_n = n;
 	reinit_completion(&hwtb_burst_done);
-	deadline = ktime_get_ns() + HWTB_BURST_AHEAD(n);
-	switch (kind) {
-	case HWTB_HWTIMER:
-		for (i = 0; i < n; i++) {
-			hwtimer_init(&hw[i], hwtb_burst_hw, 0);
-			hwtimer_start(&hw[i], deadline, 0, HWTIMER_ABS);
-		}
-		break;
-	case HWTB_HRTIMER:
-		for (i = 0; i < n; i++) {
-			hwt_hrtimer_setup(&hr[i], hwtb_burst_hr, CLOCK_MONOTONIC,
-					  HRTIMER_MODE_ABS_SOFT);
-			hrtimer_start(&hr[i], ns_to_ktime(deadline),
-				      HRTIMER_MODE_ABS_SOFT);
-		}
-		break;
-	case HWTB_TIMER_LIST:
-		j = jiffies + nsecs_to_jiffies(HWTB_BURST_AHEAD(n));
-		deadline = ktime_get_ns() + jiffies_to_nsecs(j - jiffies);
-		for (i = 0; i < n; i++) {
-			timer_setup(&tl[i], hwtb_burst_tl, 0);
-			mod_timer(&tl[i], j);
-		}
-		break;
-	}
+	deadline = im->burst(base, n, HWTB_BURST_AHEAD(n));
 	armed = ktime_get_ns();
 	wait_for_completion(&hwtb_burst_done);
-	/* a jiffy has no time of its own: timer_list's lateness is unknown */
-	if (kind != HWTB_TIMER_LIST)
-		snprintf(late, sizeof(late), ",\"first_late_ns\":%lld",
+	if (deadline)
+		snprintf(late, sizeof(late),
+			 ",\"arm_margin_ns\":%lld,\"first_late_ns\":%lld",
+			 (s64)(deadline - armed),
 			 (s64)(hwtb_burst_first - deadline));
-	pr_info("{\"layer\":\"kernel\",\"kernel\":\"%s\",\"impl\":\"%s\",\"workload\":\"burst\",\"timers\":%u,\"arm_margin_ns\":%lld%s,\"drain_ns\":%llu,\"per_timer_ns\":%llu}\n",
-		init_utsname()->release, hwtb_kind_names[kind], n,
-		(s64)(deadline - armed), late,
+	pr_info("{\"layer\":\"kernel\",\"kernel\":\"%s\",\"impl\":\"%s\",\"workload\":\"burst\",\"timers\":%u%s,\"drain_ns\":%llu,\"per_timer_ns\":%llu}\n",
+		init_utsname()->release, im->name, n, late,
 		hwtb_burst_last - hwtb_burst_first,
 		div_u64(hwtb_burst_last - hwtb_burst_first, n - 1));
-	if (kind == HWTB_HWTIMER)
+	if (im->burst == hw_burst)
 		for (i = 0; i < n; i++)
-			hwtimer_shutdown_sync(&hw[i]);
+			hwtimer_shutdown_sync((struct hwtimer *)base + i);
 	vfree(base);
 	return 0;
 }
@@ -508,8 +515,8 @@ static int __init hwtb_init(void)
 		pr_warn("%d timers fired during the run\n",
 			atomic_read(&hwtb_fired));
 	for (n = 10000; n <= min(max_n, 100000U); n *= 10) {
-		for (k = 0; k < ARRAY_SIZE(hwtb_kind_names); k++) {
-			ret = hwtb_burst(k, n);
+		for (k = 0; k < ARRAY_SIZE(hwtb_impls); k++) {
+			ret = hwtb_burst(&hwtb_impls[k], n);
 			if (ret)
 				return ret;
 		}
