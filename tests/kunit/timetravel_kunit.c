@@ -10,8 +10,8 @@
  * the simulated clock's step), through every level and cascade and however
  * many timers are due; timers with slack share wakeups.
  *
- * Elsewhere the cases skip; tests/vm/init.sh loads the module with
- * time_travel=1 in the time-travel run, where a clock that moves fails them.
+ * Elsewhere the cases skip; the time-travel run of tests/vm/check.sh loads
+ * the module with time_travel=1, where a clock that moves fails them.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>

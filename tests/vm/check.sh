@@ -122,7 +122,8 @@ uml_kunit() {
 	# precision suite's bounds are exact (tests/kunit/timetravel_kunit.c)
 	timed "uml, time-travel=inf-cpu: kunit" "$HWT_TOP/tests/vm/uml.sh" "$kdir" \
 		"$HWT_OUT/uml/initrd.gz" kunit "$res/uml-tt.console" "$res/uml-tt.results" 600 \
-		time-travel=inf-cpu hwt.only=hwtimer_timetravel_kunit
+		time-travel=inf-cpu hwt.only=hwtimer_timetravel_kunit \
+		hwtimer_timetravel_kunit.time_travel=1
 	runs+=("uml-tt:$res/uml-tt.results:$res/uml-tt.console:$?")
 }
 uml_kunit

@@ -145,10 +145,8 @@ run_kunit_module() {
 	ko=$1
 	name=$(basename "$ko" .ko)
 	ls /sys/kernel/debug/kunit > /tmp/suites.before 2>/dev/null
-	args=
-	# the precision suite fails, not skips, where time is simulated
-	[ "$name" = hwtimer_timetravel_kunit ] &&
-		grep -q 'time-travel=inf-cpu' /proc/cmdline && args=time_travel=1
+	# NAME.PARAM=VALUE on the kernel command line, as modprobe passes them
+	args=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^$name\.//p")
 	begin "kunit:$name"
 	# shellcheck disable=SC2086
 	insmod "$ko" $args >> $R 2>&1
