@@ -7,6 +7,8 @@
  *    callback that re-arms its own timer, softirq and sleepable alike;
  *  - no callback runs after hwtimer_cancel_sync() returned, over 10^5
  *    start/cancel_sync pairs whose timer moves between two CPUs;
+ *  - threads on two CPUs arming, moving and cancelling each other's timers
+ *    while they fire: every arming fires once or is cancelled;
  *  - a callback may kfree() its own timer (KASAN stays silent);
  *  - start, modify and cancel work from a HARD hrtimer callback and under a
  *    raw spinlock (lockdep, with PROVE_RAW_LOCK_NESTING, stays silent);
@@ -420,6 +422,120 @@ static void api_pinned_timer_stays_on_its_cpu(struct kunit *test)
 	hwtimer_cancel_sync(&w->t);
 }
 
+/*
+ * Two threads on two CPUs arm and cancel each other's timers while they fire.
+ * The callback only counts: with other CPUs re-arming the timer while it
+ * runs, what it could read of its deadline may already be the next one.
+ */
+struct race_timer {
+	struct hwtimer t;
+	atomic_t arms;		/* starts and modifies that armed it */
+	atomic_t fires;
+	atomic_t cancels;	/* cancels that found it pending */
+};
+
+static void count_fn(struct hwtimer *t)
+{
+	atomic_inc(&container_of(t, struct race_timer, t)->fires);
+}
+
+struct race {
+	struct race_timer *p;
+	unsigned int n;
+	unsigned int cpu;
+	u64 seed;
+	unsigned long deadline;
+	struct completion inited;
+	struct completion go;
+	struct completion done;
+};
+
+static int race_thread(void *arg)
+{
+	struct race *r = arg;
+	struct rnd_state rnd;
+	unsigned int i;
+
+	prandom_seed_state(&rnd, r->seed);
+	/* this thread's half binds to this CPU's base */
+	for (i = r->cpu; i < r->n; i += 2)
+		hwtimer_init(&r->p[i].t, count_fn, 0);
+	complete(&r->inited);
+	wait_for_completion(&r->go);
+	while (time_before(jiffies, r->deadline)) {
+		u32 v = prandom_u32_state(&rnd);
+		struct race_timer *p = &r->p[(v >> 8) % r->n];
+		u64 delay = (v >> 16) % (3 * MS / 1000) * 1000;
+
+		switch (v % 4) {
+		case 0:
+		case 1:
+			if (hwtimer_start(&p->t, delay, 0, HWTIMER_REL) == 0)
+				atomic_inc(&p->arms);
+			break;
+		case 2:
+			if (hwtimer_modify(&p->t, delay, HWTIMER_REL) == 0)
+				atomic_inc(&p->arms);
+			break;
+		default:
+			if (hwtimer_cancel(&p->t))
+				atomic_inc(&p->cancels);
+			break;
+		}
+		if (!(v & 0xff))
+			cond_resched();
+	}
+	complete(&r->done);
+	return 0;
+}
+
+static void api_concurrent_arm_cancel_two_cpus(struct kunit *test)
+{
+	const unsigned int n = 256;
+	struct race_timer *p = kunit_kcalloc(test, n, sizeof(*p), GFP_KERNEL);
+	struct race *r = kunit_kcalloc(test, 2, sizeof(*r), GFP_KERNEL);
+	unsigned int i, cpus[2], arms = 0, fires = 0, cancels = 0;
+
+	two_cpus(test, &cpus[0], &cpus[1]);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	for (i = 0; i < 2; i++) {
+		struct task_struct *tsk;
+
+		r[i] = (struct race){ .p = p, .n = n, .cpu = i, .seed = 1 + i };
+		init_completion(&r[i].inited);
+		init_completion(&r[i].go);
+		init_completion(&r[i].done);
+		tsk = kthread_create(race_thread, &r[i], "hwt_race/%u", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(tsk));
+		kthread_bind(tsk, cpus[i]);
+		wake_up_process(tsk);
+		wait_for_completion(&r[i].inited);
+	}
+	for (i = 0; i < 2; i++) {
+		r[i].deadline = jiffies + 2 * HZ;
+		complete(&r[i].go);
+	}
+	for (i = 0; i < 2; i++)
+		wait_for_completion(&r[i].done);
+
+	for (i = 0; i < n; i++) {
+		if (hwtimer_cancel_sync(&p[i].t))
+			atomic_inc(&p[i].cancels);
+		/* every arming fired exactly once or was cancelled */
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p[i].arms),
+				    atomic_read(&p[i].fires) +
+				    atomic_read(&p[i].cancels), "timer %u", i);
+		arms += atomic_read(&p[i].arms);
+		fires += atomic_read(&p[i].fires);
+		cancels += atomic_read(&p[i].cancels);
+	}
+	KUNIT_EXPECT_GT(test, fires, 0U);
+	KUNIT_EXPECT_GT(test, cancels, 0U);
+	kunit_info(test, "CPUs %u+%u: %u armings, %u fired, %u cancelled\n",
+		   cpus[0], cpus[1], arms, fires, cancels);
+}
+
 static void api_struct_sizes(struct kunit *test)
 {
 	if (!IS_ENABLED(CONFIG_64BIT))
@@ -444,6 +560,7 @@ static struct kunit_case hwtimer_api_cases[] = {
 	KUNIT_CASE(api_timer_fires_on_arming_cpu),
 	KUNIT_CASE(api_pinned_timer_stays_on_its_cpu),
 	KUNIT_CASE_SLOW(api_cancel_sync_stress_two_cpus),
+	KUNIT_CASE_SLOW(api_concurrent_arm_cancel_two_cpus),
 	{}
 };
 

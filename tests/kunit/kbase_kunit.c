@@ -13,9 +13,7 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hwtimer.h>
-#include <linux/kthread.h>
 #include <linux/mm.h>
-#include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -50,9 +48,6 @@ struct probe {
 	u64 overruns[16];
 	/* the callback waits (up to 10 s) until this is set */
 	atomic_t *hold;
-	/* ledger of the concurrency test */
-	atomic_t arms;
-	atomic_t cancels;
 };
 
 static void probe_fn(struct hwtimer *t)
@@ -534,117 +529,6 @@ static void kbase_realtime_set_back_mid_run_not_early(struct kunit *test)
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 }
 
-/*
- * Two threads on two CPUs arm and cancel each other's timers while they fire.
- * The callback only counts: with other CPUs re-arming the timer while it
- * runs, what it could read of its deadline may already be the next one.
- */
-static void count_fn(struct hwtimer *t)
-{
-	atomic_inc(&container_of(t, struct probe, t)->fires);
-}
-
-struct race {
-	struct probe *p;
-	unsigned int n;
-	unsigned int cpu;
-	u64 seed;
-	unsigned long deadline;
-	struct completion inited;
-	struct completion go;
-	struct completion done;
-};
-
-static int race_thread(void *arg)
-{
-	struct race *r = arg;
-	struct rnd_state rnd;
-	unsigned int i;
-
-	prandom_seed_state(&rnd, r->seed);
-	/* this thread's half binds to this CPU's base */
-	for (i = r->cpu; i < r->n; i += 2)
-		hwtimer_init(&r->p[i].t, count_fn, 0);
-	complete(&r->inited);
-	wait_for_completion(&r->go);
-	while (time_before(jiffies, r->deadline)) {
-		u32 v = prandom_u32_state(&rnd);
-		struct probe *p = &r->p[(v >> 8) % r->n];
-		u64 delay = (v >> 16) % (3 * MS / 1000) * 1000;
-
-		switch (v % 4) {
-		case 0:
-		case 1:
-			if (hwtimer_start(&p->t, delay, 0, HWTIMER_REL) == 0)
-				atomic_inc(&p->arms);
-			break;
-		case 2:
-			if (hwtimer_modify(&p->t, delay, HWTIMER_REL) == 0)
-				atomic_inc(&p->arms);
-			break;
-		default:
-			if (hwtimer_cancel(&p->t))
-				atomic_inc(&p->cancels);
-			break;
-		}
-		if (!(v & 0xff))
-			cond_resched();
-	}
-	complete(&r->done);
-	return 0;
-}
-
-static void kbase_concurrent_arm_cancel_two_cpus(struct kunit *test)
-{
-	const unsigned int n = 256;
-	struct probe *p = kunit_kcalloc(test, n, sizeof(*p), GFP_KERNEL);
-	struct race *r = kunit_kcalloc(test, 2, sizeof(*r), GFP_KERNEL);
-	unsigned int i, cpus[2], arms = 0, fires = 0, cancels = 0;
-	int c = -1;
-
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs two CPUs");
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	KUNIT_ASSERT_NOT_NULL(test, r);
-	for (i = 0; i < 2; i++) {
-		struct task_struct *tsk;
-
-		c = cpumask_next(c, cpu_online_mask);
-		cpus[i] = c;
-		r[i] = (struct race){ .p = p, .n = n, .cpu = i, .seed = 1 + i };
-		init_completion(&r[i].inited);
-		init_completion(&r[i].go);
-		init_completion(&r[i].done);
-		tsk = kthread_create(race_thread, &r[i], "hwt_race/%u", i);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(tsk));
-		kthread_bind(tsk, cpus[i]);
-		wake_up_process(tsk);
-		wait_for_completion(&r[i].inited);
-	}
-	for (i = 0; i < 2; i++) {
-		r[i].deadline = jiffies + 2 * HZ;
-		complete(&r[i].go);
-	}
-	for (i = 0; i < 2; i++)
-		wait_for_completion(&r[i].done);
-
-	for (i = 0; i < n; i++) {
-		if (hwtimer_cancel_sync(&p[i].t))
-			atomic_inc(&p[i].cancels);
-		/* every arming fired exactly once or was cancelled */
-		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p[i].arms),
-				    atomic_read(&p[i].fires) +
-				    atomic_read(&p[i].cancels), "timer %u", i);
-		arms += atomic_read(&p[i].arms);
-		fires += atomic_read(&p[i].fires);
-		cancels += atomic_read(&p[i].cancels);
-	}
-	KUNIT_EXPECT_GT(test, fires, 0U);
-	KUNIT_EXPECT_GT(test, cancels, 0U);
-	kunit_info(test, "CPUs %u+%u: %u armings, %u fired, %u cancelled\n",
-		   cpus[0], cpus[1], arms, fires, cancels);
-}
-
 static struct kunit_case hwtimer_kbase_cases[] = {
 	KUNIT_CASE(kbase_never_early_monotonic),
 	KUNIT_CASE(kbase_never_early_boottime),
@@ -664,7 +548,6 @@ static struct kunit_case hwtimer_kbase_cases[] = {
 	KUNIT_CASE(kbase_fixed_delay_counts_from_fire),
 	KUNIT_CASE(kbase_realtime_set_back_mid_run_not_early),
 	KUNIT_CASE_SLOW(kbase_burst_in_one_tick),
-	KUNIT_CASE_SLOW(kbase_concurrent_arm_cancel_two_cpus),
 	{}
 };
 
