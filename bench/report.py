@@ -275,7 +275,7 @@ def layer3(kruns, top):
                f'binds when a unit costs over {pass_ns // budget} ns).', '',
                '| N | timer | ' + ' | '.join(f'{n}: first | {n}: per timer' for n, _ in bursts) +
                ' |', '|---|---|' + '---|---|' * len(bursts)]
-        order = {'hwtimer': 0, 'hrtimer': 1, 'hrtimer (softirq)': 1, 'timer_list': 2}
+        order = {'hwtimer': 0, 'hrtimer': 1, 'timer_list': 2}
         keys = sorted({(r['timers'], r['impl']) for _, rows in bursts for r in rows},
                       key=lambda x: (x[0], order.get(x[1], 3), x[1]))
         for n, impl in keys:
