@@ -359,7 +359,7 @@ static void drain_all(const struct impl *im, size_t n)
  * and what is cancelled was armed long before (not the one just armed,
  * which a heap could cancel from its last slot for free).
  */
-static __attribute__((noinline)) void
+static noinline void
 measure_arm_cancel(const struct impl *im, size_t n, size_t ops)
 {
 	size_t i;
@@ -373,7 +373,7 @@ measure_arm_cancel(const struct impl *im, size_t n, size_t ops)
 }
 
 /* N pending; OPS times move a random pending timer to a new deadline */
-static __attribute__((noinline)) void
+static noinline void
 measure_modify(const struct impl *im, size_t n, size_t ops)
 {
 	size_t i;
@@ -383,14 +383,14 @@ measure_modify(const struct impl *im, size_t n, size_t ops)
 }
 
 /* insert N timers into an empty structure */
-static __attribute__((noinline)) void
+static noinline void
 measure_insert(const struct impl *im, size_t n)
 {
 	fill(im, n);
 }
 
 /* cancel all N pending timers, in random order */
-static __attribute__((noinline)) void
+static noinline void
 measure_cancel(const struct impl *im, const u32 *order, size_t n)
 {
 	size_t i;
@@ -405,7 +405,7 @@ measure_cancel(const struct impl *im, const u32 *order, size_t n)
  * Let time run until every pending timer expired, the way a tickless timer
  * facility does: sleep until the next due time, expire what is due.
  */
-static __attribute__((noinline)) size_t
+static noinline size_t
 measure_expire(const struct impl *im, size_t n)
 {
 	size_t fired = 0;
@@ -430,7 +430,7 @@ measure_expire(const struct impl *im, size_t n)
  * about 1% of the timers fire (an ack gap longer than the timeout), the
  * rest are re-armed first.
  */
-static __attribute__((noinline)) size_t
+static noinline size_t
 measure_tcp(const struct impl *im, size_t n, size_t ops)
 {
 	u64 step = 80 * MS / n;
@@ -459,7 +459,7 @@ measure_tcp(const struct impl *im, size_t n, size_t ops)
 }
 
 /* N timers due in the same tick: insert them and expire them */
-static __attribute__((noinline)) size_t
+static noinline size_t
 measure_burst(const struct impl *im, size_t n)
 {
 	u64 at = now + 10 * MS;
@@ -498,7 +498,7 @@ static u64 cpu_ns(void)
  * run is timed in this thread's CPU time, so that the host preempting the
  * benchmark is not counted as the wheel's; @t gets the times, sorted.
  */
-static __attribute__((noinline)) size_t
+static noinline size_t
 measure_pass(size_t n, bool slot, double *t, size_t max_runs)
 {
 	u64 l2 = 1ULL << (shift + 2 * HWT_LVL_BITS);

@@ -44,7 +44,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 
 		if (!test_bit_acquire(clk, &hf->clocks))
 			continue;
-		pending += hf->base[clk].wheel->pending;
+		pending += hwt_wheel_pending(hf->base[clk].wheel);
 		hwt_stats_fold(&st, b);
 	}
 	seq_printf(m, "timers:\t%u\n", hf->ntimers);

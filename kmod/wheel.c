@@ -11,51 +11,41 @@
 
 #include "wheel_impl.h"
 
-/*
- * Count @n, whose key is @key (not before the clock), in the tally of the
- * slot it belongs in now, and return that slot. The caller links the node
- * into it.
- */
-struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n, u64 key)
+/* Park @n, whose key @key lies beyond the horizon (hwt_locate()). */
+void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key)
 {
-	unsigned int idx, lvl = hwt_slot_of(w, key, &idx);
-	struct hwt_level *l;
-	int slots = 0;
-
-	w->pending++;
-	n->lvl = lvl;
-	if (unlikely(lvl == w->levels)) {
-		w->parked_min = list_empty(&w->parked) ? key :
-				hwt_earlier(w, w->parked_min, key);
-		w->nparked++;
-		hwt_hook_occupancy(lvl, 1, 0);
-		return &w->parked;
-	}
-	l = &w->lvl[lvl];
-	if (!(l->occupied & BIT_ULL(idx))) {
-		l->occupied |= BIT_ULL(idx);
-		l->first[idx] = key;
-		l->late[idx] = hwt_wheel_late(w, n, key);
-		slots = 1;
-	} else {
-		hwt_slot_bounds(w, lvl, idx, n, key);
-	}
-	l->size[idx]++;
-	l->count++;
-	hwt_hook_occupancy(lvl, 1, slots);
-	return &l->slot[idx];
+	n->lvl = w->levels;
+	w->parked_min = list_empty(&w->parked) ? key :
+			hwt_earlier(w, w->parked_min, key);
+	list_add_tail(&n->entry, &w->parked);
+	w->nparked++;
+	hwt_hook_occupancy(w->levels, 1, 0);
 }
 
 /*
- * Take a node whose key is @key off the tally of its slot on level @lvl.
- * Its list link is already elsewhere.
+ * Slot @idx of level @lvl has just lost its last node: it is no longer
+ * occupied, nor half cascaded.
  */
-void hwt_tally_out(struct hwt_wheel *w, unsigned int lvl, u64 key)
+void hwt_slot_emptied(struct hwt_wheel *w, unsigned int lvl, unsigned int idx)
 {
-	unsigned int idx;
+	struct hwt_level *l = &w->lvl[lvl];
+
+	l->occupied &= ~BIT_ULL(idx);
+	if (!l->occupied)
+		w->occupied &= ~BIT(lvl);
+	if (unlikely(w->cascading & BIT(lvl)) &&
+	    idx == lvl_idx(l, w->casc_at[lvl]))
+		w->cascading &= ~BIT(lvl);
+}
+
+/* Take a queued node out of the wheel. */
+void hwt_unlink(struct hwt_wheel *w, struct hwt_node *n)
+{
+	unsigned int lvl = n->lvl, idx;
 	struct hwt_level *l;
 
-	w->pending--;
+	list_del_init(&n->entry);
+	n->lvl = HWT_LVL_NONE;
 	if (unlikely(lvl == w->levels)) {
 		/* parked_min may now be low: that costs one early rescan */
 		w->nparked--;
@@ -63,33 +53,25 @@ void hwt_tally_out(struct hwt_wheel *w, unsigned int lvl, u64 key)
 		return;
 	}
 	l = &w->lvl[lvl];
-	idx = lvl_digit(w, lvl, key);
-	l->size[idx]--;
-	l->count--;
-	if (list_empty(&l->slot[idx])) {
-		l->occupied &= ~BIT_ULL(idx);
+	idx = lvl_idx(l, hwt_wheel_key(w, n->expires));
+	hwt_changed(w, BIT(lvl));
+	if (!--l->slot[idx].size) {
+		hwt_slot_emptied(w, lvl, idx);
 		hwt_hook_occupancy(lvl, -1, -1);
 	} else {
 		hwt_hook_occupancy(lvl, -1, 0);
 	}
 }
 
-/* Take a queued node out of the wheel. */
-void hwt_unlink(struct hwt_wheel *w, struct hwt_node *n)
-{
-	list_del_init(&n->entry);
-	hwt_tally_out(w, n->lvl, hwt_wheel_key(w, n->expires));
-	n->lvl = HWT_LVL_NONE;
-}
-
 /* Place a queued node again, relative to the clock as it is now. */
 void hwt_move(struct hwt_wheel *w, struct hwt_node *n)
 {
-	unsigned int from = n->lvl;
 	u64 key = hwt_wheel_key(w, n->expires);
+	unsigned int lvl, idx;
 
-	list_move_tail(&n->entry, hwt_place(w, n, key));
-	hwt_tally_out(w, from, key);
+	hwt_unlink(w, n);
+	hwt_locate(w, key, &lvl, &idx);
+	hwt_link(w, n, lvl, idx, key);
 	w->cascaded++;
 }
 
@@ -152,10 +134,11 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	w->stuck = w->clk - 1;	/* never a tick-aligned time */
 	w->paced = w->stuck;
 	w->skewed = false;
-	w->horizon = levels == max ? 1ULL << 63 :
-		     (u64)(HWT_LVL_SIZE - 1) << lvl_shift(w, levels - 1);
-	w->pending = 0;
+	w->occupied = 0;
+	w->cascading = 0;
+	w->fresh = 0;
 	w->cascaded = 0;
+	w->cheap = 0;
 	INIT_LIST_HEAD(&w->parked);
 	INIT_LIST_HEAD(&w->unparking);
 	w->nparked = 0;
@@ -165,14 +148,21 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 		struct hwt_level *l = &w->lvl[lvl];
 
 		l->occupied = 0;
-		l->count = 0;
+		l->shift = shift + lvl * HWT_LVL_BITS;
+		l->mask = (lvl == levels - 1 ? 1U << w->top_bits : HWT_LVL_SIZE) - 1;
+		w->casc_at[lvl] = 0;
 		for (i = 0; i < HWT_LVL_SIZE; i++) {
-			INIT_LIST_HEAD(&l->slot[i]);
-			l->size[i] = 0;
-			l->first[i] = 0;
-			l->late[i] = 0;
+			struct hwt_slot *s = &l->slot[i];
+
+			INIT_LIST_HEAD(&s->head);
+			s->size = 0;
+			s->first = 0;
+			s->late = 0;
+			s->slack = false;
 		}
 	}
+	w->horizon = levels == max ? 1ULL << 63 :
+		     (u64)(HWT_LVL_SIZE - 1) << w->lvl[levels - 1].shift;
 	return 0;
 }
 
@@ -181,7 +171,7 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
  * @w: the wheel
  *
  * A node whose key lies this far or further ahead of @w->clk is parked and
- * placed again later (see hwt_slot_of()); callers refuse such deadlines
+ * placed again later (see hwt_locate()); callers refuse such deadlines
  * from users so that this stays the exception. When the levels cover all
  * of time this is 2^63 ns, the limit of modular comparison; with fewer it
  * is the top level's 63 slots that are not the clock's own.
@@ -205,8 +195,10 @@ u64 hwt_wheel_horizon(const struct hwt_wheel *w)
 void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 {
 	u64 key = hwt_clamp(w, &n->expires);
+	unsigned int lvl, idx;
 
-	list_add_tail(&n->entry, hwt_place(w, n, key));
+	hwt_locate(w, key, &lvl, &idx);
+	hwt_link(w, n, lvl, idx, key);
 }
 
 /**
@@ -224,10 +216,12 @@ void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n)
 {
 	unsigned int lvl = n->lvl;
+	const struct hwt_level *l;
 
 	if (!lvl || lvl >= w->levels)
 		return false;
-	return w->lvl[lvl].size[lvl_digit(w, lvl, hwt_wheel_key(w, n->expires))] ==
+	l = &w->lvl[lvl];
+	return l->slot[lvl_idx(l, hwt_wheel_key(w, n->expires))].size ==
 	       HWT_CASCADE_EARLY;
 }
 
@@ -256,27 +250,55 @@ void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
  */
 bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 {
-	unsigned int olvl = n->lvl, oidx = 0, idx, lvl;
+	unsigned int olvl = n->lvl, lvl, idx;
 	u64 key;
 
 	if (WARN_ON_ONCE(olvl > w->levels))
 		return false;
-	if (olvl < w->levels)
-		oidx = lvl_digit(w, olvl, hwt_wheel_key(w, n->expires));
 	key = hwt_clamp(w, &expires);
-	lvl = hwt_slot_of(w, key, &idx);
-	if (lvl == olvl && idx == oidx) {
-		n->expires = expires;
-		if (unlikely(lvl == w->levels))
+	hwt_locate(w, key, &lvl, &idx);
+	if (lvl == olvl) {
+		if (unlikely(lvl == w->levels)) {
+			n->expires = expires;
 			w->parked_min = hwt_earlier(w, w->parked_min, key);
-		else
-			hwt_slot_bounds(w, lvl, idx, n, key);
-		return true;
+			return true;
+		}
+		if (idx == lvl_idx(&w->lvl[lvl], hwt_wheel_key(w, n->expires))) {
+			n->expires = expires;
+			hwt_slot_bounds(w, lvl, &w->lvl[lvl].slot[idx], n, key);
+			return true;
+		}
 	}
 	hwt_unlink(w, n);
 	n->expires = expires;
-	list_add_tail(&n->entry, hwt_place(w, n, key));
+	hwt_link(w, n, lvl, idx, key);
 	return false;
+}
+
+/**
+ * hwt_wheel_pending() - how many nodes a wheel holds
+ * @w: the wheel
+ *
+ * The wheel keeps no total, so that queueing and unlinking a node touch
+ * only its slot: this adds up the occupied slots, O(levels x 64).
+ *
+ * Return: the nodes queued, parked ones included.
+ */
+unsigned long hwt_wheel_pending(const struct hwt_wheel *w)
+{
+	unsigned long sum = w->nparked;
+	unsigned int lvl;
+
+	for (lvl = 0; lvl < w->levels; lvl++) {
+		const struct hwt_level *l = &w->lvl[lvl];
+		u64 occ = l->occupied;
+
+		while (occ) {
+			sum += l->slot[__ffs64(occ)].size;
+			occ &= occ - 1;
+		}
+	}
+	return sum;
 }
 
 /**
@@ -291,9 +313,18 @@ void hwt_wheel_clear(struct hwt_wheel *w)
 	u64 (*slack_of)(const struct hwt_node *n);
 	unsigned int lvl;
 
-	for (lvl = 0; lvl < w->levels; lvl++)
-		hwt_hook_occupancy(lvl, -(int)w->lvl[lvl].count,
-				   -(int)hweight64(w->lvl[lvl].occupied));
+	for (lvl = 0; lvl < w->levels; lvl++) {
+		const struct hwt_level *l = &w->lvl[lvl];
+		u64 occ = l->occupied;
+		long timers = 0;
+
+		while (occ) {
+			timers += l->slot[__ffs64(occ)].size;
+			occ &= occ - 1;
+		}
+		hwt_hook_occupancy(lvl, -(int)timers,
+				   -(int)hweight64(l->occupied));
+	}
 	hwt_hook_occupancy(w->levels, -(int)w->nparked, 0);
 	slack_of = w->slack_of;
 	hwt_wheel_init(w, w->shift, w->levels, w->clk);

@@ -151,26 +151,75 @@
 			 HWT_LVL_BITS + 1)
 /* nodes from which a slot is cascaded ahead of its start (see above) */
 #define HWT_CASCADE_EARLY	64
+/* moves without a placement decision that cost one unit of a budget */
+#define HWT_CHEAP_PER_UNIT	4
+/* struct hwt_wheel.fresh: struct hwt_events' earliest are known */
+#define HWT_FRESH_BEST	BIT(31)
 /* struct hwt_node.lvl of a node in no wheel; a parked node's is @levels */
 #define HWT_LVL_NONE	((1U << HWT_NODE_LVL_BITS) - 1)
 
 /**
+ * struct hwt_slot - one slot of a level
+ * @head: its nodes
+ * @first: lower bound of their keys (of a level-0 slot: its time)
+ * @late: with @slack, lower bound of the times by which they are due at
+ *	  the latest: their deadlines plus slack, and never before their keys.
+ *	  Without, that bound is @first.
+ * @size: how many
+ * @slack: a node with slack joined since the slot was last empty
+ */
+struct hwt_slot {
+	struct list_head head;
+	u64 first;
+	u64 late;
+	u32 size;
+	bool slack;
+};
+
+/**
  * struct hwt_level - one level of the wheel
  * @occupied: bit n set iff @slot[n] is not empty
- * @count: nodes on this level
- * @size: nodes in each slot
+ * @shift: a slot of this level is 2^@shift ns
+ * @mask: its slots - 1 (the top level may have fewer than HWT_LVL_SIZE)
  * @slot: the slots
- * @first: lower bound of the keys in each slot (levels >= 1 only)
- * @late: lower bound of the times by which each slot's nodes are due at the
- *	  latest: their deadlines plus slack, and never before their keys
  */
 struct hwt_level {
 	u64 occupied;
-	u32 count;
-	u32 size[HWT_LVL_SIZE];
-	struct list_head slot[HWT_LVL_SIZE];
-	u64 first[HWT_LVL_SIZE];
-	u64 late[HWT_LVL_SIZE];
+	unsigned int shift;
+	unsigned int mask;
+	struct hwt_slot slot[HWT_LVL_SIZE];
+};
+
+/**
+ * struct hwt_events - what each level has to do next, while known
+ * @must: when its first occupied slot in clock order must be expired or
+ *	  cascaded, a time
+ * @may: for a level in @early, when that slot's cascade may begin; at or
+ *	 before the clock for one that may go on now
+ * @wake: when hwt_wheel_next() wakes for it; at or before the clock for now
+ * @slot: that slot
+ * @early: levels whose first slot may be cascaded ahead of @must
+ * @best: the earliest @must of all levels
+ * @best_lvl: its level; @best, @second and @soonest mean nothing if there
+ *	      is none
+ * @second: the earliest @must of the other levels (@best - 1: none)
+ * @soonest: the earliest @wake of all levels
+ *
+ * Kept as times rather than distances: the clock moving on does not change
+ * them, since it never passes a @must. A level's entries are good while its
+ * bit of struct hwt_wheel.fresh is set, and the earliest of them all while
+ * its bit HWT_FRESH_BEST is (wheel_clock.c).
+ */
+struct hwt_events {
+	u64 must[HWT_LEVELS_MAX];
+	u64 may[HWT_LEVELS_MAX];
+	u64 wake[HWT_LEVELS_MAX];
+	u8 slot[HWT_LEVELS_MAX];
+	unsigned int early;
+	u64 best;
+	unsigned int best_lvl;
+	u64 second;
+	u64 soonest;
 };
 
 /**
@@ -178,7 +227,7 @@ struct hwt_level {
  * @clk: the wheel's time, tick-aligned: every tick up to and including @clk
  *	 has been processed, except the nodes still queued in the level-0 slot
  *	 of @clk itself, which are due and being popped, and a slot of a higher
- *	 level whose cascade starts at @clk and is not finished
+ *	 level whose cascade is not finished (@cascading)
  * @high: with @skewed, the latest @clk before the clock was set back
  * @skewed: @clk is before @high: nodes may sit in slots placed against that
  *	    later clock
@@ -190,16 +239,25 @@ struct hwt_level {
  * @shift: a tick is 1 << @shift ns
  * @levels: number of levels in @lvl
  * @top_bits: log2 of the number of slots of the top level
+ * @occupied: bit L set iff level L has a node
+ * @cascading: bit L set iff the clock's own slot of level L was left half
+ *	       cascaded when the clock reached its start, at @casc_at[L]
+ * @fresh: bit L set iff level L's entries of @ev are known: nothing on the
+ *	   level changed since they were looked up; HWT_FRESH_BEST set iff
+ *	   nothing changed on any level since @ev's earliest were found
+ * @ev: what each level has to do next
  * @horizon: keys this far ahead of @clk or further are parked
- * @pending: nodes in the wheel, parked ones included
  * @cascaded: nodes the wheel moved so far: cascaded, unparked, or placed
  *	      again after the clock was set back (a statistic)
+ * @cheap: of those, nodes moved without a placement decision; every
+ *	   HWT_CHEAP_PER_UNIT-th of them costs a budget a unit
  * @parked: nodes whose key lies beyond the horizon, in no slot
  * @unparking: parked nodes being placed again, a budget at a time
  * @nparked: nodes on @parked and @unparking
  * @parked_min: lower bound of the keys on @parked
  * @slack_of: the owner's: how late a node with hwt_node.slack set may be
  *	      returned, in ns after its deadline; NULL if no node has slack
+ * @casc_at: for each level in @cascading, the start of its half-cascaded slot
  * @lvl: the levels, finest first
  */
 struct hwt_wheel {
@@ -211,14 +269,19 @@ struct hwt_wheel {
 	unsigned int levels;
 	unsigned int top_bits;
 	bool skewed;
+	unsigned int occupied;
+	unsigned int cascading;
+	unsigned int fresh;
 	u64 horizon;
-	unsigned long pending;
 	u64 cascaded;
+	u64 cheap;
 	struct list_head parked;
 	struct list_head unparking;
 	unsigned long nparked;
 	u64 parked_min;
 	u64 (*slack_of)(const struct hwt_node *n);
+	u64 casc_at[HWT_LEVELS_MAX];
+	struct hwt_events ev;
 	struct hwt_level lvl[];
 };
 
@@ -233,8 +296,9 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires);
 bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n);
 struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 			       unsigned int *budget);
-bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when);
-bool hwt_wheel_next_range(const struct hwt_wheel *w, u64 *when, u64 *latest);
+bool hwt_wheel_next(struct hwt_wheel *w, u64 *when);
+bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest);
+unsigned long hwt_wheel_pending(const struct hwt_wheel *w);
 void hwt_wheel_forward(struct hwt_wheel *w, u64 now);
 void hwt_wheel_rebase(struct hwt_wheel *w, u64 now);
 void hwt_wheel_clear(struct hwt_wheel *w);
@@ -287,7 +351,16 @@ static inline unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
 
 static inline bool hwt_wheel_empty(const struct hwt_wheel *w)
 {
-	return !w->pending;
+	return !w->occupied && !w->nparked;
+}
+
+/*
+ * Budget units the wheel charged for moving nodes so far: one per move
+ * that placed a node, one per HWT_CHEAP_PER_UNIT moves that did not.
+ */
+static inline u64 hwt_wheel_move_units(const struct hwt_wheel *w)
+{
+	return w->cascaded - w->cheap + w->cheap / HWT_CHEAP_PER_UNIT;
 }
 
 #endif /* _HWT_WHEEL_H */

@@ -15,45 +15,56 @@
 #include "wheel_impl.h"
 
 /*
- * The occupied slots of a level as distances from the clock's own slot: bit
- * d is set if the slot d slots ahead (@cur + d, modulo the level's slots) is
- * occupied.
- *
- * First occupied slot of a level in clock order, and its distance in slots
- * from the clock's own slot. The clock's own slot on a level >= 1 holds
- * nodes in two cases only: its cascade started when the clock reached its
- * start and is not finished (distance 0), or the clock was set back into
- * it and its nodes belong to its next turn (distance: a whole turn).
+ * Whether the clock's own slot of level @lvl >= 1 is the one whose cascade
+ * was left unfinished when the clock reached its start: the clock may then
+ * be inside it, up to its first key (wheel.h).
  */
-static inline u64 lvl_rot(const struct hwt_wheel *w, unsigned int lvl,
-			  unsigned int *cur)
+static inline bool lvl_half_cascaded(const struct hwt_wheel *w,
+				     unsigned int lvl)
 {
-	unsigned int nslots = lvl_slots(w, lvl);
-	u64 occ = w->lvl[lvl].occupied;
-	u64 rot;
-
-	*cur = lvl_digit(w, lvl, w->clk);
-	rot = occ >> *cur;
-	if (*cur)
-		rot |= occ << (nslots - *cur);
-	if (nslots < 64)
-		rot &= (1ULL << nslots) - 1;
-	return rot;
+	return unlikely(w->cascading & BIT(lvl)) &&
+	       lvl_start(&w->lvl[lvl], w->clk) == w->casc_at[lvl];
 }
 
+/*
+ * The occupied slots of level @l as distances from slot @cur: bit d is set
+ * if the slot d slots ahead (modulo the level's slots) is occupied.
+ */
+static inline u64 lvl_rot(const struct hwt_level *l, unsigned int cur)
+{
+	u64 occ = l->occupied, rot;
+
+	if (likely(l->mask == HWT_LVL_SIZE - 1))
+		return ror64(occ, cur);
+	/* a top level of fewer slots */
+	rot = occ >> cur;
+	if (cur)
+		rot |= occ << (l->mask + 1 - cur);
+	return rot & (((u64)l->mask << 1) | 1);
+}
+
+/*
+ * First occupied slot of level @lvl in clock order, and its distance in
+ * slots from the clock's own slot. The clock's own slot on a level >= 1
+ * holds nodes in two cases only: its cascade started when the clock reached
+ * its start and is not finished (distance 0), or the clock was set back
+ * into it and its nodes belong to its next turn (distance: a whole turn).
+ */
 static inline unsigned int lvl_first(const struct hwt_wheel *w,
 				     unsigned int lvl, unsigned int *slot)
 {
-	unsigned int nslots = lvl_slots(w, lvl), cur, dist;
-	u64 rot = lvl_rot(w, lvl, &cur);
+	const struct hwt_level *l = &w->lvl[lvl];
+	unsigned int cur = lvl_idx(l, w->clk), dist;
+	u64 rot = lvl_rot(l, cur);
 
 	dist = __ffs64(rot);
-	if (unlikely(!dist) && (w->clk & ((1ULL << lvl_shift(w, lvl)) - 1))) {
+	if (unlikely(!dist) && (w->clk & ((1ULL << l->shift) - 1)) &&
+	    !lvl_half_cascaded(w, lvl)) {
 		/* set back into the middle of it: its next turn */
 		rot &= ~1ULL;
-		dist = rot ? __ffs64(rot) : nslots;
+		dist = rot ? __ffs64(rot) : l->mask + 1;
 	}
-	*slot = (cur + dist) & (nslots - 1);
+	*slot = (cur + dist) & l->mask;
 	return dist;
 }
 
@@ -61,9 +72,9 @@ static inline unsigned int lvl_first(const struct hwt_wheel *w,
 static inline u64 lvl_event(const struct hwt_wheel *w, unsigned int lvl,
 			    unsigned int dist)
 {
-	unsigned int s = lvl_shift(w, lvl);
+	const struct hwt_level *l = &w->lvl[lvl];
 
-	return (w->clk & ~((1ULL << s) - 1)) + ((u64)dist << s);
+	return lvl_start(l, w->clk) + ((u64)dist << l->shift);
 }
 
 /*
@@ -74,28 +85,112 @@ static inline u64 lvl_event(const struct hwt_wheel *w, unsigned int lvl,
 static inline bool lvl_early(const struct hwt_wheel *w, unsigned int lvl,
 			     unsigned int slot, unsigned int dist)
 {
-	return dist && w->lvl[lvl].size[slot] >= HWT_CASCADE_EARLY;
+	return dist && w->lvl[lvl].slot[slot].size >= HWT_CASCADE_EARLY;
 }
 
 /*
  * When the cascade of slot @slot of level @lvl >= 1, @dist slots ahead,
  * becomes due, as a distance from the clock: at the slot's start, or once
- * it is the next slot if it is cascaded early, which may be now.
+ * it is the next slot if it is cascaded early, which may be now. A slot
+ * left half cascaded may go on now.
  */
 static inline u64 lvl_cascade_at(const struct hwt_wheel *w, unsigned int lvl,
 				 unsigned int slot, unsigned int dist)
 {
 	if (!lvl_early(w, lvl, slot, dist))
-		return lvl_event(w, lvl, dist) - w->clk;
+		return dist ? lvl_event(w, lvl, dist) - w->clk : 0;
 	if (dist == 1)
 		return 0;
 	return lvl_event(w, lvl, dist - 1) - w->clk;
 }
 
+/*
+ * Look up level @lvl's next event and keep it (struct hwt_events): until
+ * something on the level changes, the clock moving on does not change it.
+ * A change to the level clears its bit of @w->fresh, and a rebase or the
+ * end of a set-back clears them all.
+ */
+static void hwt_lvl_refresh(struct hwt_wheel *w, unsigned int lvl)
+{
+	struct hwt_events *ev = &w->ev;
+	unsigned int slot, dist = lvl_first(w, lvl, &slot);
+	u64 must;
+
+	ev->slot[lvl] = slot;
+	ev->early &= ~BIT(lvl);
+	if (!lvl) {
+		must = lvl_event(w, 0, dist);
+		ev->wake[0] = must;
+	} else if (unlikely(!dist) && lvl_half_cascaded(w, lvl)) {
+		must = w->lvl[lvl].slot[slot].first;
+		ev->early |= BIT(lvl);
+		ev->may[lvl] = w->clk;
+		ev->wake[lvl] = w->clk;
+	} else {
+		must = lvl_event(w, lvl, dist);
+		if (lvl_early(w, lvl, slot, dist)) {
+			ev->early |= BIT(lvl);
+			ev->may[lvl] = w->clk + lvl_cascade_at(w, lvl, slot, dist);
+			ev->wake[lvl] = ev->may[lvl];
+		} else if (!dist || w->skewed) {
+			/* after a set-back, bounds may be of later turns */
+			ev->wake[lvl] = must;
+		} else {
+			ev->wake[lvl] = w->lvl[lvl].slot[slot].first;
+		}
+	}
+	ev->must[lvl] = must;
+	w->fresh |= BIT(lvl);
+}
+
+/* A time kept by hwt_lvl_refresh() as a distance from the clock, 0 if past. */
+static inline u64 hwt_ahead(const struct hwt_wheel *w, u64 t)
+{
+	return (s64)(t - w->clk) > 0 ? t - w->clk : 0;
+}
+
+/*
+ * Look up the next event of every occupied level whose entries are stale,
+ * and the earliest of them all, unless nothing changed since the last time.
+ */
+static inline void hwt_events_refresh(struct hwt_wheel *w)
+{
+	struct hwt_events *ev = &w->ev;
+	u64 stale, levels, best, second, soonest, clk = w->clk;
+	unsigned int bl = HWT_LVL_NONE;
+
+	if (likely(w->fresh & HWT_FRESH_BEST))
+		return;
+	for (stale = w->occupied & ~w->fresh; stale; stale &= stale - 1)
+		hwt_lvl_refresh(w, __ffs64(stale));
+	best = U64_MAX;
+	second = U64_MAX;
+	soonest = U64_MAX;
+	for (levels = w->occupied; levels; levels &= levels - 1) {
+		unsigned int lvl = __ffs64(levels);
+		u64 must = ev->must[lvl] - clk;
+
+		if (must <= best) {
+			second = best;
+			best = must;
+			bl = lvl;
+		} else if (must < second) {
+			second = must;
+		}
+		soonest = min(soonest, hwt_ahead(w, ev->wake[lvl]));
+	}
+	ev->best = clk + best;
+	ev->best_lvl = bl;
+	ev->second = clk + second;
+	ev->soonest = clk + soonest;
+	w->fresh |= HWT_FRESH_BEST;
+}
+
 /**
- * struct hwt_early - a cascade that may be done ahead of its slot's start
+ * struct hwt_early - a cascade that may be done ahead of when it must be
  * @delta: from when, as a distance from the clock (U64_MAX: none)
- * @must: by when: the slot's start, as a distance from the clock
+ * @must: by when, as a distance from the clock: the slot's start, or for
+ *	  the clock's own slot left half cascaded, its first key
  * @lvl: its level
  * @slot: its slot
  */
@@ -113,44 +208,48 @@ struct hwt_early {
  * higher goes first, so that what it cascades lands before the tick is
  * expired. Only the first occupied slot of each level needs a look: a
  * later one is cascaded no earlier than the start of the slot before it.
+ * A slot left half cascaded must be finished before the clock passes its
+ * first key, and not before: the clock may go into it until then, so that
+ * nodes due in it are returned as the cascade reaches them, not after the
+ * whole slot has moved.
  *
  * If @early is not NULL it gets, of the cascades that may be done ahead of
- * their slot's start (wheel.h) and may be done by @span from the clock,
- * the one whose start comes first. That one must be done by the start,
- * which counts as its event above, and may be done from @early->delta on:
- * none of its nodes is due before the start. hwt_wheel_next() names the
- * earliest of those times, so a pop at it always finds one.
+ * when they must (wheel.h) and may be done by @span from the clock, the
+ * one that must be done first, from @early->delta on. Its must-time counts
+ * as its event above. hwt_wheel_next() names the earliest of the times
+ * such a cascade may start, so a pop at it always finds one.
  */
-static u64 hwt_next_event(const struct hwt_wheel *w, unsigned int *lvlp,
+static u64 hwt_next_event(struct hwt_wheel *w, unsigned int *lvlp,
 			  unsigned int *slotp, struct hwt_early *early,
 			  u64 span)
 {
-	u64 best = U64_MAX;
-	unsigned int lvl, slot, dist;
+	const struct hwt_events *ev = &w->ev;
+	u64 best = U64_MAX, levels, clk = w->clk;
 
+	hwt_events_refresh(w);
+	if (likely(ev->best_lvl != HWT_LVL_NONE)) {
+		best = ev->best - clk;
+		*lvlp = ev->best_lvl;
+		*slotp = ev->slot[ev->best_lvl];
+	}
 	if (early) {
 		early->delta = U64_MAX;
 		early->must = U64_MAX;
-	}
-	for (lvl = 0; lvl < w->levels; lvl++) {
-		u64 delta;
+		levels = ev->early & w->occupied;
+		while (levels) {
+			unsigned int lvl = __ffs64(levels);
+			u64 must = ev->must[lvl] - clk, may;
 
-		if (!w->lvl[lvl].occupied)
-			continue;
-		dist = lvl_first(w, lvl, &slot);
-		delta = lvl_event(w, lvl, dist) - w->clk;
-		if (early && lvl && lvl_early(w, lvl, slot, dist) &&
-		    lvl_cascade_at(w, lvl, slot, dist) <= span &&
-		    delta <= early->must) {
-			early->delta = lvl_cascade_at(w, lvl, slot, dist);
-			early->must = delta;
-			early->lvl = lvl;
-			early->slot = slot;
-		}
-		if (delta <= best) {
-			best = delta;
-			*lvlp = lvl;
-			*slotp = slot;
+			levels &= levels - 1;
+			if (must > early->must)
+				continue;
+			may = hwt_ahead(w, ev->may[lvl]);
+			if (may <= span) {
+				early->delta = may;
+				early->must = must;
+				early->lvl = lvl;
+				early->slot = ev->slot[lvl];
+			}
 		}
 	}
 	if (likely(!w->nparked))
@@ -200,49 +299,131 @@ static void hwt_unpark(struct hwt_wheel *w, unsigned int *budget)
 }
 
 /*
+ * Place a node a cascade takes out of its slot where hwt_cascade() does not
+ * know at once: a key due within two slots of the level below (it goes
+ * lower), or any key after a set-back (later turns go higher, or are
+ * parked). Return its slot, or NULL if it was parked; its level in *@lvlp.
+ */
+static noinline struct hwt_slot *hwt_cascade_place(struct hwt_wheel *w,
+						   struct hwt_node *n, u64 key,
+						   unsigned int *lvlp)
+{
+	unsigned int lvl, idx;
+
+	hwt_locate(w, key, &lvl, &idx);
+	*lvlp = lvl;
+	if (unlikely(lvl == w->levels)) {
+		hwt_park(w, n, key);
+		return NULL;
+	}
+	hwt_changed(w, BIT(lvl));
+	hwt_link_slot(w, n, lvl, idx, key);
+	return &w->lvl[lvl].slot[idx];
+}
+
+/*
  * Move the nodes of a slot whose time has come one level down or more, at
- * most @budget of them; the rest wait for the next call. The clock is at
- * the slot's start, or before it for a slot cascaded early: either way
- * none of its nodes is placed back into it.
+ * most @budget's worth of them; the rest wait for the next call. The clock
+ * is at the slot's start, inside it up to its first key if its cascade was
+ * left unfinished, or before it for a slot cascaded early: either way none
+ * of its nodes is placed back into it, and all but those due within two
+ * slots of the level below go one level down. A node whose key is the one
+ * placed just before, by a node without slack, goes to the same slot,
+ * whose bounds already hold it: a list move, a fraction of a unit
+ * (HWT_CHEAP_PER_UNIT). That is what a herd of nodes due at one instant is
+ * made of.
  */
 static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 			unsigned int idx, unsigned int *budget)
 {
-	struct hwt_level *l = &w->lvl[lvl];
-	struct list_head *slot = &l->slot[idx];
-	unsigned int moved = 0;
+	struct hwt_level *l = &w->lvl[lvl], *down = &w->lvl[lvl - 1];
+	struct hwt_slot *s = &l->slot[idx], *to = NULL;
+	struct list_head *head = &s->head, *pos = head->next;
+	const u64 clk = w->clk, tmask = hwt_wheel_tick(w) - 1;
+	const unsigned int dshift = down->shift, dmask = down->mask;
+	unsigned int moved = 0, tolvl = 0, left = *budget;
+	u64 memo = 1, far = U64_MAX;	/* 1: no key, keys are tick-aligned */
 
-	/* hwt_move(), with the source's tally taken once for the lot */
-	while (*budget && !list_empty(slot)) {
-		struct hwt_node *n = list_first_entry(slot, struct hwt_node,
-						      entry);
+	/*
+	 * Keys @far or more ahead of the clock are 64 slots or more ahead two
+	 * levels down, so they go one level down. Not after a set-back, when
+	 * a slot may hold later turns.
+	 */
+	if (likely(!w->skewed)) {
+		far = 0;
+		if (lvl >= 2) {
+			unsigned int s2 = w->lvl[lvl - 2].shift;
 
-		list_move_tail(&n->entry,
-			       hwt_place(w, n, hwt_wheel_key(w, n->expires)));
-		(*budget)--;
-		moved++;
+			far = (((clk >> s2) + HWT_LVL_SIZE) << s2) - clk;
+		}
 	}
-	w->pending -= moved;
+	hwt_changed(w, BIT(lvl + 1) - 1);
+	/* nodes are linked where they go; what is left is the slot's list */
+	while (left && pos != head) {
+		struct hwt_node *n = list_entry(pos, struct hwt_node, entry);
+		u64 key = (n->expires + tmask) & ~tmask;
+
+		pos = pos->next;
+		moved++;
+		if (key == memo) {
+			n->lvl = tolvl;
+			to->size++;
+			list_add_tail(&n->entry, &to->head);
+			hwt_hook_occupancy(tolvl, 1, 0);
+			if (!(++w->cheap % HWT_CHEAP_PER_UNIT))
+				left--;
+			continue;
+		}
+		left--;
+		if (likely(key - clk >= far)) {
+			unsigned int i = (key >> dshift) & dmask;
+
+			to = &down->slot[i];
+			tolvl = lvl - 1;
+			n->lvl = tolvl;
+			if (!to->size++) {
+				down->occupied |= BIT_ULL(i);
+				w->occupied |= BIT(tolvl);
+				hwt_slot_init(w, to, n, key);
+				hwt_hook_occupancy(tolvl, 1, 1);
+			} else {
+				hwt_slot_bounds(w, tolvl, to, n, key);
+				hwt_hook_occupancy(tolvl, 1, 0);
+			}
+			list_add_tail(&n->entry, &to->head);
+		} else {
+			to = hwt_cascade_place(w, n, key, &tolvl);
+		}
+		memo = !to || n->slack ? 1 : key;
+	}
+	head->next = pos;
+	pos->prev = head;
+	*budget = left;
+	s->size -= moved;
 	w->cascaded += moved;
-	l->count -= moved;
-	l->size[idx] -= moved;
-	if (list_empty(slot)) {
-		l->occupied &= ~BIT_ULL(idx);
+	if (!s->size) {
+		hwt_slot_emptied(w, lvl, idx);
 		hwt_hook_occupancy(lvl, -(int)moved, -1);
 	} else {
 		hwt_hook_occupancy(lvl, -(int)moved, 0);
+		if (idx == lvl_idx(l, clk)) {
+			/* the clock's own: finished before it passes the first key */
+			w->cascading |= BIT(lvl);
+			w->casc_at[lvl] = lvl_start(l, clk);
+		}
 	}
 	hwt_hook_cascade(w, lvl, idx, moved);
 }
 
 /*
- * Cascade a big slot ahead of its start (wheel.h), the clock being where
- * it may. With nothing else due it goes as far as the budget does. When
- * expiries are due they go first, and the clock is about to move on @next
- * ns to the next of them; the slot then gets its share of those ns first
- * (the caller asks once per tick, @w->paced): its nodes spread over the
- * time left before it starts, so that it is done by then however busy
- * that time is. @next is U64_MAX when nothing else is due.
+ * Cascade a big slot ahead of its start (wheel.h), or a half-cascaded one
+ * ahead of its first key, the clock being where it may. With nothing else
+ * due it goes as far as the budget does. When expiries are due they go
+ * first, and the clock is about to move on @next ns to the next of them;
+ * the slot then gets its share of those ns first (the caller asks once per
+ * tick, @w->paced): its nodes spread over the time left before it must be
+ * done, so that it is done by then however busy that time is. @next is
+ * U64_MAX when nothing else is due.
  */
 static void hwt_cascade_ahead(struct hwt_wheel *w,
 			      const struct hwt_early *e, u64 next,
@@ -254,7 +435,7 @@ static void hwt_cascade_ahead(struct hwt_wheel *w,
 
 	if (next != U64_MAX && step < left) {
 		u64 parts = div64_u64(left, step);
-		u32 size = w->lvl[e->lvl].size[e->slot];
+		u32 size = w->lvl[e->lvl].slot[e->slot].size;
 
 		w->paced = w->clk;
 		share = min_t(u64, share, div64_u64(size + parts - 1, parts));
@@ -264,12 +445,38 @@ static void hwt_cascade_ahead(struct hwt_wheel *w,
 	*budget = share + rest;
 }
 
+/*
+ * A node alone in slot @slot of level @lvl >= 1, the wheel's next event,
+ * that is due by @span and before every other level's next event: nothing
+ * can come before it, so it is returned from where it is, not cascaded
+ * down first (*@delta becomes its key's distance). Not after a set-back,
+ * when the level's next slot may be a later turn.
+ */
+static inline struct hwt_node *hwt_lone(struct hwt_wheel *w,
+					unsigned int lvl, unsigned int slot,
+					u64 span, u64 *delta)
+{
+	struct hwt_slot *s = &w->lvl[lvl].slot[slot];
+	struct hwt_node *n;
+	u64 key;
+
+	if (s->size != 1 || unlikely(w->skewed || w->nparked))
+		return NULL;
+	n = list_first_entry(&s->head, struct hwt_node, entry);
+	key = hwt_wheel_key(w, n->expires) - w->clk;
+	if (key > span || key > w->ev.second - w->clk)
+		return NULL;
+	*delta = key;
+	return n;
+}
+
 /**
  * hwt_wheel_pop() - take the next due node
  * @w: the wheel
  * @now: the current time
- * @budget: how many nodes this call may return or move; decremented for
- *	    each (see wheel.h)
+ * @budget: how many units this call may spend: one for each node it
+ *	    returns or places, one for each HWT_CHEAP_PER_UNIT nodes it moves
+ *	    without a placement decision (wheel.h); decremented for each
  *
  * Advances the wheel's clock towards @now, cascading slots on the way, and
  * returns one node whose key is at or before @now. Call it until it returns
@@ -282,6 +489,7 @@ static void hwt_cascade_ahead(struct hwt_wheel *w,
 struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 			       unsigned int *budget)
 {
+	struct hwt_level *l0 = &w->lvl[0];
 	u64 span = now - w->clk;
 	struct hwt_early early;
 
@@ -289,29 +497,41 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 		return NULL;
 
 	while (*budget) {
-		unsigned int idx = lvl_digit(w, 0, w->clk);
-		struct list_head *cur = &w->lvl[0].slot[idx];
+		unsigned int idx = lvl_idx(l0, w->clk);
+		struct hwt_slot *cur = &l0->slot[idx];
+		struct hwt_node *lone;
 		unsigned int lvl, slot;
 		u64 delta;
 
-		if (!list_empty(cur)) {
-			struct hwt_node *n = list_first_entry(cur,
+		if (cur->size) {
+			struct hwt_node *n = list_first_entry(&cur->head,
 							      struct hwt_node,
 							      entry);
 
 			(*budget)--;
-			if (likely(hwt_wheel_key(w, n->expires) == w->clk)) {
-				hwt_unlink(w, n);
-				return n;
+			if (unlikely(hwt_wheel_key(w, n->expires) != w->clk)) {
+				/* placed before the clock was set back: a later turn */
+				hwt_move(w, n);
+				continue;
 			}
-			/* placed before the clock was set back: a later turn */
-			hwt_move(w, n);
-			continue;
+			list_del_init(&n->entry);
+			n->lvl = HWT_LVL_NONE;
+			hwt_changed(w, 1);
+			if (!--cur->size) {
+				hwt_slot_emptied(w, 0, idx);
+				hwt_hook_occupancy(0, -1, -1);
+			} else {
+				hwt_hook_occupancy(0, -1, 0);
+			}
+			return n;
 		}
 
 		delta = hwt_next_event(w, &lvl, &slot, &early, span);
+		lone = NULL;
+		if (lvl && lvl < w->levels && delta <= span)
+			lone = hwt_lone(w, lvl, slot, span, &delta);
 		if (early.delta <= min(span, delta) &&
-		    (delta > span || (!lvl && w->paced != w->clk))) {
+		    (delta > span || ((!lvl || lone) && w->paced != w->clk))) {
 			u64 next = delta > span ? U64_MAX : delta - early.delta;
 
 			hwt_advance(w, early.delta);
@@ -325,6 +545,11 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 		}
 		hwt_advance(w, delta);
 		span -= delta;
+		if (lone) {
+			(*budget)--;
+			hwt_unlink(w, lone);
+			return lone;
+		}
 		if (unlikely(lvl == w->levels))
 			hwt_unpark(w, budget);
 		else if (lvl)
@@ -340,33 +565,19 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
  *
  * The time is a tick boundary and a lower bound: no node is due earlier, and
  * unless the earliest node of a slot was deleted or the clock was set back,
- * one is due at it, or a big slot is to be cascaded ahead of its start then
- * (wheel.h).
+ * one is due at it, or a cascade may be done ahead of time then (wheel.h).
  *
  * Return: false if the wheel is empty.
  */
-bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when)
+bool hwt_wheel_next(struct hwt_wheel *w, u64 *when)
 {
 	u64 best = U64_MAX;
-	unsigned int lvl, slot, dist;
 
-	if (!w->pending)
+	if (hwt_wheel_empty(w))
 		return false;
-	for (lvl = 0; lvl < w->levels; lvl++) {
-		u64 t;
-
-		if (!w->lvl[lvl].occupied)
-			continue;
-		dist = lvl_first(w, lvl, &slot);
-		if (!lvl)
-			t = lvl_event(w, 0, dist) - w->clk;
-		else if (lvl_early(w, lvl, slot, dist) || w->skewed)
-			/* after a set-back, bounds may be of later turns */
-			t = lvl_cascade_at(w, lvl, slot, dist);
-		else
-			t = w->lvl[lvl].first[slot] - w->clk;
-		best = min(best, t);
-	}
+	hwt_events_refresh(w);
+	if (likely(w->ev.best_lvl != HWT_LVL_NONE))
+		best = hwt_ahead(w, w->ev.soonest);
 	if (unlikely(w->nparked)) {
 		if (!list_empty(&w->unparking))
 			best = 0;
@@ -398,43 +609,43 @@ bool hwt_wheel_next(const struct hwt_wheel *w, u64 *when)
  *
  * Return: false if the wheel is empty.
  */
-bool hwt_wheel_next_range(const struct hwt_wheel *w, u64 *when, u64 *latest)
+bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest)
 {
-	u64 best = U64_MAX;
-	unsigned int lvl;
+	u64 best = U64_MAX, levels = w->occupied;
 
 	if (!hwt_wheel_next(w, when))
 		return false;
 	*latest = *when;
 	if (unlikely(w->skewed || w->nparked))
 		return true;
-	for (lvl = 0; lvl < w->levels; lvl++) {
+	while (levels) {
+		unsigned int lvl = __ffs64(levels);
 		const struct hwt_level *l = &w->lvl[lvl];
-		unsigned int cur;
-		u64 rot = lvl_rot(w, lvl, &cur);
+		unsigned int cur = lvl_idx(l, w->clk);
+		u64 rot = lvl_rot(l, cur);
 
+		levels &= levels - 1;
 		while (rot) {
-			unsigned int dist = __ffs64(rot);
-			unsigned int slot = (cur + dist) &
-					    (lvl_slots(w, lvl) - 1);
+			unsigned int d = __ffs64(rot);
+			unsigned int slot = (cur + d) & l->mask;
 			u64 first, late;
 
 			if (!lvl) {
-				first = lvl_event(w, 0, dist);
-				late = l->late[slot];
-			} else if (lvl_early(w, lvl, slot, dist)) {
+				first = lvl_event(w, 0, d);
+				late = hwt_slot_late(&l->slot[slot]);
+			} else if (lvl_early(w, lvl, slot, d) || !d) {
 				/*
 				 * all of it is cascaded from the slot before
 				 * on: wake then, not at its start, or the
 				 * cascade would be the burst it is spread to
-				 * avoid
+				 * avoid (or it is being cascaded now)
 				 */
 				first = w->clk +
-					lvl_cascade_at(w, lvl, slot, dist);
+					lvl_cascade_at(w, lvl, slot, d);
 				late = first;
 			} else {
-				first = l->first[slot];
-				late = l->late[slot];
+				first = l->slot[slot].first;
+				late = hwt_slot_late(&l->slot[slot]);
 			}
 			/* every key from here on is at or after @best */
 			if (first - w->clk >= best)
@@ -485,7 +696,7 @@ void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
  */
 void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
 {
-	u64 clk = now & ~(hwt_wheel_tick(w) - 1);
+	u64 clk = now & ~(hwt_wheel_tick(w) - 1), half = w->cascading;
 
 	if ((s64)(clk - w->clk) >= 0)
 		return;
@@ -493,4 +704,13 @@ void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
 		w->high = w->clk;
 	w->skewed = true;
 	w->clk = clk;
+	hwt_changed(w, ~0U);
+	/* a half-cascaded slot stays one only if the clock stays in it */
+	while (half) {
+		unsigned int lvl = __ffs64(half);
+
+		half &= half - 1;
+		if (!lvl_half_cascaded(w, lvl))
+			w->cascading &= ~BIT(lvl);
+	}
 }

@@ -33,33 +33,24 @@ static inline void hwt_hook_occupancy(unsigned int lvl, int timers, int slots)
 #endif
 
 static_assert(HWT_LEVELS_MAX < HWT_LVL_NONE, "struct hwt_node.lvl is too narrow");
+static_assert(HWT_LEVELS_MAX < 31, "struct hwt_wheel.fresh is too narrow");
 
-static inline unsigned int lvl_shift(const struct hwt_wheel *w,
-				     unsigned int lvl)
+/* Levels @mask changed: what they have to do next is no longer known. */
+static inline void hwt_changed(struct hwt_wheel *w, unsigned int mask)
 {
-	return w->shift + lvl * HWT_LVL_BITS;
+	w->fresh &= ~(mask | HWT_FRESH_BEST);
 }
 
-static inline unsigned int lvl_slots(const struct hwt_wheel *w,
-				     unsigned int lvl)
+/* The slot of level @l that time @t falls in. */
+static inline unsigned int lvl_idx(const struct hwt_level *l, u64 t)
 {
-	return lvl == w->levels - 1 ? 1U << w->top_bits : HWT_LVL_SIZE;
+	return (t >> l->shift) & l->mask;
 }
 
-/* The slot of level @lvl that time @t falls in. */
-static inline unsigned int lvl_digit(const struct hwt_wheel *w,
-				     unsigned int lvl, u64 t)
+/* The start of the slot of level @l that time @t falls in. */
+static inline u64 lvl_start(const struct hwt_level *l, u64 t)
 {
-	return (t >> lvl_shift(w, lvl)) & (lvl_slots(w, lvl) - 1);
-}
-
-/* How many slots of level @lvl @key lies ahead of the clock's slot there. */
-static inline u64 lvl_ahead(const struct hwt_wheel *w, unsigned int lvl,
-			    u64 key)
-{
-	unsigned int s = lvl_shift(w, lvl);
-
-	return ((key >> s) - (w->clk >> s)) & (U64_MAX >> s);
+	return t & ~((1ULL << l->shift) - 1);
 }
 
 /*
@@ -70,37 +61,17 @@ static inline u64 lvl_ahead(const struct hwt_wheel *w, unsigned int lvl,
  */
 static inline unsigned int hwt_level(const struct hwt_wheel *w, u64 key)
 {
-	u64 ahead = lvl_ahead(w, 0, key);
-	unsigned int lvl;
+	u64 ahead = (key - w->clk) >> w->shift;
+	unsigned int lvl, s;
 
 	if (ahead < HWT_LVL_SIZE)
 		return 0;
-	lvl = (fls64(ahead) - (HWT_LVL_BITS + 1) + HWT_LVL_BITS - 1) /
-	      HWT_LVL_BITS;
-	if (lvl < w->levels - 1 && lvl_ahead(w, lvl, key) >= HWT_LVL_SIZE)
+	lvl = (fls64(ahead) - 2) / HWT_LVL_BITS;
+	if (unlikely(lvl >= w->levels - 1))
+		return w->levels - 1;
+	s = w->lvl[lvl].shift;
+	if ((((key >> s) - (w->clk >> s)) & (U64_MAX >> s)) >= HWT_LVL_SIZE)
 		lvl++;
-	return min(lvl, w->levels - 1);
-}
-
-/*
- * The slot a key is placed in, relative to the clock. A key at or beyond
- * the horizon (only with fewer levels than cover all of time, after the
- * clock was set back or a periodic timer was re-armed far ahead) cannot be
- * placed: it is parked on @w->parked, level @w->levels. The clock never
- * passes the moment the earliest parked key comes within the horizon
- * without placing it (hwt_next_event()).
- */
-static inline unsigned int hwt_slot_of(const struct hwt_wheel *w, u64 key,
-				       unsigned int *idx)
-{
-	unsigned int lvl;
-
-	if (unlikely(key - w->clk >= w->horizon)) {
-		*idx = 0;
-		return w->levels;
-	}
-	lvl = hwt_level(w, key);
-	*idx = lvl_digit(w, lvl, key);
 	return lvl;
 }
 
@@ -110,27 +81,14 @@ static inline u64 hwt_earlier(const struct hwt_wheel *w, u64 a, u64 b)
 	return a - w->clk < b - w->clk ? a : b;
 }
 
-/*
- * Lower the bounds of an occupied slot for @n, whose key is @key, joining
- * it. Level 0's slots hold one key each: their first[] is not needed.
- */
-static inline void hwt_slot_bounds(struct hwt_wheel *w, unsigned int lvl,
-				   unsigned int idx, const struct hwt_node *n,
-				   u64 key)
-{
-	struct hwt_level *l = &w->lvl[lvl];
-
-	if (lvl)
-		l->first[idx] = hwt_earlier(w, l->first[idx], key);
-	l->late[idx] = hwt_earlier(w, l->late[idx], hwt_wheel_late(w, n, key));
-}
-
 /* Move the clock forward by @delta ns. */
 static inline void hwt_advance(struct hwt_wheel *w, u64 delta)
 {
 	w->clk += delta;
-	if (unlikely(w->skewed) && (s64)(w->clk - w->high) >= 0)
+	if (unlikely(w->skewed) && (s64)(w->clk - w->high) >= 0) {
 		w->skewed = false;
+		hwt_changed(w, ~0U);	/* bounds of slots mean what they say again */
+	}
 }
 
 /* Raise a deadline that falls in a processed tick; return its key. */
@@ -138,17 +96,121 @@ static inline u64 hwt_clamp(const struct hwt_wheel *w, u64 *expires)
 {
 	u64 key = hwt_wheel_key(w, *expires);
 
-	if ((s64)(key - w->clk) <= 0) {
+	if (unlikely((s64)(key - w->clk) <= 0)) {
 		*expires = w->clk + 1;
 		key = w->clk + hwt_wheel_tick(w);
 	}
 	return key;
 }
 
-/* wheel.c: placing nodes and taking them out */
-struct list_head *hwt_place(struct hwt_wheel *w, struct hwt_node *n, u64 key);
-void hwt_tally_out(struct hwt_wheel *w, unsigned int lvl, u64 key);
+/*
+ * The slot a key goes to now, relative to the clock: its level in *@lvlp
+ * and its index in *@idxp. A key at or beyond the horizon (only with fewer
+ * levels than cover all of time, after the clock was set back or a
+ * periodic timer was re-armed far ahead) cannot be placed: it goes to
+ * @w->parked, level @w->levels. The clock never passes the moment the
+ * earliest parked key comes within the horizon without placing it.
+ */
+static __always_inline void hwt_locate(const struct hwt_wheel *w, u64 key,
+			      unsigned int *lvlp, unsigned int *idxp)
+{
+	unsigned int lvl;
+
+	if (unlikely(key - w->clk >= w->horizon)) {
+		*lvlp = w->levels;
+		*idxp = 0;
+		return;
+	}
+	lvl = hwt_level(w, key);
+	*lvlp = lvl;
+	*idxp = lvl_idx(&w->lvl[lvl], key);
+}
+
+/* The bound of the latest times of slot @s's nodes (struct hwt_slot). */
+static inline u64 hwt_slot_late(const struct hwt_slot *s)
+{
+	return s->slack ? s->late : s->first;
+}
+
+/*
+ * Lower the bounds of slot @s, not empty, on level @lvl for @n, whose key
+ * is @key, joining it. A level-0 slot holds one key: its @first stays.
+ */
+static __always_inline void hwt_slot_bounds(struct hwt_wheel *w,
+					    unsigned int lvl,
+					    struct hwt_slot *s,
+					    const struct hwt_node *n, u64 key)
+{
+	if (lvl)
+		s->first = hwt_earlier(w, s->first, key);
+	if (unlikely(n->slack)) {
+		if (!s->slack) {
+			s->slack = true;
+			s->late = s->first;
+		}
+		s->late = hwt_earlier(w, s->late, hwt_wheel_late(w, n, key));
+	} else if (unlikely(s->slack)) {
+		s->late = hwt_earlier(w, s->late, key);
+	}
+}
+
+/* Set up the bounds of slot @s, empty until @n, whose key is @key, joins. */
+static __always_inline void hwt_slot_init(struct hwt_wheel *w,
+					  struct hwt_slot *s,
+					  const struct hwt_node *n, u64 key)
+{
+	s->first = key;
+	s->slack = n->slack;
+	if (unlikely(n->slack))
+		s->late = hwt_wheel_late(w, n, key);
+}
+
+/*
+ * Queue @n, whose key is @key (not before the clock), in slot @idx of
+ * level @lvl < @w->levels: link it last and count it. Its entry is on no
+ * list. The caller marks the level changed (hwt_changed()).
+ */
+static __always_inline void hwt_link_slot(struct hwt_wheel *w,
+					  struct hwt_node *n, unsigned int lvl,
+					  unsigned int idx, u64 key)
+{
+	struct hwt_level *l = &w->lvl[lvl];
+	struct hwt_slot *s = &l->slot[idx];
+
+	n->lvl = lvl;
+	if (!s->size) {
+		l->occupied |= BIT_ULL(idx);
+		w->occupied |= BIT(lvl);
+		hwt_slot_init(w, s, n, key);
+		hwt_hook_occupancy(lvl, 1, 1);
+	} else {
+		hwt_slot_bounds(w, lvl, s, n, key);
+		hwt_hook_occupancy(lvl, 1, 0);
+	}
+	s->size++;
+	list_add_tail(&n->entry, &s->head);
+}
+
+/* wheel.c: parking, taking nodes out, and moving them */
+void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key);
+void hwt_slot_emptied(struct hwt_wheel *w, unsigned int lvl, unsigned int idx);
 void hwt_unlink(struct hwt_wheel *w, struct hwt_node *n);
 void hwt_move(struct hwt_wheel *w, struct hwt_node *n);
+
+/*
+ * Queue @n, whose key is @key (not before the clock), in slot @idx of
+ * level @lvl from hwt_locate(), or park it.
+ */
+static __always_inline void hwt_link(struct hwt_wheel *w, struct hwt_node *n,
+				     unsigned int lvl, unsigned int idx,
+				     u64 key)
+{
+	if (unlikely(lvl == w->levels)) {
+		hwt_park(w, n, key);
+		return;
+	}
+	hwt_changed(w, BIT(lvl));
+	hwt_link_slot(w, n, lvl, idx, key);
+}
 
 #endif /* _HWT_WHEEL_IMPL_H */

@@ -32,14 +32,14 @@ static void bound_cascade_respects_budget(struct kunit *test)
 
 	for (i = 0; i < count; i++)
 		add_at(w, &n[i], spread(i, start, L1));
-	KUNIT_EXPECT_EQ(test, w->lvl[1].count, count);
+	KUNIT_EXPECT_EQ(test, lvl_count(w, 1), count);
 
 	/* the first call moves its budget's worth and keeps the clock there */
 	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, now, &left));
 	KUNIT_EXPECT_EQ(test, left, 0U);
 	KUNIT_EXPECT_EQ(test, w->cascaded, (u64)budget);
 	KUNIT_EXPECT_EQ(test, w->clk, start);
-	KUNIT_EXPECT_EQ(test, w->lvl[1].count, count - budget);
+	KUNIT_EXPECT_EQ(test, lvl_count(w, 1), count - budget);
 	check_wheel(test, w);
 
 	while ((got = pop_budget(test, w, now, budget))) {
@@ -84,8 +84,8 @@ static void bound_big_slot_is_due_a_slot_early(struct kunit *test)
 	/* popped from then on, with nothing due, it is cascaded ahead */
 	KUNIT_EXPECT_NULL(test, pop(w, start - L2 + TICK));
 	KUNIT_EXPECT_EQ(test, w->clk, start - L2 + TICK);
-	KUNIT_EXPECT_EQ(test, w->lvl[2].count, 0U);
-	KUNIT_EXPECT_EQ(test, w->lvl[1].count, count);
+	KUNIT_EXPECT_EQ(test, lvl_count(w, 2), 0U);
+	KUNIT_EXPECT_EQ(test, lvl_count(w, 1), count);
 	check_wheel(test, w);
 }
 
@@ -105,11 +105,11 @@ static void bound_del_and_mod_mid_cascade(struct kunit *test)
 		expect[i] = spread(i, start + TICK, L2 - TICK);
 		add_at(w, &n[i], expect[i]);
 	}
-	KUNIT_EXPECT_EQ(test, w->lvl[2].count, count);
+	KUNIT_EXPECT_EQ(test, lvl_count(w, 2), count);
 	/* reach the slot and cascade a tenth of it */
 	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, start, &left));
 	KUNIT_EXPECT_EQ(test, w->clk, start);
-	KUNIT_EXPECT_EQ(test, w->lvl[2].count, count - 100);
+	KUNIT_EXPECT_EQ(test, lvl_count(w, 2), count - 100);
 	check_wheel(test, w);
 
 	/* delete and move nodes, both moved ones and ones still waiting */
@@ -155,7 +155,7 @@ static void bound_rebase_moves_nothing(struct kunit *test)
 	/* set back by ten minutes */
 	hwt_wheel_rebase(w, 400 * SEC);
 	KUNIT_EXPECT_EQ(test, w->cascaded, moved);
-	KUNIT_EXPECT_EQ(test, w->pending, (unsigned long)count);
+	KUNIT_EXPECT_EQ(test, hwt_wheel_pending(w), (unsigned long)count);
 	KUNIT_EXPECT_EQ(test, w->clk, 400 * SEC & ~(TICK - 1));
 	check_wheel(test, w);
 
@@ -423,7 +423,7 @@ static void model_advance(struct kunit *test, struct model *m, u64 span)
 	/* nothing the model holds is due */
 	if (m->nsorted)
 		KUNIT_ASSERT_GT(test, (s64)(m->key[m->sorted[0]] - m->now), 0);
-	KUNIT_ASSERT_EQ(test, m->w->pending, (unsigned long)m->nsorted);
+	KUNIT_ASSERT_EQ(test, hwt_wheel_pending(m->w), (unsigned long)m->nsorted);
 }
 
 static void run_differential(struct kunit *test, unsigned int shift,
@@ -499,7 +499,7 @@ advance:
 #ifdef MODEL_DEBUG
 		printf("op %u r%%16=%u now=%llu clk=%llu high=%llu pending=%lu\n", op, r % 16,
 			(unsigned long long)m->now, (unsigned long long)m->w->clk,
-			(unsigned long long)m->w->high, m->w->pending);
+			(unsigned long long)m->w->high, hwt_wheel_pending(m->w));
 #endif
 	}
 	model_advance(test, m, 2 * m->reach);
@@ -538,9 +538,9 @@ static void check_no_big_slot_at_clock(struct kunit *test,
 	unsigned int lvl;
 
 	for (lvl = 1; lvl < w->levels; lvl++) {
-		unsigned int idx = lvl_digit(w, lvl, w->clk);
+		unsigned int idx = lvl_idx(&w->lvl[lvl], w->clk);
 
-		KUNIT_ASSERT_LE_MSG(test, w->lvl[lvl].size[idx],
+		KUNIT_ASSERT_LE_MSG(test, w->lvl[lvl].slot[idx].size,
 				    (u32)HWT_CASCADE_EARLY - 1,
 				    "level %u slot %u at clock %llu", lvl, idx,
 				    (unsigned long long)w->clk);

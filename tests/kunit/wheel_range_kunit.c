@@ -308,7 +308,7 @@ static void range_random_windows(struct kunit *test)
 	}
 	check_wheel(test, w);
 	kunit_info(test, "40000 ops, %u wakeups, %lu pending\n", wakeups,
-		   w->pending);
+		   hwt_wheel_pending(w));
 }
 
 static struct kunit_case hwtimer_wheel_range_cases[] = {

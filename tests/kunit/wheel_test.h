@@ -36,18 +36,19 @@ static __maybe_unused struct hwt_node *new_nodes(struct kunit *test, unsigned in
 /*
  * hwt_wheel_pop() with a budget of @budget per call, called again while it
  * runs out of budget with nothing to return. Each call must spend exactly
- * one unit per node it moved or returned, and no more than it was given.
+ * one unit per node it returned or placed and one per HWT_CHEAP_PER_UNIT
+ * nodes it moved without placing them, and no more than it was given.
  */
 static struct hwt_node *pop_budget(struct kunit *test, struct hwt_wheel *w,
 				   u64 now, unsigned int budget)
 {
 	for (;;) {
 		unsigned int left = budget;
-		u64 moved = w->cascaded;
+		u64 units = hwt_wheel_move_units(w);
 		struct hwt_node *n = hwt_wheel_pop(w, now, &left);
 
 		if (test)
-			KUNIT_ASSERT_EQ(test, w->cascaded - moved + !!n,
+			KUNIT_ASSERT_EQ(test, hwt_wheel_move_units(w) - units + !!n,
 					(u64)(budget - left));
 		if (n || left)
 			return n;
@@ -103,11 +104,25 @@ static __maybe_unused struct hwt_node *run_until(struct kunit *test, struct hwt_
 	return run_until_budget(test, w, now, until, wakeups, UNLIMITED);
 }
 
+/* Nodes on level @lvl, counted on its lists. */
+static __maybe_unused unsigned int lvl_count(const struct hwt_wheel *w,
+					     unsigned int lvl)
+{
+	const struct hwt_node *n;
+	unsigned int i, count = 0;
+
+	for (i = 0; i < HWT_LVL_SIZE; i++)
+		list_for_each_entry(n, &w->lvl[lvl].slot[i].head, entry)
+			count++;
+	return count;
+}
+
 /*
  * Walk the whole wheel and check its bookkeeping: every node is in the slot
- * its recorded level and its key name, occupancy bits and counts match the
- * lists, parked nodes are on the parked lists, and nothing queued is due
- * before the clock.
+ * its recorded level and its key name, occupancy bits and sizes match the
+ * lists, parked nodes are on the parked lists, nothing queued is due before
+ * the clock, and a slot left half cascaded holds the clock before its first
+ * key.
  */
 static __maybe_unused void check_wheel(struct kunit *test,
 					const struct hwt_wheel *w)
@@ -121,23 +136,30 @@ static __maybe_unused void check_wheel(struct kunit *test,
 		u32 count = 0;
 
 		for (i = 0; i < HWT_LVL_SIZE; i++) {
-			bool any = false;
+			const struct hwt_slot *s = &l->slot[i];
+			u32 size = 0;
 
-			list_for_each_entry(n, &l->slot[i], entry) {
+			list_for_each_entry(n, &s->head, entry) {
 				u64 key = hwt_wheel_key(w, n->expires);
 
 				KUNIT_ASSERT_EQ(test, (unsigned int)n->lvl, lvl);
-				KUNIT_ASSERT_EQ(test, lvl_digit(w, lvl, key), i);
+				KUNIT_ASSERT_EQ(test, lvl_idx(l, key), i);
 				KUNIT_ASSERT_GE(test, (s64)(key - w->clk), 0);
-				if (lvl && !list_empty(&l->slot[i]))
+				if (lvl)
 					KUNIT_ASSERT_GE(test,
-							(s64)(key - l->first[i]), 0);
-				any = true;
-				count++;
+							(s64)(key - s->first), 0);
+				size++;
 			}
-			KUNIT_ASSERT_EQ(test, !!(l->occupied & BIT_ULL(i)), any);
+			KUNIT_ASSERT_EQ(test, s->size, size);
+			KUNIT_ASSERT_EQ(test, !!(l->occupied & BIT_ULL(i)), !!size);
+			count += size;
 		}
-		KUNIT_ASSERT_EQ(test, l->count, count);
+		KUNIT_ASSERT_EQ(test, !!(w->occupied & BIT(lvl)), !!count);
+		if (lvl && lvl_half_cascaded(w, lvl) &&
+		    l->slot[lvl_idx(l, w->clk)].size)
+			KUNIT_ASSERT_GE(test,
+					(s64)(l->slot[lvl_idx(l, w->clk)].first -
+					      w->clk), 0);
 		total += count;
 	}
 	list_for_each_entry(n, &w->parked, entry) {
@@ -151,7 +173,7 @@ static __maybe_unused void check_wheel(struct kunit *test,
 		parked++;
 	}
 	KUNIT_ASSERT_EQ(test, w->nparked, parked);
-	KUNIT_ASSERT_EQ(test, w->pending, total + parked);
+	KUNIT_ASSERT_EQ(test, hwt_wheel_pending(w), total + parked);
 }
 
 #endif /* _HWT_WHEEL_TEST_H */

@@ -17,6 +17,11 @@ static inline int fls64(u64 x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
+static inline u64 ror64(u64 word, unsigned int shift)
+{
+	return (word >> (shift & 63)) | (word << ((-shift) & 63));
+}
+
 static inline unsigned int hweight64(u64 w)
 {
 	return __builtin_popcountll(w);

@@ -16,5 +16,9 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define __maybe_unused __attribute__((unused))
+#define noinline __attribute__((__noinline__))
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
 
 #endif
