@@ -11,6 +11,27 @@
 
 #include "wheel_impl.h"
 
+/*
+ * Lower the latest-time bound of slot @idx of level @l for @n, whose key is
+ * @key, joining it (@alone: as the slot's only node). The first node with
+ * slack starts the bound, at the slot's first key, which is no later than
+ * the latest time of any node without slack already there; from then on
+ * every node lowers it.
+ */
+void hwt_slot_slack(struct hwt_wheel *w, struct hwt_level *l,
+		    unsigned int idx, const struct hwt_node *n, u64 key,
+		    bool alone)
+{
+	struct hwt_slot *s = &l->slot[idx];
+	u64 late = hwt_wheel_late(w, n, key);
+
+	if (!s->slack) {
+		s->slack = true;
+		l->late[idx] = alone ? late : s->first;
+	}
+	l->late[idx] = hwt_earlier(w, l->late[idx], late);
+}
+
 /* Park @n, whose key @key lies beyond the horizon (hwt_locate()). */
 void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key)
 {
@@ -157,8 +178,8 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 			INIT_LIST_HEAD(&s->head);
 			s->size = 0;
 			s->first = 0;
-			s->late = 0;
 			s->slack = false;
+			l->late[i] = 0;
 		}
 	}
 	w->horizon = levels == max ? 1ULL << 63 :
@@ -194,11 +215,18 @@ u64 hwt_wheel_horizon(const struct hwt_wheel *w)
  */
 void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 {
-	u64 key = hwt_clamp(w, &n->expires);
-	unsigned int lvl, idx;
+	u64 clk = w->clk, key = hwt_clamp(w, &n->expires);
+	struct hwt_level *l;
+	unsigned int lvl;
 
-	hwt_locate(w, key, &lvl, &idx);
-	hwt_link(w, n, lvl, idx, key);
+	if (unlikely(key - clk >= w->horizon)) {
+		hwt_park(w, n, key);
+		return;
+	}
+	lvl = hwt_level(w, key, clk);
+	l = &w->lvl[lvl];
+	hwt_changed(w, BIT(lvl));
+	hwt_link_slot(w, l, lvl, lvl_idx(l, key), n, key, clk);
 }
 
 /**
@@ -265,7 +293,8 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 		}
 		if (idx == lvl_idx(&w->lvl[lvl], hwt_wheel_key(w, n->expires))) {
 			n->expires = expires;
-			hwt_slot_bounds(w, lvl, &w->lvl[lvl].slot[idx], n, key);
+			hwt_slot_bounds(w, &w->lvl[lvl], &w->lvl[lvl].slot[idx], lvl, idx,
+					n, key, w->clk);
 			return true;
 		}
 	}

@@ -162,16 +162,13 @@
  * struct hwt_slot - one slot of a level
  * @head: its nodes
  * @first: lower bound of their keys (of a level-0 slot: its time)
- * @late: with @slack, lower bound of the times by which they are due at
- *	  the latest: their deadlines plus slack, and never before their keys.
- *	  Without, that bound is @first.
  * @size: how many
- * @slack: a node with slack joined since the slot was last empty
+ * @slack: a node with slack joined since the slot was last empty: the
+ *	   level's @late entry for the slot is kept (struct hwt_level)
  */
 struct hwt_slot {
 	struct list_head head;
 	u64 first;
-	u64 late;
 	u32 size;
 	bool slack;
 };
@@ -182,12 +179,16 @@ struct hwt_slot {
  * @shift: a slot of this level is 2^@shift ns
  * @mask: its slots - 1 (the top level may have fewer than HWT_LVL_SIZE)
  * @slot: the slots
+ * @late: for each slot with slack, a lower bound of the times by which its
+ *	  nodes are due at the latest: their deadlines plus slack, and never
+ *	  before their keys. For a slot without, that bound is its @first.
  */
 struct hwt_level {
 	u64 occupied;
 	unsigned int shift;
 	unsigned int mask;
 	struct hwt_slot slot[HWT_LVL_SIZE];
+	u64 late[HWT_LVL_SIZE];
 };
 
 /**
@@ -200,10 +201,9 @@ struct hwt_level {
  * @slot: that slot
  * @early: levels whose first slot may be cascaded ahead of @must
  * @best: the earliest @must of all levels
- * @best_lvl: its level; @best, @second and @soonest mean nothing if there
- *	      is none
+ * @best_lvl: its level; @best and @second mean nothing if there is none
  * @second: the earliest @must of the other levels (@best - 1: none)
- * @soonest: the earliest @wake of all levels
+ * @may_min: the earliest @may of the levels in @early
  *
  * Kept as times rather than distances: the clock moving on does not change
  * them, since it never passes a @must. A level's entries are good while its
@@ -219,7 +219,7 @@ struct hwt_events {
 	u64 best;
 	unsigned int best_lvl;
 	u64 second;
-	u64 soonest;
+	u64 may_min;
 };
 
 /**

@@ -156,7 +156,7 @@ static inline u64 hwt_ahead(const struct hwt_wheel *w, u64 t)
 static inline void hwt_events_refresh(struct hwt_wheel *w)
 {
 	struct hwt_events *ev = &w->ev;
-	u64 stale, levels, best, second, soonest, clk = w->clk;
+	u64 stale, levels, best, second, clk = w->clk;
 	unsigned int bl = HWT_LVL_NONE;
 
 	if (likely(w->fresh & HWT_FRESH_BEST))
@@ -165,24 +165,25 @@ static inline void hwt_events_refresh(struct hwt_wheel *w)
 		hwt_lvl_refresh(w, __ffs64(stale));
 	best = U64_MAX;
 	second = U64_MAX;
-	soonest = U64_MAX;
 	for (levels = w->occupied; levels; levels &= levels - 1) {
 		unsigned int lvl = __ffs64(levels);
 		u64 must = ev->must[lvl] - clk;
 
-		if (must <= best) {
+		if (must < best) {
 			second = best;
 			best = must;
 			bl = lvl;
 		} else if (must < second) {
 			second = must;
 		}
-		soonest = min(soonest, hwt_ahead(w, ev->wake[lvl]));
 	}
 	ev->best = clk + best;
 	ev->best_lvl = bl;
 	ev->second = clk + second;
-	ev->soonest = clk + soonest;
+	best = U64_MAX;
+	for (levels = ev->early & w->occupied; levels; levels &= levels - 1)
+		best = min(best, hwt_ahead(w, ev->may[__ffs64(levels)]));
+	ev->may_min = clk + best;	/* meaningless without early levels */
 	w->fresh |= HWT_FRESH_BEST;
 }
 
@@ -205,8 +206,10 @@ struct hwt_early {
  * The next thing the wheel must do: expire a level-0 slot, cascade a higher
  * one, or place parked nodes (level @w->levels). Return its distance from
  * the clock in ns (U64_MAX if the wheel is empty). When two levels tie, the
- * higher goes first, so that what it cascades lands before the tick is
- * expired. Only the first occupied slot of each level needs a look: a
+ * lower goes first: a tick's due nodes are returned before a cascade that
+ * may bring more of the same tick, which then go on being returned (the
+ * order within a tick is free). Only the first occupied slot of each level
+ * needs a look: a
  * later one is cascaded no earlier than the start of the slot before it.
  * A slot left half cascaded must be finished before the clock passes its
  * first key, and not before: the clock may go into it until then, so that
@@ -227,6 +230,8 @@ static u64 hwt_next_event(struct hwt_wheel *w, unsigned int *lvlp,
 	u64 best = U64_MAX, levels, clk = w->clk;
 
 	hwt_events_refresh(w);
+	*lvlp = 0;
+	*slotp = 0;
 	if (likely(ev->best_lvl != HWT_LVL_NONE)) {
 		best = ev->best - clk;
 		*lvlp = ev->best_lvl;
@@ -235,7 +240,11 @@ static u64 hwt_next_event(struct hwt_wheel *w, unsigned int *lvlp,
 	if (early) {
 		early->delta = U64_MAX;
 		early->must = U64_MAX;
+		early->lvl = 0;
+		early->slot = 0;
 		levels = ev->early & w->occupied;
+		if (levels && hwt_ahead(w, ev->may_min) > span)
+			levels = 0;
 		while (levels) {
 			unsigned int lvl = __ffs64(levels);
 			u64 must = ev->must[lvl] - clk, may;
@@ -317,7 +326,7 @@ static noinline struct hwt_slot *hwt_cascade_place(struct hwt_wheel *w,
 		return NULL;
 	}
 	hwt_changed(w, BIT(lvl));
-	hwt_link_slot(w, n, lvl, idx, key);
+	hwt_link_slot(w, &w->lvl[lvl], lvl, idx, n, key, w->clk);
 	return &w->lvl[lvl].slot[idx];
 }
 
@@ -340,14 +349,14 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 	struct hwt_slot *s = &l->slot[idx], *to = NULL;
 	struct list_head *head = &s->head, *pos = head->next;
 	const u64 clk = w->clk, tmask = hwt_wheel_tick(w) - 1;
-	const unsigned int dshift = down->shift, dmask = down->mask;
+	const unsigned int dshift = down->shift;
 	unsigned int moved = 0, tolvl = 0, left = *budget;
 	u64 memo = 1, far = U64_MAX;	/* 1: no key, keys are tick-aligned */
 
 	/*
 	 * Keys @far or more ahead of the clock are 64 slots or more ahead two
-	 * levels down, so they go one level down. Not after a set-back, when
-	 * a slot may hold later turns.
+	 * levels down, so they go one level down (not the top level: all 64
+	 * slots). Not after a set-back, when a slot may hold later turns.
 	 */
 	if (likely(!w->skewed)) {
 		far = 0;
@@ -366,35 +375,36 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 		pos = pos->next;
 		moved++;
 		if (key == memo) {
-			n->lvl = tolvl;
-			to->size++;
-			list_add_tail(&n->entry, &to->head);
-			hwt_hook_occupancy(tolvl, 1, 0);
 			if (!(++w->cheap % HWT_CHEAP_PER_UNIT))
 				left--;
-			continue;
-		}
-		left--;
-		if (likely(key - clk >= far)) {
-			unsigned int i = (key >> dshift) & dmask;
+		} else if (likely(key - clk >= far)) {
+			unsigned int i = (key >> dshift) & (HWT_LVL_SIZE - 1);
 
-			to = &down->slot[i];
+			left--;
 			tolvl = lvl - 1;
-			n->lvl = tolvl;
-			if (!to->size++) {
+			to = &down->slot[i];
+			if (!to->size) {
 				down->occupied |= BIT_ULL(i);
 				w->occupied |= BIT(tolvl);
-				hwt_slot_init(w, to, n, key);
-				hwt_hook_occupancy(tolvl, 1, 1);
+				to->first = key;
+				to->slack = false;
+				if (unlikely(n->slack))
+					hwt_slot_slack(w, down, i, n, key, true);
+				hwt_hook_occupancy(tolvl, 0, 1);
 			} else {
-				hwt_slot_bounds(w, tolvl, to, n, key);
-				hwt_hook_occupancy(tolvl, 1, 0);
+				hwt_slot_bounds(w, down, to, tolvl, i, n, key, clk);
 			}
-			list_add_tail(&n->entry, &to->head);
+			memo = n->slack ? 1 : key;
 		} else {
+			left--;
 			to = hwt_cascade_place(w, n, key, &tolvl);
+			memo = !to || n->slack ? 1 : key;
+			continue;
 		}
-		memo = !to || n->slack ? 1 : key;
+		n->lvl = tolvl;
+		to->size++;
+		list_add_tail(&n->entry, &to->head);
+		hwt_hook_occupancy(tolvl, 1, 0);
 	}
 	head->next = pos;
 	pos->prev = head;
@@ -530,8 +540,16 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 		lone = NULL;
 		if (lvl && lvl < w->levels && delta <= span)
 			lone = hwt_lone(w, lvl, slot, span, &delta);
+		/*
+		 * A cascade that may be done ahead goes first when nothing
+		 * else is due, and gets its share of each tick's expiries
+		 * that come before it must be done; one that must be done
+		 * by the very tick being expired (a herd's half-cascaded
+		 * slot) waits for that tick's nodes to go out first.
+		 */
 		if (early.delta <= min(span, delta) &&
-		    (delta > span || ((!lvl || lone) && w->paced != w->clk))) {
+		    (delta > span || ((!lvl || lone) && early.must > delta &&
+				      w->paced != w->clk))) {
 			u64 next = delta > span ? U64_MAX : delta - early.delta;
 
 			hwt_advance(w, early.delta);
@@ -571,13 +589,16 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
  */
 bool hwt_wheel_next(struct hwt_wheel *w, u64 *when)
 {
-	u64 best = U64_MAX;
+	u64 best = U64_MAX, levels;
 
 	if (hwt_wheel_empty(w))
 		return false;
 	hwt_events_refresh(w);
-	if (likely(w->ev.best_lvl != HWT_LVL_NONE))
-		best = hwt_ahead(w, w->ev.soonest);
+	for (levels = w->occupied; levels; levels &= levels - 1) {
+		s64 t = w->ev.wake[__ffs64(levels)] - w->clk;
+
+		best = min_t(u64, best, max_t(s64, t, 0));
+	}
 	if (unlikely(w->nparked)) {
 		if (!list_empty(&w->unparking))
 			best = 0;
@@ -632,7 +653,7 @@ bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest)
 
 			if (!lvl) {
 				first = lvl_event(w, 0, d);
-				late = hwt_slot_late(&l->slot[slot]);
+				late = hwt_slot_late(l, slot);
 			} else if (lvl_early(w, lvl, slot, d) || !d) {
 				/*
 				 * all of it is cascaded from the slot before
@@ -645,7 +666,7 @@ bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest)
 				late = first;
 			} else {
 				first = l->slot[slot].first;
-				late = hwt_slot_late(&l->slot[slot]);
+				late = hwt_slot_late(l, slot);
 			}
 			/* every key from here on is at or after @best */
 			if (first - w->clk >= best)

@@ -59,9 +59,10 @@ static inline u64 lvl_start(const struct hwt_level *l, u64 t)
  * lives in level 0's current slot. The slots ahead on level L are those
  * ahead on level 0 divided by 32^L, or one more.
  */
-static inline unsigned int hwt_level(const struct hwt_wheel *w, u64 key)
+static __always_inline unsigned int hwt_level(const struct hwt_wheel *w,
+					      u64 key, u64 clk)
 {
-	u64 ahead = (key - w->clk) >> w->shift;
+	u64 ahead = (key - clk) >> w->shift;
 	unsigned int lvl, s;
 
 	if (ahead < HWT_LVL_SIZE)
@@ -69,8 +70,8 @@ static inline unsigned int hwt_level(const struct hwt_wheel *w, u64 key)
 	lvl = (fls64(ahead) - 2) / HWT_LVL_BITS;
 	if (unlikely(lvl >= w->levels - 1))
 		return w->levels - 1;
-	s = w->lvl[lvl].shift;
-	if ((((key >> s) - (w->clk >> s)) & (U64_MAX >> s)) >= HWT_LVL_SIZE)
+	s = w->shift + lvl * HWT_LVL_BITS;
+	if ((((key >> s) - (clk >> s)) & (U64_MAX >> s)) >= HWT_LVL_SIZE)
 		lvl++;
 	return lvl;
 }
@@ -121,74 +122,68 @@ static __always_inline void hwt_locate(const struct hwt_wheel *w, u64 key,
 		*idxp = 0;
 		return;
 	}
-	lvl = hwt_level(w, key);
+	lvl = hwt_level(w, key, w->clk);
 	*lvlp = lvl;
 	*idxp = lvl_idx(&w->lvl[lvl], key);
 }
 
-/* The bound of the latest times of slot @s's nodes (struct hwt_slot). */
-static inline u64 hwt_slot_late(const struct hwt_slot *s)
+/* The bound of the latest times of the nodes in slot @idx of level @l. */
+static inline u64 hwt_slot_late(const struct hwt_level *l, unsigned int idx)
 {
-	return s->slack ? s->late : s->first;
+	return l->slot[idx].slack ? l->late[idx] : l->slot[idx].first;
 }
 
+/* wheel.c: the latest-time bound of a slot that holds or gets slack */
+void hwt_slot_slack(struct hwt_wheel *w, struct hwt_level *l,
+		    unsigned int idx, const struct hwt_node *n, u64 key,
+		    bool alone);
+
 /*
- * Lower the bounds of slot @s, not empty, on level @lvl for @n, whose key
- * is @key, joining it. A level-0 slot holds one key: its @first stays.
+ * Lower the bounds of slot @s (@idx of level @l), not empty, for @n, whose
+ * key is @key, joining it; @clk is the wheel's clock. A level-0 slot holds
+ * one key: its @first stays.
  */
 static __always_inline void hwt_slot_bounds(struct hwt_wheel *w,
-					    unsigned int lvl,
+					    struct hwt_level *l,
 					    struct hwt_slot *s,
-					    const struct hwt_node *n, u64 key)
+					    unsigned int lvl, unsigned int idx,
+					    const struct hwt_node *n, u64 key,
+					    u64 clk)
 {
-	if (lvl)
-		s->first = hwt_earlier(w, s->first, key);
-	if (unlikely(n->slack)) {
-		if (!s->slack) {
-			s->slack = true;
-			s->late = s->first;
-		}
-		s->late = hwt_earlier(w, s->late, hwt_wheel_late(w, n, key));
-	} else if (unlikely(s->slack)) {
-		s->late = hwt_earlier(w, s->late, key);
-	}
-}
-
-/* Set up the bounds of slot @s, empty until @n, whose key is @key, joins. */
-static __always_inline void hwt_slot_init(struct hwt_wheel *w,
-					  struct hwt_slot *s,
-					  const struct hwt_node *n, u64 key)
-{
-	s->first = key;
-	s->slack = n->slack;
-	if (unlikely(n->slack))
-		s->late = hwt_wheel_late(w, n, key);
+	if (lvl && key - clk < s->first - clk)
+		s->first = key;
+	if (unlikely(n->slack | s->slack))
+		hwt_slot_slack(w, l, idx, n, key, false);
 }
 
 /*
- * Queue @n, whose key is @key (not before the clock), in slot @idx of
- * level @lvl < @w->levels: link it last and count it. Its entry is on no
- * list. The caller marks the level changed (hwt_changed()).
+ * Queue @n, whose key is @key (not before the clock @clk), in slot @idx of
+ * level @l, number @lvl < @w->levels: link it last and count it. Its entry
+ * is on no list. The caller marks the level changed (hwt_changed()).
  */
 static __always_inline void hwt_link_slot(struct hwt_wheel *w,
-					  struct hwt_node *n, unsigned int lvl,
-					  unsigned int idx, u64 key)
+					  struct hwt_level *l,
+					  unsigned int lvl, unsigned int idx,
+					  struct hwt_node *n, u64 key, u64 clk)
 {
-	struct hwt_level *l = &w->lvl[lvl];
 	struct hwt_slot *s = &l->slot[idx];
+	u32 size = s->size;
 
 	n->lvl = lvl;
-	if (!s->size) {
+	s->size = size + 1;
+	list_add_tail(&n->entry, &s->head);
+	if (!size) {
 		l->occupied |= BIT_ULL(idx);
 		w->occupied |= BIT(lvl);
-		hwt_slot_init(w, s, n, key);
+		s->first = key;
+		s->slack = false;
+		if (unlikely(n->slack))
+			hwt_slot_slack(w, l, idx, n, key, true);
 		hwt_hook_occupancy(lvl, 1, 1);
 	} else {
-		hwt_slot_bounds(w, lvl, s, n, key);
+		hwt_slot_bounds(w, l, s, lvl, idx, n, key, clk);
 		hwt_hook_occupancy(lvl, 1, 0);
 	}
-	s->size++;
-	list_add_tail(&n->entry, &s->head);
 }
 
 /* wheel.c: parking, taking nodes out, and moving them */
@@ -210,7 +205,7 @@ static __always_inline void hwt_link(struct hwt_wheel *w, struct hwt_node *n,
 		return;
 	}
 	hwt_changed(w, BIT(lvl));
-	hwt_link_slot(w, n, lvl, idx, key);
+	hwt_link_slot(w, &w->lvl[lvl], lvl, idx, n, key, w->clk);
 }
 
 #endif /* _HWT_WHEEL_IMPL_H */

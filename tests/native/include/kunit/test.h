@@ -169,6 +169,7 @@ static inline void kunit_fail_msg(struct kunit *test, const char *file,
 #define KUNIT_EXPECT_NULL(t, p) __KUNIT_CHECK(t, (p) == NULL, 0, "Expected " #p " to be NULL")
 #define KUNIT_EXPECT_NOT_NULL(t, p) __KUNIT_CHECK(t, (p) != NULL, 0, "Expected " #p " not to be NULL")
 #define KUNIT_ASSERT_NOT_NULL(t, p) __KUNIT_CHECK(t, (p) != NULL, 1, "Expected " #p " not to be NULL")
+#define KUNIT_ASSERT_NULL(t, p) __KUNIT_CHECK(t, (p) == NULL, 1, "Expected " #p " to be NULL")
 #define KUNIT_EXPECT_PTR_EQ(t, a, b) __KUNIT_CHECK(t, (const void *)(a) == (const void *)(b), 0, "Expected " #a " == " #b)
 #define KUNIT_ASSERT_PTR_EQ(t, a, b) __KUNIT_CHECK(t, (const void *)(a) == (const void *)(b), 1, "Expected " #a " == " #b)
 

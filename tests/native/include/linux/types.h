@@ -14,6 +14,9 @@ typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#ifndef U32_MAX
+#define U32_MAX ((u32)~0U)
+#endif
 #ifndef U64_MAX
 #define U64_MAX ((u64)~0ULL)
 #endif
