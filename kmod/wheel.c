@@ -293,6 +293,8 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 		}
 		if (idx == lvl_idx(&w->lvl[lvl], hwt_wheel_key(w, n->expires))) {
 			n->expires = expires;
+			/* the slot's bounds may be lowered: its wake-up too */
+			hwt_changed(w, BIT(lvl));
 			hwt_slot_bounds(w, &w->lvl[lvl], &w->lvl[lvl].slot[idx], lvl, idx,
 					n, key, w->clk);
 			return true;

@@ -40,7 +40,7 @@ static inline u64 lvl_rot(const struct hwt_level *l, unsigned int cur)
 	rot = occ >> cur;
 	if (cur)
 		rot |= occ << (l->mask + 1 - cur);
-	return rot & (((u64)l->mask << 1) | 1);
+	return rot & ((2ULL << l->mask) - 1);
 }
 
 /*

@@ -10,10 +10,13 @@
  * anywhere: the clock wraps); then each op is one byte of opcode and node,
  * and a varint of delay. Time passes in passes of a budget the op picks,
  * passes may be cut short with work half done, and the clock may be set
- * back. After every expiry the node popped must be one whose key the model
- * holds as the earliest, never early, at most one tick late; every pass
- * spends exactly one unit per node it moves or returns; the model and the
- * wheel must agree on what is pending.
+ * back. Herds of 64 to 447 more nodes come at one key or a few ticks, and
+ * are deleted and modified in part, mid-cascade: 64 nodes alone never
+ * build the big and half-cascaded slots they make. After every expiry the
+ * node popped must be one whose key the model holds as the earliest,
+ * never early, at most one tick late; every pass spends exactly the units
+ * of the nodes it moves or returns; the model and the wheel must agree on
+ * what is pending.
  *
  * Build: clang -fsanitize=fuzzer,address,undefined (see the Makefile's
  * fuzz-check); tests/fuzz/corpus holds the seed corpus.
@@ -26,13 +29,15 @@
 #include "wheel.c"
 #include "wheel_clock.c"
 
-#define NODES	64
+#define NODES	64		/* addressed by an op's byte */
+#define HERD	448		/* more, for herds */
+#define ALL	(NODES + HERD)
 
 struct model {
 	struct hwt_wheel *w;
-	struct hwt_node n[NODES];
-	u64 key[NODES];
-	bool queued[NODES];
+	struct hwt_node n[ALL];
+	u64 key[ALL];
+	bool queued[ALL];
 	u64 now;
 };
 
@@ -76,7 +81,7 @@ static bool model_head(struct model *m, u64 *key)
 	u64 best = 0;
 	int i;
 
-	for (i = 0; i < NODES; i++) {
+	for (i = 0; i < ALL; i++) {
 		if (!m->queued[i])
 			continue;
 		if (!any || m->key[i] - m->w->clk < best - m->w->clk)
@@ -105,7 +110,7 @@ static u64 setback_room(struct model *m, u64 limit)
 	u64 far = m->w->skewed ? m->w->high - m->w->clk : 0;
 	int i;
 
-	for (i = 0; i < NODES; i++)
+	for (i = 0; i < ALL; i++)
 		if (m->queued[i] && m->key[i] - m->w->clk > far)
 			far = m->key[i] - m->w->clk;
 	return far < limit ? limit - far : 0;
@@ -113,22 +118,23 @@ static u64 setback_room(struct model *m, u64 limit)
 
 /*
  * One call of hwt_wheel_pop() with @budget at m->now: it spends one unit
- * per node moved or returned, and what it returns is the model's head, due.
- * Returns false when it returned nothing.
+ * per node returned or placed and one per HWT_CHEAP_PER_UNIT moved without
+ * a placement, and what it returns is the model's head, due. Returns false
+ * when it returned nothing.
  */
 static bool pass(struct model *m, unsigned int budget, bool *spent)
 {
 	unsigned int left = budget;
-	u64 moved = m->w->cascaded, head;
+	u64 units = hwt_wheel_move_units(m->w), head;
 	struct hwt_node *n = hwt_wheel_pop(m->w, m->now, &left);
 	int id;
 
-	check(m->w->cascaded - moved + !!n == budget - left);
+	check(hwt_wheel_move_units(m->w) - units + !!n == budget - left);
 	*spent = !left;
 	if (!n)
 		return false;
 	id = (int)(n - m->n);
-	check(id >= 0 && id < NODES && m->queued[id]);
+	check(id >= 0 && id < ALL && m->queued[id]);
 	check(model_head(m, &head) && head == m->key[id]);
 	check((s64)(m->now - n->expires) >= 0);	/* never early */
 	check(m->now - n->expires < hwt_wheel_tick(m->w));
@@ -152,7 +158,11 @@ static void advance(struct model *m, u64 until, unsigned int budget)
 
 	for (;;) {
 		drain(m, budget);
-		if (!hwt_wheel_next(m->w, &when) || (s64)(when - until) > 0)
+		if (!hwt_wheel_next(m->w, &when))
+			break;
+		/* a lower bound: no node is due before it */
+		check(!model_head(m, &head) || (s64)(head - when) >= 0);
+		if ((s64)(when - until) > 0)
 			break;
 		check((s64)(when - m->now) > 0);
 		m->now = when;
@@ -162,6 +172,48 @@ static void advance(struct model *m, u64 until, unsigned int budget)
 	/* nothing the model holds is due */
 	if (model_head(m, &head))
 		check((s64)(head - m->now) > 0);
+}
+
+/* Queue node @id at @expires, or move it there if it is queued. */
+static void arm(struct model *m, unsigned int id, u64 expires)
+{
+	if (m->queued[id]) {
+		hwt_wheel_mod(m->w, &m->n[id], expires);
+	} else {
+		hwt_wheel_forward(m->w, m->now);
+		m->n[id].expires = expires;
+		hwt_wheel_add(m->w, &m->n[id]);
+		m->queued[id] = true;
+	}
+	m->key[id] = key_of(m, m->n[id].expires);
+	check((s64)(m->key[id] - m->w->clk) > 0);
+}
+
+/* A herd: the free herd nodes, @count at most, at @at or a few ticks on. */
+static void herd(struct model *m, u64 at, unsigned int count,
+		 unsigned int spread)
+{
+	u64 tick = hwt_wheel_tick(m->w);
+	unsigned int id, k = 0;
+
+	for (id = NODES; id < ALL && k < count; id++)
+		if (!m->queued[id])
+			arm(m, id, at + (k++ % spread) * tick);
+}
+
+/* Delete every @step-th queued herd node and move the ones after them. */
+static void herd_edit(struct model *m, unsigned int step, u64 d)
+{
+	unsigned int id;
+
+	for (id = NODES; id < ALL; id += step) {
+		if (!m->queued[id])
+			continue;
+		hwt_wheel_del(m->w, &m->n[id]);
+		m->queued[id] = false;
+		if (id + 1 < ALL && m->queued[id + 1])
+			arm(m, id + 1, m->now + d);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -207,16 +259,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 0:		/* add, or modify a queued node */
 		case 1:
 		case 2:
-			if (m.queued[id]) {
-				hwt_wheel_mod(m.w, &m.n[id], m.now + d);
-			} else {
-				hwt_wheel_forward(m.w, m.now);
-				m.n[id].expires = m.now + d;
-				hwt_wheel_add(m.w, &m.n[id]);
-				m.queued[id] = true;
-			}
-			m.key[id] = key_of(&m, m.n[id].expires);
-			check((s64)(m.key[id] - m.w->clk) > 0);
+			arm(&m, id, m.now + d);
 			break;
 		case 3:		/* delete */
 			if (m.queued[id]) {
@@ -231,13 +274,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			m.now -= d % (setback_room(&m, reach) + 1);
 			hwt_wheel_rebase(m.w, m.now);
 			break;
+		case 7:		/* a herd, or part of one deleted and moved */
+			if (op & 16)
+				herd(&m, m.now + d, 64 + take_varint() % HERD,
+				     1 + (op & 3));
+			else
+				herd_edit(&m, 2 + (op & 15), d);
+			break;
 		default:	/* let time pass */
 			advance(&m, m.now + d % (horizon / 2 + 1), budget);
 			break;
 		}
-		for (pending = 0, i = 0; i < NODES; i++)
+		for (pending = 0, i = 0; i < ALL; i++)
 			pending += m.queued[i];
-		check(m.w->pending == pending);
+		check(hwt_wheel_pending(m.w) == pending);
 	}
 	/* in steps the modular clock can tell apart: below 2^63 each */
 	for (i = 0; i < 4; i++)

@@ -229,6 +229,49 @@ static void wheel_mod_within_slot_is_fast(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, pop(w, 129 * TICK), &n);
 }
 
+/*
+ * The wheel keeps what each level has to do next until the level changes:
+ * a move within a slot, to an earlier key, is such a change.
+ */
+static void wheel_mod_earlier_in_slot_wakes_earlier(struct kunit *test)
+{
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
+	struct hwt_node n, far;
+	u64 when;
+
+	add_at(w, &n, 5000 * TICK);
+	add_at(w, &far, 90000 * TICK);
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
+	KUNIT_EXPECT_EQ(test, when, 5000 * TICK);
+	KUNIT_EXPECT_TRUE(test, hwt_wheel_mod(w, &n, 4990 * TICK));
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
+	KUNIT_EXPECT_EQ(test, when, 4990 * TICK);
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, when), &n);
+}
+
+/*
+ * A top level of fewer than 64 slots: a timer in one of its later slots
+ * is found, for every tick, and fires on time with one wakeup.
+ */
+static void wheel_top_level_of_fewer_slots(struct kunit *test)
+{
+	unsigned int shift;
+
+	for (shift = HWT_SHIFT_MIN; shift <= HWT_SHIFT_MAX; shift++) {
+		unsigned int levels = hwt_wheel_max_levels(shift);
+		unsigned int top = 64 - shift - HWT_LVL_BITS * (levels - 1);
+		unsigned int b = shift + HWT_LVL_BITS * (levels - 1);
+		u64 slot = 1ULL << b, delay;
+
+		if (top >= 6 || top < 2)
+			continue;
+		/* a slot past the sixth, within 2^62 ns */
+		delay = min_t(u64, ((1ULL << top) - 2) * slot, 1ULL << 62) - 12345;
+		check_lone_timer(test, shift, 0, 0, delay);
+		check_lone_timer(test, shift, 0, 3 * slot + 77, delay);
+	}
+}
+
 static void wheel_mod_earlier_fires_earlier(struct kunit *test)
 {
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
@@ -511,6 +554,8 @@ static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_del_unlinks_at_once),
 	KUNIT_CASE(wheel_del_of_first_leaves_lower_bound),
 	KUNIT_CASE(wheel_mod_within_slot_is_fast),
+	KUNIT_CASE(wheel_mod_earlier_in_slot_wakes_earlier),
+	KUNIT_CASE(wheel_top_level_of_fewer_slots),
 	KUNIT_CASE(wheel_mod_earlier_fires_earlier),
 	KUNIT_CASE(wheel_mod_later_fires_later),
 	KUNIT_CASE(wheel_past_deadline_is_raised),

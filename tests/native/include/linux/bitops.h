@@ -3,12 +3,20 @@
 #ifndef _HWT_SHIM_BITOPS_H
 #define _HWT_SHIM_BITOPS_H
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <linux/types.h>
 
 #include <linux/bits.h>
 
+/* undefined for 0 in the kernel: natively, a bug in the caller */
 static inline unsigned long __ffs64(u64 word)
 {
+	if (!word) {
+		fprintf(stderr, "BUG: __ffs64(0)\n");
+		abort();
+	}
 	return __builtin_ctzll(word);
 }
 
