@@ -43,13 +43,13 @@ src=$(hwt_src_dir)
 
 # 1. native
 log "layer 1: the wheel core against heaps and an rbtree, natively (N up to $max_n)"
-gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -DHWT_SHIM_FAST \
 	-I"$HWT_TOP/tests/native/include" -I"$HWT_TOP/kmod" -I"$HWT_TOP/kmod/include" \
 	"$HWT_TOP/bench/core_bench.c" -o "$out/core_bench" || die "cannot build core_bench"
 "$out/core_bench" -n "$max_n" > "$raw/native.jsonl" || die "core_bench failed"
 "$out/core_bench" -w geometry -n 100000 >> "$raw/native.jsonl" || die "core_bench -w geometry failed"
 log "layer 1: the engine at scale (the module's wheel and pass rule, simulated clock)"
-gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -DHWT_SHIM_FAST \
 	-I"$HWT_TOP/tests/native/include" -I"$HWT_TOP/kmod" -I"$HWT_TOP/kmod/include" \
 	"$HWT_TOP/bench/engine_bench.c" -o "$out/engine_bench" || die "cannot build engine_bench"
 : > "$raw/engine.jsonl"
