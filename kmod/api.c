@@ -175,7 +175,14 @@ static int hwt_api_arm(struct hwtimer *t, u64 expires, u64 delta,
 		ret = -ESHUTDOWN;
 		goto out;
 	}
-	now = hwt_base_now(&nb->base);
+	/*
+	 * an absolute one-shot deadline is placed against the coarse clock;
+	 * a periodic timer's grid starts at the exact time if it has passed
+	 */
+	if ((mode & HWTIMER_ABS) && !(start ? period : t->period))
+		now = hwt_base_abs_now(&nb->base, expires);
+	else
+		now = hwt_base_now(&nb->base);
 	ret = hwt_base_deadline(&nb->base, now, expires, mode & HWTIMER_ABS,
 				&deadline);
 	if (ret)

@@ -324,6 +324,51 @@ static inline u64 hwt_base_now(const struct hwt_base *b)
 	}
 }
 
+/**
+ * hwt_base_floor() - a time no later than now on the base's clock, cheaply
+ * @b: the base
+ *
+ * The coarse clock: the time of the last tick, without reading the
+ * clocksource. CLOCK_REALTIME is read exactly: behind the wheel, a coarse
+ * read could not tell lag from the clock being set back (hwt_base_sync()).
+ *
+ * Return: ns, at or before what hwt_base_now() would return.
+ */
+static inline u64 hwt_base_floor(const struct hwt_base *b)
+{
+	switch (b->clockid) {
+	case CLOCK_BOOTTIME:
+		return ktime_get_coarse_boottime_ns();
+	case CLOCK_REALTIME:
+		return ktime_get_real_ns();
+	default:
+		return ktime_get_coarse_ns();
+	}
+}
+
+/**
+ * hwt_base_abs_now() - the time to arm an absolute deadline against
+ * @b: the base
+ * @expires: the deadline, on the base's clock
+ *
+ * Placement needs only a time no later than now, and an absolute deadline
+ * is the caller's, so a timer is never early whatever time it is placed
+ * against: a deadline ahead of the coarse clock (hwt_base_floor()), and
+ * within the wheel's range of it, needs no exact read. One that has
+ * passed by it is raised to the exact time, and one beyond the range of it
+ * is checked against the exact time, which may be closer.
+ *
+ * Return: ns, at or before now.
+ */
+static inline u64 hwt_base_abs_now(const struct hwt_base *b, u64 expires)
+{
+	u64 floor = hwt_base_floor(b);
+
+	if ((s64)(expires - floor) > 0 && expires - floor <= hwt_geo.max_delay)
+		return floor;
+	return hwt_base_now(b);
+}
+
 /*
  * Bring the wheel's clock to @now, a clock read made under the base's lock.
  * Only CLOCK_REALTIME can be set back and leave the wheel ahead of a fresh
@@ -353,7 +398,8 @@ static inline void hwt_base_sync(struct hwt_base *b, u64 now)
 /**
  * hwt_base_deadline() - validate a deadline and make it absolute
  * @b: the base, locked
- * @now: the current time on its clock
+ * @now: the current time on its clock, or for an absolute @expires a time
+ *	 at or before it (hwt_base_abs_now())
  * @expires: a delay, or an absolute time if @abs
  * @abs: whether @expires is absolute
  * @deadline: set to the absolute deadline; a time already passed becomes @now

@@ -70,9 +70,12 @@ static u64 hwt_timens_to_host(unsigned int clk, u64 t)
 
 /*
  * The absolute deadline of an ADD or MOD, and the time it was read at: the
- * same for every operation under this hold of the lock (@nows). @asked is
- * the deadline as asked for, where @deadline raises one that has passed to
- * @now: a fixed-rate period's grid starts at @asked.
+ * same for every operation under this hold of the lock (@nows), except
+ * that an absolute deadline on a clock that never goes back is placed
+ * against the coarse clock while no exact read was made
+ * (hwt_base_abs_now()). @asked is the deadline as asked for, where
+ * @deadline raises one that has passed to @now: a fixed-rate period's grid
+ * starts at @asked.
  */
 int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 		 const struct hwtimer_op *op, struct hwt_nows *nows,
@@ -85,7 +88,10 @@ int hwt_deadline(struct hwt_file *hf, unsigned int clk,
 
 	if (abs)
 		expires = hwt_timens_to_host(clk, expires);
-	*now = hwt_now_once(hf, nows, clk);
+	if (abs && !nows->now[hwt_base_idx(clk)])
+		*now = hwt_base_abs_now(b, expires);
+	else
+		*now = hwt_now_once(hf, nows, clk);
 	ret = hwt_base_deadline(b, *now, expires, abs, deadline);
 	*asked = abs ? expires : *deadline;
 	return ret;

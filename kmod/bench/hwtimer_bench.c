@@ -6,6 +6,10 @@
  * many times: hwtimer_cancel() + hwtimer_start(), hrtimer_cancel() +
  * hrtimer_start() (a per-CPU rbtree) and timer_delete() + mod_timer() (the
  * timer wheel, which is up to 12.5% late where hwtimer is one tick late).
+ * hwtimer and hrtimer run twice: with relative delays, which need a clock
+ * read per arm, and with absolute deadlines, which a driver computes from
+ * a time it already has (here the run's start), as timer_list's callers
+ * compute a jiffy.
  *
  * Then where the time of a pair goes: the primitives it is made of (a clock
  * read, jiffies, a raw lock taken with interrupts off), each operation on
@@ -97,7 +101,8 @@ static void hwtb_timer_fn(struct timer_list *t)
  * @arm: arm it @ns from now
  * @cancel: cancel it
  * @burst: set up and arm @n timers of @base due at once, about @ahead ns
- *	   from now; returns their deadline, or 0 if it is no exact time
+ *	   from now; returns their deadline, or 0 if it is no exact time;
+ *	   NULL for a second run of the same kind
  */
 struct hwtb_impl {
 	const char *name;
@@ -209,6 +214,21 @@ static void hw_cancel(void *base, u32 i)
 	hwtimer_cancel((struct hwtimer *)base + i);
 }
 
+/* absolute deadlines, from the time the run started */
+static u64 hwtb_abs_base;
+
+static void hw_arm_abs(void *base, u32 i, u64 ns)
+{
+	hwtimer_start((struct hwtimer *)base + i, hwtb_abs_base + ns, 0,
+		      HWTIMER_ABS);
+}
+
+static void hr_arm_abs(void *base, u32 i, u64 ns)
+{
+	hrtimer_start((struct hrtimer *)base + i,
+		      ns_to_ktime(hwtb_abs_base + ns), HRTIMER_MODE_ABS);
+}
+
 static void hr_init(void *base, u32 i)
 {
 	hwt_hrtimer_setup((struct hrtimer *)base + i, hwtb_hrtimer_fn,
@@ -245,8 +265,12 @@ static void tl_cancel(void *base, u32 i)
 static const struct hwtb_impl hwtb_impls[] = {
 	{ "hwtimer", sizeof(struct hwtimer), hw_init, hw_arm, hw_cancel,
 	  hw_burst },
+	{ "hwtimer_abs", sizeof(struct hwtimer), hw_init, hw_arm_abs,
+	  hw_cancel, NULL },
 	{ "hrtimer", sizeof(struct hrtimer), hr_init, hr_arm, hr_cancel,
 	  hr_burst },
+	{ "hrtimer_abs", sizeof(struct hrtimer), hr_init, hr_arm_abs,
+	  hr_cancel, NULL },
 	{ "timer_list", sizeof(struct timer_list), tl_init, tl_arm, tl_cancel,
 	  tl_burst },
 };
@@ -261,6 +285,7 @@ static int hwtb_run(const struct hwtb_impl *im, u32 n)
 	if (!base)
 		return -ENOMEM;
 	hwtb_rnd = 0x5eed;
+	hwtb_abs_base = ktime_get_ns();
 	for (i = 0; i < n; i++)
 		im->init(base, i);
 
@@ -516,6 +541,8 @@ static int __init hwtb_init(void)
 			atomic_read(&hwtb_fired));
 	for (n = 10000; n <= min(max_n, 100000U); n *= 10) {
 		for (k = 0; k < ARRAY_SIZE(hwtb_impls); k++) {
+			if (!hwtb_impls[k].burst)
+				continue;
 			ret = hwtb_burst(&hwtb_impls[k], n);
 			if (ret)
 				return ret;
