@@ -65,15 +65,15 @@ for R in 1500 20000; do
 done
 log "layer 1: instruction counts (valgrind --tool=callgrind)"
 : > "$raw/callgrind.jsonl"
-for impl in wheel heap2 heap4 rbtree; do
-	for w in arm_cancel modify expire; do
+for impl in wheel heap2 heap4 rbtree timer_list; do
+	for w in arm_cancel modify expire burst_pop; do
 		n=100000 ops=100000
 		valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
 			--toggle-collect='measure_*' "$out/core_bench" -m $n -n $n -r 1 \
 			-i $impl -w $w -o $ops > "$out/cg.stdout" 2>/dev/null ||
 			die "callgrind on $impl/$w failed"
 		ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$out/cg.out")
-		[ "$w" = expire ] && per=$n || per=$ops
+		case $w in expire|burst_pop) per=$n ;; *) per=$ops ;; esac
 		printf '{"layer":"callgrind","impl":"%s","workload":"%s","n":%s,"instr_per_op":%s}\n' \
 			"$impl" "$w" "$n" "$(awk -v a="$ir" -v b="$per" 'BEGIN { printf "%.1f", a / b }')" \
 			>> "$raw/callgrind.jsonl"
