@@ -352,6 +352,7 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 	const unsigned int dshift = down->shift;
 	unsigned int moved = 0, tolvl = 0, left = *budget;
 	u64 memo = 1, far = U64_MAX;	/* 1: no key, keys are tick-aligned */
+	u64 cheap = w->cheap;
 
 	/*
 	 * Keys @far or more ahead of the clock are 64 slots or more ahead two
@@ -375,7 +376,7 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 		pos = pos->next;
 		moved++;
 		if (key == memo) {
-			if (!(++w->cheap % HWT_CHEAP_PER_UNIT))
+			if (!(++cheap % HWT_CHEAP_PER_UNIT))
 				left--;
 		} else if (likely(key - clk >= far)) {
 			unsigned int i = (key >> dshift) & (HWT_LVL_SIZE - 1);
@@ -409,6 +410,7 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 	head->next = pos;
 	pos->prev = head;
 	*budget = left;
+	w->cheap = cheap;
 	s->size -= moved;
 	w->cascaded += moved;
 	if (!s->size) {
@@ -480,24 +482,31 @@ static inline struct hwt_node *hwt_lone(struct hwt_wheel *w,
 	return n;
 }
 
-/**
- * hwt_wheel_pop() - take the next due node
- * @w: the wheel
- * @now: the current time
- * @budget: how many units this call may spend: one for each node it
- *	    returns or places, one for each HWT_CHEAP_PER_UNIT nodes it moves
- *	    without a placement decision (wheel.h); decremented for each
- *
- * Advances the wheel's clock towards @now, cascading slots on the way, and
- * returns one node whose key is at or before @now. Call it until it returns
- * NULL; the caller may stop early and call again later. Once nothing is due,
- * the clock moves to @now's tick.
- *
- * Return: a due node, unlinked (its entry is an empty list), or NULL when
- * nothing is due at @now or *@budget is spent.
+/* Take @n, first of level 0's slot @idx at the clock, out: it is due. */
+static __always_inline struct hwt_node *hwt_pop_l0(struct hwt_wheel *w,
+						   struct hwt_slot *cur,
+						   unsigned int idx,
+						   struct hwt_node *n)
+{
+	list_del_init(&n->entry);
+	n->lvl = HWT_LVL_NONE;
+	hwt_changed(w, 1);
+	if (!--cur->size) {
+		hwt_slot_emptied(w, 0, idx);
+		hwt_hook_occupancy(0, -1, -1);
+	} else {
+		hwt_hook_occupancy(0, -1, 0);
+	}
+	return n;
+}
+
+/*
+ * hwt_wheel_pop() past its first look (@looked: at an empty tick): the
+ * clock moves.
  */
-struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
-			       unsigned int *budget)
+static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
+					      unsigned int *budget,
+					      bool looked)
 {
 	struct hwt_level *l0 = &w->lvl[0];
 	u64 span = now - w->clk;
@@ -513,7 +522,7 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 		unsigned int lvl, slot;
 		u64 delta;
 
-		if (cur->size) {
+		if (!looked && cur->size) {
 			struct hwt_node *n = list_first_entry(&cur->head,
 							      struct hwt_node,
 							      entry);
@@ -524,17 +533,9 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 				hwt_move(w, n);
 				continue;
 			}
-			list_del_init(&n->entry);
-			n->lvl = HWT_LVL_NONE;
-			hwt_changed(w, 1);
-			if (!--cur->size) {
-				hwt_slot_emptied(w, 0, idx);
-				hwt_hook_occupancy(0, -1, -1);
-			} else {
-				hwt_hook_occupancy(0, -1, 0);
-			}
-			return n;
+			return hwt_pop_l0(w, cur, idx, n);
 		}
+		looked = false;
 
 		delta = hwt_next_event(w, &lvl, &slot, &early, span);
 		lone = NULL;
@@ -574,6 +575,43 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 			hwt_cascade(w, lvl, slot, budget);
 	}
 	return NULL;
+}
+
+/**
+ * hwt_wheel_pop() - take the next due node
+ * @w: the wheel
+ * @now: the current time
+ * @budget: how many units this call may spend: one for each node it
+ *	    returns or places, one for each HWT_CHEAP_PER_UNIT nodes it moves
+ *	    without a placement decision (wheel.h); decremented for each
+ *
+ * Advances the wheel's clock towards @now, cascading slots on the way, and
+ * returns one node whose key is at or before @now. Call it until it returns
+ * NULL; the caller may stop early and call again later. Once nothing is due,
+ * the clock moves to @now's tick.
+ *
+ * Return: a due node, unlinked (its entry is an empty list), or NULL when
+ * nothing is due at @now or *@budget is spent.
+ */
+struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
+			       unsigned int *budget)
+{
+	struct hwt_level *l0 = &w->lvl[0];
+	unsigned int idx = lvl_idx(l0, w->clk);
+	struct hwt_slot *cur = &l0->slot[idx];
+
+	/*
+	 * The tick the clock is at still has nodes, all of that tick unless
+	 * the clock was set back: the rest of a burst, a node at a time.
+	 */
+	if (likely(cur->size && !w->skewed && *budget) &&
+	    (s64)(now - w->clk) >= 0) {
+		(*budget)--;
+		return hwt_pop_l0(w, cur, idx,
+				  list_first_entry(&cur->head, struct hwt_node,
+						   entry));
+	}
+	return hwt_pop_slow(w, now, budget, !cur->size);
 }
 
 /**
