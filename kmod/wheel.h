@@ -204,6 +204,7 @@ struct hwt_level {
  * @best_lvl: its level; @best and @second mean nothing if there is none
  * @second: the earliest @must of the other levels (@best - 1: none)
  * @may_min: the earliest @may of the levels in @early
+ * @soonest: the earliest @wake of all levels
  *
  * Kept as times rather than distances: the clock moving on does not change
  * them, since it never passes a @must. A level's entries are good while its
@@ -220,6 +221,7 @@ struct hwt_events {
 	unsigned int best_lvl;
 	u64 second;
 	u64 may_min;
+	u64 soonest;
 };
 
 /**

@@ -158,6 +158,7 @@ static inline void hwt_events_refresh(struct hwt_wheel *w)
 	struct hwt_events *ev = &w->ev;
 	u64 stale, levels, best, second, clk = w->clk;
 	unsigned int bl = HWT_LVL_NONE;
+	s64 soonest = S64_MAX;
 
 	if (likely(w->fresh & HWT_FRESH_BEST))
 		return;
@@ -176,10 +177,13 @@ static inline void hwt_events_refresh(struct hwt_wheel *w)
 		} else if (must < second) {
 			second = must;
 		}
+		/* a wake-up may lie behind the clock: then it is now */
+		soonest = min_t(s64, soonest, ev->wake[lvl] - clk);
 	}
 	ev->best = clk + best;
 	ev->best_lvl = bl;
 	ev->second = clk + second;
+	ev->soonest = clk + max_t(s64, soonest, 0);
 	best = U64_MAX;
 	for (levels = ev->early & w->occupied; levels; levels &= levels - 1)
 		best = min(best, hwt_ahead(w, ev->may[__ffs64(levels)]));
@@ -331,6 +335,30 @@ static noinline struct hwt_slot *hwt_cascade_place(struct hwt_wheel *w,
 }
 
 /*
+ * hwt_cascade() of a node into slot @idx of level @l, number @lvl, when
+ * the node or the slot has slack: the slot's latest-time bound is kept.
+ */
+static noinline void hwt_cascade_slack(struct hwt_wheel *w,
+				       struct hwt_level *l, unsigned int lvl,
+				       unsigned int idx,
+				       const struct hwt_node *n, u64 key)
+{
+	struct hwt_slot *s = &l->slot[idx];
+
+	if (s->size) {
+		hwt_slot_bounds(w, l, s, lvl, idx, n, key, w->clk);
+		return;
+	}
+	l->occupied |= BIT_ULL(idx);
+	w->occupied |= BIT(lvl);
+	s->first = key;
+	s->slack = false;
+	if (n->slack)
+		hwt_slot_slack(w, l, idx, n, key, true);
+	hwt_hook_occupancy(lvl, 0, 1);
+}
+
+/*
  * Move the nodes of a slot whose time has come one level down or more, at
  * most @budget's worth of them; the rest wait for the next call. The clock
  * is at the slot's start, inside it up to its first key if its cascade was
@@ -346,10 +374,10 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 			unsigned int idx, unsigned int *budget)
 {
 	struct hwt_level *l = &w->lvl[lvl], *down = &w->lvl[lvl - 1];
-	struct hwt_slot *s = &l->slot[idx], *to = NULL;
+	struct hwt_slot *s = &l->slot[idx], *dslot = down->slot, *to = NULL;
 	struct list_head *head = &s->head, *pos = head->next;
 	const u64 clk = w->clk, tmask = hwt_wheel_tick(w) - 1;
-	const unsigned int dshift = down->shift;
+	const unsigned int dshift = down->shift, dlvl = lvl - 1;
 	unsigned int moved = 0, tolvl = 0, left = *budget;
 	u64 memo = 1, far = U64_MAX;	/* 1: no key, keys are tick-aligned */
 	u64 cheap = w->cheap;
@@ -376,24 +404,51 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 		pos = pos->next;
 		moved++;
 		if (key == memo) {
-			if (!(++cheap % HWT_CHEAP_PER_UNIT))
-				left--;
+			/*
+			 * the nodes of this key that follow, as far as the
+			 * budget goes: relabelled, and spliced over at once
+			 */
+			struct list_head *last = &n->entry;
+			unsigned int c = cheap % HWT_CHEAP_PER_UNIT;
+			unsigned int run = 1, most = HWT_CHEAP_PER_UNIT * left - c;
+
+			n->lvl = tolvl;
+			while (run < most && pos != head) {
+				struct hwt_node *m = list_entry(pos, struct hwt_node,
+								entry);
+
+				if (((m->expires + tmask) & ~tmask) != memo)
+					break;
+				m->lvl = tolvl;
+				last = pos;
+				pos = pos->next;
+				run++;
+			}
+			n->entry.prev = to->head.prev;
+			to->head.prev->next = &n->entry;
+			last->next = &to->head;
+			to->head.prev = last;
+			to->size += run;
+			moved += run - 1;
+			left -= (c + run) / HWT_CHEAP_PER_UNIT;
+			cheap += run;
+			hwt_hook_occupancy(tolvl, run, 0);
+			continue;
 		} else if (likely(key - clk >= far)) {
 			unsigned int i = (key >> dshift) & (HWT_LVL_SIZE - 1);
 
 			left--;
-			tolvl = lvl - 1;
-			to = &down->slot[i];
-			if (!to->size) {
+			tolvl = dlvl;
+			to = dslot + i;
+			if (unlikely(n->slack | to->slack)) {
+				hwt_cascade_slack(w, down, dlvl, i, n, key);
+			} else if (!to->size) {
 				down->occupied |= BIT_ULL(i);
-				w->occupied |= BIT(tolvl);
+				w->occupied |= BIT(dlvl);
 				to->first = key;
-				to->slack = false;
-				if (unlikely(n->slack))
-					hwt_slot_slack(w, down, i, n, key, true);
-				hwt_hook_occupancy(tolvl, 0, 1);
-			} else {
-				hwt_slot_bounds(w, down, to, tolvl, i, n, key, clk);
+				hwt_hook_occupancy(dlvl, 0, 1);
+			} else if (dlvl && key - clk < to->first - clk) {
+				to->first = key;
 			}
 			memo = n->slack ? 1 : key;
 		} else {
@@ -565,8 +620,15 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 		hwt_advance(w, delta);
 		span -= delta;
 		if (lone) {
+			struct hwt_slot *s = &w->lvl[lvl].slot[slot];
+
 			(*budget)--;
-			hwt_unlink(w, lone);
+			list_del_init(&lone->entry);
+			lone->lvl = HWT_LVL_NONE;
+			hwt_changed(w, BIT(lvl));
+			s->size = 0;
+			hwt_slot_emptied(w, lvl, slot);
+			hwt_hook_occupancy(lvl, -1, -1);
 			return lone;
 		}
 		if (unlikely(lvl == w->levels))
@@ -627,16 +689,13 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
  */
 bool hwt_wheel_next(struct hwt_wheel *w, u64 *when)
 {
-	u64 best = U64_MAX, levels;
+	u64 best = U64_MAX;
 
 	if (hwt_wheel_empty(w))
 		return false;
 	hwt_events_refresh(w);
-	for (levels = w->occupied; levels; levels &= levels - 1) {
-		s64 t = w->ev.wake[__ffs64(levels)] - w->clk;
-
-		best = min_t(u64, best, max_t(s64, t, 0));
-	}
+	if (likely(w->ev.best_lvl != HWT_LVL_NONE))
+		best = hwt_ahead(w, w->ev.soonest);
 	if (unlikely(w->nparked)) {
 		if (!list_empty(&w->unparking))
 			best = 0;

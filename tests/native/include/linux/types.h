@@ -17,6 +17,9 @@ typedef int64_t s64;
 #ifndef U32_MAX
 #define U32_MAX ((u32)~0U)
 #endif
+#ifndef S64_MAX
+#define S64_MAX ((s64)(~0ULL >> 1))
+#endif
 #ifndef U64_MAX
 #define U64_MAX ((u64)~0ULL)
 #endif
