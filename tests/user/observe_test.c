@@ -284,20 +284,31 @@ TEST_F(obs, close_traces_each_cancel)
 TEST_F(obs, tracepoints_carry_their_fields)
 {
 	char *trace = malloc(1 << 20), want[128];
+	struct hwtimer_info info = { 0 };
 	struct hwtimer_record r;
-	uint32_t a, b, c;
+	uint32_t a, b, b2, c;
+	uint64_t l2, at;
 
 	ASSERT_NE(NULL, trace);
 	if (access(TRACEFS "/events/hwtimer/enable", W_OK))
 		SKIP(free(trace); return, "no tracefs with hwtimer events");
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	l2 = info.tick_ns << (2 * info.level_shift);
 	ASSERT_EQ(0, t_write_file(TRACEFS "/trace", ""));
 	ASSERT_EQ(0, t_write_file(TRACEFS "/events/hwtimer/enable", "1"));
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, &a));
-	/* 100 ms lies on level 1 at the default tick: it cascades */
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 100 * MS, 0, 0, &b));
+	/*
+	 * two timers in one level-2 slot 100 ms ahead, a tick apart: their
+	 * slot cascades (a lone timer is taken from where it is)
+	 */
+	at = (t_now_ns(CLOCK_MONOTONIC) + 100 * MS) / l2 * l2 + l2 / 4;
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC, at, 0, 0, &b));
+	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
+			   at + info.tick_ns, 0, 0, &b2));
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &c));
 	ASSERT_EQ(1, t_mod(self->fd, c, 0, 20 * SEC, 0, NULL));
 	ASSERT_EQ(1, t_cancel(self->fd, c));
+	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	ASSERT_EQ(0, t_write_file(TRACEFS "/events/hwtimer/enable", "0"));
