@@ -195,13 +195,14 @@ void hwt_base_rearm(struct hwt_base *b)
 /*
  * Arm for a node just queued: the window from its key to its slack's end,
  * or the wheel's next window if the node made its slot big enough to be
- * cascaded ahead of its start (hwt_wheel_early()).
+ * cascaded ahead of its start (@early, hwt_wheel_early()).
  */
-static void hwt_base_arm_node(struct hwt_base *b, const struct hwt_node *n)
+static void hwt_base_arm_node(struct hwt_base *b, const struct hwt_node *n,
+			      bool early)
 {
 	u64 key = hwt_wheel_key(b->wheel, n->expires), next, latest;
 
-	if (unlikely(hwt_wheel_early(b->wheel, n)) &&
+	if (unlikely(early) &&
 	    hwt_wheel_next_range(b->wheel, &next, &latest)) {
 		hwt_base_arm(b, next, latest);
 		return;
@@ -222,12 +223,13 @@ unsigned int hwt_base_add(struct hwt_base *b, struct hwt_node *n, u64 now,
 			  u32 id)
 {
 	unsigned int lvl;
+	bool early;
 
 	hwt_base_sync(b, now);
-	hwt_wheel_add(b->wheel, n);
+	early = hwt_wheel_add(b->wheel, n);
 	lvl = hwt_wheel_level_of(b->wheel, n);
 	trace_hwt_add(b->clockid, n, id, n->expires, now, lvl);
-	hwt_base_arm_node(b, n);
+	hwt_base_arm_node(b, n, early);
 	return lvl;
 }
 
@@ -245,12 +247,16 @@ unsigned int hwt_base_mod(struct hwt_base *b, struct hwt_node *n,
 			  u64 deadline, u64 now, u32 id)
 {
 	unsigned int lvl;
+	bool early = false;
 
+	/* a node that stayed in its slot left its size as it was */
 	if (hwt_wheel_mod(b->wheel, n, deadline))
 		hwt_stat_add(&b->stats, HWT_C_MOD_SAME_SLOT, 1);
+	else
+		early = hwt_wheel_early(b->wheel, n);
 	lvl = hwt_wheel_level_of(b->wheel, n);
 	trace_hwt_modify(b->clockid, n, id, n->expires, now, lvl);
-	hwt_base_arm_node(b, n);
+	hwt_base_arm_node(b, n, early);
 	return lvl;
 }
 

@@ -60,7 +60,8 @@ void hwt_slot_emptied(struct hwt_wheel *w, unsigned int lvl, unsigned int idx)
 }
 
 /* Take a queued node out of the wheel. */
-void hwt_unlink(struct hwt_wheel *w, struct hwt_node *n)
+static __always_inline void hwt_unlink(struct hwt_wheel *w,
+				       struct hwt_node *n)
 {
 	unsigned int lvl = n->lvl, idx;
 	struct hwt_level *l;
@@ -212,8 +213,10 @@ u64 hwt_wheel_horizon(const struct hwt_wheel *w)
  * A deadline in a tick the wheel has already processed is raised to the
  * wheel's clock + 1 ns, so the node becomes due at the next tick. The
  * caller has checked @n->expires against hwt_wheel_horizon().
+ *
+ * Return: hwt_wheel_early() of @n.
  */
-void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
+bool hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 {
 	u64 clk = w->clk, key = hwt_clamp(w, &n->expires);
 	struct hwt_level *l;
@@ -221,12 +224,12 @@ void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 
 	if (unlikely(key - clk >= w->horizon)) {
 		hwt_park(w, n, key);
-		return;
+		return false;
 	}
 	lvl = hwt_level(w, key, clk);
 	l = &w->lvl[lvl];
 	hwt_changed(w, BIT(lvl));
-	hwt_link_slot(w, l, lvl, lvl_idx(l, key), n, key, clk);
+	return hwt_link_slot(w, l, lvl, lvl_idx(l, key), n, key, clk);
 }
 
 /**

@@ -292,7 +292,7 @@ size_t hwt_wheel_size(unsigned int levels);
 int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 		   unsigned int levels, u64 now);
 u64 hwt_wheel_horizon(const struct hwt_wheel *w);
-void hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n);
+bool hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n);
 void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n);
 bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires);
 bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n);

@@ -160,8 +160,10 @@ static __always_inline void hwt_slot_bounds(struct hwt_wheel *w,
  * Queue @n, whose key is @key (not before the clock @clk), in slot @idx of
  * level @l, number @lvl < @w->levels: link it last and count it. Its entry
  * is on no list. The caller marks the level changed (hwt_changed()).
+ * Return: true if the slot, on a level >= 1, has just become big enough to
+ * be cascaded ahead of its start (HWT_CASCADE_EARLY).
  */
-static __always_inline void hwt_link_slot(struct hwt_wheel *w,
+static __always_inline bool hwt_link_slot(struct hwt_wheel *w,
 					  struct hwt_level *l,
 					  unsigned int lvl, unsigned int idx,
 					  struct hwt_node *n, u64 key, u64 clk)
@@ -180,32 +182,32 @@ static __always_inline void hwt_link_slot(struct hwt_wheel *w,
 		if (unlikely(n->slack))
 			hwt_slot_slack(w, l, idx, n, key, true);
 		hwt_hook_occupancy(lvl, 1, 1);
-	} else {
-		hwt_slot_bounds(w, l, s, lvl, idx, n, key, clk);
-		hwt_hook_occupancy(lvl, 1, 0);
+		return false;
 	}
+	hwt_slot_bounds(w, l, s, lvl, idx, n, key, clk);
+	hwt_hook_occupancy(lvl, 1, 0);
+	return unlikely(size + 1 == HWT_CASCADE_EARLY) && lvl;
 }
 
-/* wheel.c: parking, taking nodes out, and moving them */
+/* wheel.c: parking, emptying slots and moving nodes */
 void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key);
 void hwt_slot_emptied(struct hwt_wheel *w, unsigned int lvl, unsigned int idx);
-void hwt_unlink(struct hwt_wheel *w, struct hwt_node *n);
 void hwt_move(struct hwt_wheel *w, struct hwt_node *n);
 
 /*
  * Queue @n, whose key is @key (not before the clock), in slot @idx of
  * level @lvl from hwt_locate(), or park it.
  */
-static __always_inline void hwt_link(struct hwt_wheel *w, struct hwt_node *n,
+static __always_inline bool hwt_link(struct hwt_wheel *w, struct hwt_node *n,
 				     unsigned int lvl, unsigned int idx,
 				     u64 key)
 {
 	if (unlikely(lvl == w->levels)) {
 		hwt_park(w, n, key);
-		return;
+		return false;
 	}
 	hwt_changed(w, BIT(lvl));
-	hwt_link_slot(w, &w->lvl[lvl], lvl, idx, n, key, w->clk);
+	return hwt_link_slot(w, &w->lvl[lvl], lvl, idx, n, key, w->clk);
 }
 
 #endif /* _HWT_WHEEL_IMPL_H */
