@@ -10,7 +10,8 @@
  *   utimer  a timer of a file, 48 bytes (struct hwt_utimer, dev.h)
  *   ext     the larger utimer, with a period or an eventfd (dev.h)
  *   pass    one bounded run of a base's expiry (below, pass.h)
- *   unit    what a pass counts: a timer expired or a node moved (pass.h)
+ *   unit    what a pass counts: a timer expired or a node placed, or
+ *           HWT_CHEAP_PER_UNIT nodes moved along with one (pass.h)
  *
  * A timer base is one wheel (wheel.h) on one clock and a soft hrtimer that
  * drives the wheel; its owner's lock guards it (Locking, below). Two kinds
@@ -38,10 +39,12 @@
  *
  * Bounded work. A run of the callback (a pass) has a budget of
  * HWT_PASS_BUDGET units: one per timer it expires and one per node the
- * wheel moves on the way (a slot cascaded, parked nodes placed, nodes placed
- * again after a clock set-back), so no pass does more than that however the
- * timers are spread; the wheel leaves a cascade half done and takes it up
- * in the next pass. After HWT_PASS_MIN units, and every HWT_PASS_CHECK
+ * wheel places on the way (a slot cascaded, parked nodes placed, nodes
+ * placed again after a clock set-back), and one per HWT_CHEAP_PER_UNIT
+ * nodes it moves along with a node of the same deadline (a list splice,
+ * wheel.h), so no pass does more than that however the timers are spread;
+ * the wheel leaves a cascade half done and takes it up in the next pass,
+ * returning the nodes due meanwhile as it goes. After HWT_PASS_MIN units, and every HWT_PASS_CHECK
  * units after that, the pass also looks at the time, and stops once it has
  * run HWT_PASS_NS: where units are cheap (the wheel in cache) a pass does
  * the whole budget, where they are dear (a huge wheel that misses the cache

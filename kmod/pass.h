@@ -9,7 +9,7 @@
 
 #include "wheel.h"
 
-#define HWT_PASS_BUDGET		256	/* timers expired + nodes moved per pass */
+#define HWT_PASS_BUDGET		256	/* units: timers expired + nodes placed */
 #define HWT_PASS_NS		20000	/* CPU time after which a pass stops early */
 #define HWT_PASS_MIN		64	/* units before a pass first looks at it */
 #define HWT_PASS_CHECK		32	/* units between looks after that */

@@ -35,7 +35,12 @@
  * the clock). This is what keeps every horizon exact; the kernel's own
  * timer_list wheel skips it and is up to 12.5% late instead. A node cascades
  * at most once per level it passes, O(levels) over its life, and insert,
- * delete and same-slot modify are O(1).
+ * delete and same-slot modify are O(1). Most keys of a slot go exactly one
+ * level down, which needs no level computation; a key equal to the one
+ * placed just before goes to the same slot, so a run of them is spliced
+ * over at once. A node alone in its slot, due, and due before anything on
+ * the other levels is returned from where it is, not cascaded first: a
+ * lone timer is never moved at all.
  *
  * Cascading ahead. The two steps per level are what lets a cascade run
  * before it is due: every key of the slot just after the clock's own on
@@ -49,21 +54,32 @@
  * lone timer an hour away still costs one wakeup (see the bounds below).
  *
  * Bounded work: hwt_wheel_pop() takes a budget and charges one unit for every
- * node it returns or moves (cascaded, unparked, or re-placed after a rebase),
- * so one call never does more than that, however many nodes share a slot.
- * A cascade that runs out of budget leaves the rest of its slot where it is,
- * with the clock at the slot's start: that slot is then the clock's own on
- * its level, which no placement ever targets, and it is the first thing the
- * next call does. Nothing is due from that slot's range before it is empty,
- * since every node of it sorts at or after the clock. Each node records its
- * level (struct hwt_node.lvl), so a node deleted or modified while its slot
- * is half cascaded is found where it actually is.
+ * node it returns or places (cascaded, unparked, or re-placed after a
+ * rebase), and one for every HWT_CHEAP_PER_UNIT nodes it splices after a
+ * node of the same key, so one call never does more than that, however many
+ * nodes share a slot. A cascade that runs out of budget leaves the rest of
+ * its slot where it is; if that slot is the clock's own (@cascading), it is
+ * finished before the clock passes its first key, and not before: the
+ * clock may go into it up to there, nodes whose key is the clock land in
+ * the clock's level-0 slot, and they are returned between the cascade's
+ * chunks. A herd of nodes due at one instant thus starts firing at that
+ * instant, not after the whole cascade. Nothing is due from that slot's
+ * range before it is empty, since every node of it sorts at or after its
+ * first key. Each node records its level (struct hwt_node.lvl), so a node
+ * deleted or modified while its slot is half cascaded is found where it
+ * actually is.
  *
- * Each slot on level >= 1 keeps a lower bound of the keys in it, so the next
- * time anything can be due (hwt_wheel_next()) is the bound of a level's first
+ * Each slot keeps a lower bound of the keys in it, so the next time
+ * anything can be due (hwt_wheel_next()) is the bound of a level's first
  * slot, not its start: a lone timer an hour away costs one wakeup, not one
  * per level. Deleting the earliest node leaves a stale, lower bound, which
  * costs at most one early wakeup that finds nothing due.
+ *
+ * What each level has to do next (expire, cascade, or cascade ahead, and
+ * from when) is kept as times in struct hwt_events, looked up again only
+ * for a level that changed, and the earliest of them all until anything
+ * changes: a pop that finds nothing due, the hwt_wheel_next() after it and
+ * the pop at that time share one look.
  *
  * A clock set back (CLOCK_REALTIME) moves the wheel's clock back in O(1)
  * (hwt_wheel_rebase()): nodes stay where they are. Every queued key lies
@@ -96,8 +112,9 @@
  * -----------------
  * A node may carry slack (hwt_node.slack, its amount kept by the owner and
  * read through @slack_of): it is due from its deadline on, and should be
- * returned by its deadline plus slack. Every slot also keeps a lower bound
- * of those latest times (@late), so hwt_wheel_next_range() gives a window
+ * returned by its deadline plus slack. A slot that holds a node with slack
+ * also keeps a lower bound of those latest times (@late; without slack it
+ * is the slot's first key), so hwt_wheel_next_range() gives a window
  * [earliest key, earliest "latest" time] in one walk of the occupancy
  * bitmaps, as FreeBSD's callout(9) arms its event timer for [first
  * deadline, first deadline + precision] since calloutng. The owner arms its
