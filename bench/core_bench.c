@@ -21,7 +21,8 @@
  * usage: core_bench [-m MIN_N] [-n MAX_N] [-r REPEATS] [-i IMPL] [-w WORKLOAD]
  *                   [-o OPS] [-s SHIFT]
  * (-i/-w/-o pick one measurement, for valgrind --tool=callgrind with
- *  --toggle-collect=measure_*)
+ *  --toggle-collect=measure_*; -i null runs the workloads around no
+ *  structure at all, what callgrind subtracts)
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -651,6 +652,8 @@ int main(int argc, char **argv)
 				run(impls[i], n, n >= 10000000 ? 1 :
 					n >= 1000000 ? (reps + 1) / 2 : reps,
 				    wsel, ops);
+		if (isel && !strcmp(isel, null_impl.name))
+			run(&null_impl, n, reps, wsel, ops);
 		if (want(isel, "wheel") && want(wsel, "pass"))
 			pass_bench(n);
 	}

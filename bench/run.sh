@@ -65,20 +65,51 @@ for R in 1500 20000; do
 done
 log "layer 1: instruction counts (valgrind --tool=callgrind)"
 : > "$raw/callgrind.jsonl"
-for impl in wheel heap2 heap4 rbtree timer_list; do
-	for w in arm_cancel modify expire burst_pop; do
-		n=100000 ops=100000
+# callgrind BIN IMPL LABEL WORKLOADS...: instructions per operation
+callgrind() {
+	local bin=$1 impl=$2 label=$3 w n=100000 ops=100000 ir per
+	shift 3
+	for w in "$@"; do
 		valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
-			--toggle-collect='measure_*' "$out/core_bench" -m $n -n $n -r 1 \
-			-i $impl -w $w -o $ops > "$out/cg.stdout" 2>/dev/null ||
-			die "callgrind on $impl/$w failed"
+			--toggle-collect='measure_*' "$bin" -m $n -n $n -r 1 \
+			-i "$impl" -w "$w" -o $ops > "$out/cg.stdout" 2>/dev/null ||
+			die "callgrind on $label/$w failed"
 		ir=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$out/cg.out")
 		case $w in expire|burst_pop) per=$n ;; *) per=$ops ;; esac
 		printf '{"layer":"callgrind","impl":"%s","workload":"%s","n":%s,"instr_per_op":%s}\n' \
-			"$impl" "$w" "$n" "$(awk -v a="$ir" -v b="$per" 'BEGIN { printf "%.1f", a / b }')" \
+			"$label" "$w" "$n" "$(awk -v a="$ir" -v b="$per" 'BEGIN { printf "%.1f", a / b }')" \
 			>> "$raw/callgrind.jsonl"
 	done
+}
+for impl in wheel heap2 heap4 rbtree timer_list; do
+	callgrind "$out/core_bench" $impl $impl arm_cancel modify expire burst_pop
 done
+# what the workloads cost around no structure: each one's own share is the rest
+callgrind "$out/core_bench" null null arm_cancel modify
+# the wheel core of HWT_BENCH_BEFORE (a commit), under the same harness
+before=${HWT_BENCH_BEFORE:-2bfe8c4}
+if git -C "$HWT_TOP" cat-file -e "$before^{commit}" 2>/dev/null; then
+	rm -rf "$out/before"
+	mkdir -p "$out/before"
+	git -C "$HWT_TOP" archive "$before" kmod | tar -x -C "$out/before"
+	if gcc -O2 -g -std=gnu11 -w -DHWT_SHIM_FAST -I"$HWT_TOP/tests/native/include" \
+		-I"$out/before/kmod" -I"$out/before/kmod/include" -I"$HWT_TOP/bench" \
+		"$HWT_TOP/bench/core_bench.c" -o "$out/core_bench_before" 2>"$out/before.log"; then
+		callgrind "$out/core_bench_before" wheel "wheel at $before" \
+			arm_cancel modify expire burst_pop
+		# and its herd, for the before/after of the engine's herd rows
+		if gcc -O2 -g -std=gnu11 -w -DHWT_SHIM_FAST -I"$HWT_TOP/tests/native/include" \
+			-I"$out/before/kmod" -I"$out/before/kmod/include" \
+			"$HWT_TOP/bench/engine_bench.c" -o "$out/engine_bench_before" 2>>"$out/before.log"; then
+			for R in 1500 20000; do
+				"$out/engine_bench_before" -R $R -p run -w herd |
+					sed "s/^{/{\"wheel\":\"$before\",/" >> "$raw/engine.jsonl"
+			done
+		fi
+	else
+		log "the wheel of $before does not build under this harness (see $out/before.log)"
+	fi
+fi
 
 # 3, natively: the kernel as a host process, its code at this CPU's speed
 log "layer 3 natively: hwtimer_bench.ko in User-Mode Linux"
