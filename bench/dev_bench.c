@@ -573,6 +573,10 @@ int main(int argc, char **argv)
 
 	if (wanted(argc, argv, "expiry"))
 		expiry_all();
+	if (wanted(argc, argv, "rate"))
+		rate_all();
+	if (wanted(argc, argv, "herd"))
+		herd_all();
 	if (wanted(argc, argv, "latency"))
 		latency_all();
 	if (wanted(argc, argv, "memory"))

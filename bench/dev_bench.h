@@ -20,6 +20,8 @@ void die(const char *what, int err);
 void emit(const char *group, const char *name, const char *metric,
 	  double value, const char *extra);
 void expiry_all(void);
+void rate_all(void);
+void herd_all(void);
 void latency_all(void);
 void uring_cmd_all(void);
 

@@ -503,9 +503,7 @@ static const uint64_t rates[] = { 10000, 30000, 100000, 300000 };
 
 void expiry_all(void)
 {
-	int64_t *late = calloc(rates[NRATES - 1], sizeof(*late));
-	struct load l;
-	size_t r;
+	int64_t *late = calloc(NEXP, sizeof(*late));
 
 	if (!late)
 		die("calloc", ENOMEM);
@@ -517,7 +515,17 @@ void expiry_all(void)
 	expiry_timerfd(late);
 	expiry_uring(late);
 	expiry_uheap(late);
+	free(late);
+}
 
+void rate_all(void)
+{
+	int64_t *late = calloc(rates[NRATES - 1], sizeof(*late));
+	struct load l;
+	size_t r;
+
+	if (!late)
+		die("calloc", ENOMEM);
 	for (r = 0; r < NRATES; r++) {
 		l = (struct load){ "rate", rates[r], SEC + rates[r] * 5000,
 				   SEC / rates[r], rates[r] };
@@ -527,7 +535,17 @@ void expiry_all(void)
 		expiry_uheap(late);
 		expiry_uring(late);
 	}
+	ld = &exp_1s;
+	free(late);
+}
 
+void herd_all(void)
+{
+	int64_t *late = calloc(NEXP, sizeof(*late));
+	struct load l;
+
+	if (!late)
+		die("calloc", ENOMEM);
 	/* a herd: 10^5 due at one instant */
 	l = (struct load){ "herd", NEXP, SEC + NEXP * 5000, 0, 0 };
 	ld = &l;
