@@ -132,6 +132,12 @@ bool hwt_user_charge(struct hwt_user *u, unsigned int n)
 	return false;
 }
 
+/* Give back @n timers hwt_user_charge() charged to @u. */
+void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
+{
+	atomic_long_sub(n, &u->timers);
+}
+
 /* NO_RECORD periodic timers: the re-arms the kernel does on its own */
 
 /* The re-arms per second a timer costs its user if the kernel re-arms it. */

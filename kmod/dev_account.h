@@ -34,13 +34,13 @@ struct hwt_efd {
  * struct hwt_user - what one user holds over all its files
  * @uid: the user who pays: see hwt_payer()
  * @ref: open files of the user
- * @timers: timers the user holds
+ * @timers: timers the user holds, with what counts as timers: stretches of
+ *	    the id arrays (dev_ids.c) and record slots of the expiry rings
+ *	    (dev_ring.c)
  * @rearms: re-arms per second its NO_RECORD periodic timers cost
  * @pass_rearms: periodic timers expiry passes re-armed in the current
  *		 second, their records having gone to a ring (low 32 bits),
  *		 and the jiffies that second began at (high 32 bits)
- * @ring_pages: pages of the user's expiry rings that count against
- *		RLIMIT_MEMLOCK (dev_ring.c)
  */
 struct hwt_user {
 	kuid_t uid;
@@ -48,7 +48,6 @@ struct hwt_user {
 	atomic_long_t timers;
 	atomic_long_t rearms;
 	atomic64_t pass_rearms;
-	atomic_long_t ring_pages;
 };
 
 /* limits: module parameters (dev_account.c) */
@@ -60,6 +59,7 @@ extern unsigned int hwt_max_rearms_per_user;
 struct hwt_user *hwt_user_get(const struct cred *cred);
 void hwt_user_put(struct hwt_user *u);
 bool hwt_user_charge(struct hwt_user *u, unsigned int n);
+void hwt_user_uncharge(struct hwt_user *u, unsigned int n);
 unsigned long hwt_rearms(u32 uflags, u64 period);
 bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
 void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);

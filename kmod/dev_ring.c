@@ -12,14 +12,14 @@
  * reader's mapping with vm_map_pages(). A mapping holds the file, so the
  * ring outlives every mapping of it and is freed with the file.
  *
- * They cannot be swapped out, so they also count against the RLIMIT_MEMLOCK
- * of the user who pays for the file (struct hwt_user: the same user as the
- * timer limits), over all of that user's rings, unless the caller has
- * CAP_IPC_LOCK; past the limit setup fails with EDQUOT. io_uring and perf
- * charge their rings to user_struct.locked_vm instead, which a kernel has
- * only when one of them is built in.
+ * They cannot be swapped out. As io_uring's rings since 5.12, they are
+ * charged to the memory cgroup alone, not to RLIMIT_MEMLOCK, whose default
+ * of 8 MiB would refuse an ordinary user the ring of a hundred thousand
+ * timers. What bounds them per user is the module's own budget: a ring
+ * counts as one timer per record slot against max_timers_per_user, over
+ * all the user's files (hwt_ring_units(); EDQUOT past it), as a timer or
+ * a stretch of the id array does.
  */
-#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -69,7 +69,6 @@ static_assert(sizeof(struct hwtimer_ring_setup) ==
  * @recs: the first record slot
  * @pages: the pages mapped, header first
  * @npages: entries of @pages
- * @charged: @npages count against the file's user's RLIMIT_MEMLOCK
  * @mask: entries of the ring, minus 1
  * @prod: the kernel's own copy of @hdr->prod, which it never reads back
  * @flags: the kernel's own copy of @hdr->flags
@@ -82,7 +81,6 @@ struct hwt_ring {
 	void *recs;
 	struct page **pages;
 	unsigned int npages;
-	bool charged;
 	u32 mask;
 	u32 prod;
 	u32 flags;
@@ -90,26 +88,10 @@ struct hwt_ring {
 	s64 off[HWT_NR_CLOCKS];
 };
 
-/*
- * Count @r's pages against the RLIMIT_MEMLOCK of @hf's user, as io_uring's
- * __io_account_mem() counts its rings.
- */
-static int hwt_ring_charge(struct hwt_file *hf, struct hwt_ring *r)
+/* What a ring of @npages pages charges its user: a timer per record slot. */
+static unsigned int hwt_ring_units(unsigned int npages)
 {
-	atomic_long_t *locked = &hf->user->ring_pages;
-	unsigned long limit, cur, next;
-
-	if (capable(CAP_IPC_LOCK))
-		return 0;
-	limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	cur = atomic_long_read(locked);
-	do {
-		next = cur + r->npages;
-		if (next > limit || next < cur)
-			return -EDQUOT;
-	} while (!atomic_long_try_cmpxchg(locked, &cur, next));
-	r->charged = true;
-	return 0;
+	return npages * (PAGE_SIZE / HWT_RING_STRIDE);
 }
 
 static void hwt_ring_destroy(struct hwt_ring *r)
@@ -198,9 +180,9 @@ long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = hwt_ring_charge(hf, r);
-	if (ret) {
+	if (!hwt_user_charge(hf->user, hwt_ring_units(r->npages))) {
 		hwt_ring_destroy(r);
+		ret = -EDQUOT;
 		goto out;
 	}
 	/* the out fields are not read: see the uapi header */
@@ -208,6 +190,7 @@ long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 	rs.rec_stride = HWT_RING_STRIDE;
 	rs.mmap_size = (u64)r->npages << PAGE_SHIFT;
 	if (copy_to_user(uarg, &rs, min(usize, sizeof(rs)))) {
+		hwt_user_uncharge(hf->user, hwt_ring_units(r->npages));
 		hwt_ring_destroy(r);
 		ret = -EFAULT;
 		goto out;
@@ -449,7 +432,6 @@ void hwt_ring_free(struct hwt_file *hf)
 
 	if (!r)
 		return;
-	if (r->charged)
-		atomic_long_sub(r->npages, &hf->user->ring_pages);
+	hwt_user_uncharge(hf->user, hwt_ring_units(r->npages));
 	hwt_ring_destroy(r);
 }

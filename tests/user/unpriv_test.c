@@ -4,8 +4,9 @@
  * may create a timerfd), within the per-user limit, which gives EDQUOT past
  * it; one user's limit is not another's; no user reaches another's timers;
  * and only root may change the limits; a user's files count against a
- * limit of their own (EMFILE); an expiry ring's pages count against the
- * user's RLIMIT_MEMLOCK (EDQUOT); and the uids of a user namespace share
+ * limit of their own (EMFILE); an expiry ring's record slots count as
+ * timers against the same limit (EDQUOT), not against RLIMIT_MEMLOCK, and
+ * a failed set-up gives them back; and the uids of a user namespace share
  * the limits of the user who created it. Each case forks a child that
  * drops to an unprivileged uid; the parent (root) sets the limit around it.
  */
@@ -14,11 +15,13 @@
 #include <grp.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "helpers.h"
+#include "libhwtimer.h"
 
 #define UID_A	1000
 #define UID_B	1001
@@ -256,31 +259,122 @@ static long ring_setup(int fd, uint32_t entries)
 }
 
 /*
- * As A with 64 KiB of RLIMIT_MEMLOCK: a ring of 65 pages is refused, one
- * of 9 fits, a second one of 9 on another file is refused, and closing the
- * first file gives its pages back.
+ * As A, with 600 timers to spend and 64 KiB of RLIMIT_MEMLOCK: a ring of
+ * 4096 records (65 pages, 4160 slots) is refused, one of 512 (9 pages, 576
+ * slots, over the RLIMIT_MEMLOCK it no longer counts against) fits, a
+ * second of 512 on another file is refused, and closing the first file
+ * gives its slots back.
  */
-static int rings_within_memlock(void *arg)
+static int rings_within_budget(void *arg)
 {
 	struct rlimit rl = { 64 << 10, 64 << 10 };
 	int a = t_open(), b = t_open();
 
 	if (a < 0 || b < 0 || setrlimit(RLIMIT_MEMLOCK, &rl))
 		return 1;
-	if (ring_setup(a, 4096) != -EDQUOT)	/* 256 KiB + the header */
+	if (ring_setup(a, 4096) != -EDQUOT)
 		return 2;
-	if (ring_setup(a, 512))			/* 32 KiB + the header */
+	if (ring_setup(a, 512))
 		return 3;
 	if (ring_setup(b, 512) != -EDQUOT)
 		return 4;
+	/* 24 slots are left for timers */
+	if (t_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL) ||
+	    ring_setup(b, 512) != -EDQUOT)
+		return 5;
 	close(a);
-	return ring_setup(b, 512) ? 5 : 0;
+	return ring_setup(b, 512) ? 6 : 0;
 }
 
-/* An expiry ring's pages count against its user's RLIMIT_MEMLOCK. */
-TEST_F(unpriv, ring_pages_count_against_memlock_edquot)
+/* An expiry ring's slots count as timers against its user's limit. */
+TEST_F(unpriv, ring_slots_count_against_the_user_limit_edquot)
 {
-	EXPECT_EQ(0, as_user(UID_A, rings_within_memlock, NULL));
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", 600));
+	EXPECT_EQ(0, as_user(UID_A, rings_within_budget, NULL));
+}
+
+/*
+ * As A: a RING_SETUP whose result cannot be written back (the struct lies
+ * in a read-only page, which the kernel reads but cannot write) fails with
+ * EFAULT, eight times, each time with a ring of 512 that would take 576 of
+ * the 600 slots: none of them keeps its charge, and a ring then fits.
+ */
+static int ring_efault_gives_back(void *arg)
+{
+	struct hwtimer_ring_setup *rs;
+	int fd = t_open(), i;
+
+	rs = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		  -1, 0);
+	if (fd < 0 || rs == MAP_FAILED)
+		return 1;
+	rs->entries = 512;
+	if (mprotect(rs, 4096, PROT_READ))
+		return 2;
+	for (i = 0; i < 8; i++)
+		if (t_ioctl(fd, HWTIMER_IOC_RING_SETUP, rs) != -EFAULT)
+			return 3;
+	return ring_setup(fd, 512) ? 4 : 0;
+}
+
+TEST_F(unpriv, ring_setup_efault_keeps_no_charge)
+{
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", 600));
+	EXPECT_EQ(0, as_user(UID_A, ring_efault_gives_back, NULL));
+}
+
+/*
+ * As A, under the default limits and RLIMIT_MEMLOCK (8 MiB): a ring of
+ * 131,072 records (8 MiB and a page) for 100,000 timers, which all land in
+ * it.
+ */
+#define BIG_N	100000
+
+static int big_ring(void *arg)
+{
+	static struct hwtimer_record recs[1024];
+	struct hwtimer_ring_map map = { 0 };
+	struct hwtimer_vec v;
+	uint64_t at = t_now_ns(CLOCK_MONOTONIC) + 200 * MS;
+	int fd = t_open(), got = 0, k;
+	uint32_t i;
+
+	if (fd < 0)
+		return 1;
+	if (hwtimer_ring_setup(fd, 131072, &map))
+		return 2;
+	if (hwtimer_vec_init(&v, 4096))
+		return 3;
+	for (i = 0; i < BIG_N;) {
+		hwtimer_vec_reset(&v);
+		for (; i < BIG_N && v.count < v.capacity; i++)
+			hwtimer_vec_add(&v, CLOCK_MONOTONIC, at, 0,
+					HWTIMER_F_ABS | HWTIMER_F_AUTOREMOVE, i);
+		if (hwtimer_vec_submit(fd, &v, HWTIMER_BATCH_STOP_ON_ERROR) != (int)v.count)
+			return 4;
+	}
+	hwtimer_vec_free(&v);
+	while (got < BIG_N) {
+		k = hwtimer_ring_harvest(&map, recs, 1024);
+		if (k < 0)
+			return 5;
+		if (!k && hwtimer_ring_wait(&map, 60000) <= 0)
+			return 6;
+		got += k;
+	}
+	hwtimer_ring_unmap(&map);
+	close(fd);
+	return 0;
+}
+
+TEST_F_TIMEOUT(unpriv, ordinary_user_ring_for_100k_timers, 300)
+{
+	struct rlimit rl = { 8 << 20, 8 << 20 };
+
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", 8388608));
+	/* the kernel's default, whatever the guest's init left */
+	ASSERT_EQ(0, setrlimit(RLIMIT_MEMLOCK, &rl));
+	EXPECT_EQ(0, as_user(UID_A, big_ring, NULL));
 }
 
 static int write_proc(pid_t pid, const char *name, const char *s)

@@ -133,10 +133,10 @@
  * an eventfd holds a reference to it, as a poll() on it would, so the
  * eventfd's context (about 100 bytes) lives while the timer does, whether
  * or not the fd is still open; consecutive ADDs with the same eventfd
- * share one. An expiry ring's pages cannot be swapped out: they also count
- * against RLIMIT_MEMLOCK, over all the rings of the user who pays for the
- * files (EDQUOT past it), unless the caller has CAP_IPC_LOCK, as io_uring
- * counts its rings.
+ * share one. An expiry ring's pages cannot be swapped out: as io_uring's
+ * rings, they are charged to the memory cgroup, not to RLIMIT_MEMLOCK, and
+ * each record slot counts as a timer against max_timers_per_user (EDQUOT
+ * past it).
  *
  * Long calls: read() and HWTIMER_IOC_BATCH give the CPU up between chunks
  * of their work, and a signal ends them early with what is done: read()
@@ -608,9 +608,9 @@ struct hwtimer_ring {
  * @mmap_size: set to the length to map
  *
  * A file sets up one ring, once (EBUSY); its memory is charged to the
- * caller's memory cgroup, and its @mmap_size counts against the caller's
- * RLIMIT_MEMLOCK with the other rings of the file's user, unless the caller
- * has CAP_IPC_LOCK (EDQUOT past it; given back when the file is released).
+ * caller's memory cgroup, and each of its record slots counts as a timer
+ * of the file's user against max_timers_per_user (EDQUOT past it; given
+ * back when the file is released, or when the set-up fails).
  * Times in its records are in the
  * time namespace view of the task that set it up. Before it, mmap() and
  * HWTIMER_IOC_RING_FLUSH fail with ENODEV; mmap() of another length or

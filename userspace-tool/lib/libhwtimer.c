@@ -306,9 +306,9 @@ const char *hwtimer_strerror(int err)
 	case ENOSPC:
 		return "this file holds its maximum number of timers (max_timers_per_fd)";
 	case EDQUOT:
-		return "this user holds its maximum number of timers (max_timers_per_user), "
-		       "or of NO_RECORD periodic re-arms per second (max_rearms_per_user), "
-		       "or an expiry ring would pass its locked memory (ulimit -l)";
+		return "this user holds its maximum number of timers (max_timers_per_user; "
+		       "an expiry ring's record slots count as timers), "
+		       "or of NO_RECORD periodic re-arms per second (max_rearms_per_user)";
 	case EMFILE:
 		return "too many open files: this process's (RLIMIT_NOFILE), or this user's "
 		       "files of " HWTIMER_DEVICE " (max_files_per_user)";
