@@ -73,9 +73,11 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 
 /*
  * Take the records hwt_peek_records() built, once they reached the caller:
- * as many as are still at the head of the queue, from the same arming. A
- * MOD or CANCEL in between took the rest away, and they do not count as
- * read. Periodic timers are re-armed, AUTOREMOVE ones deleted.
+ * as many as are still at the head of the queue, from the same arming and
+ * as built. A MOD or CANCEL in between took the rest away, and a clock set
+ * may have withdrawn one (HWTIMER_F_CANCEL_ON_SET) after its record said it
+ * fired: those do not count as read, and the next read() builds them again.
+ * Periodic timers are re-armed, AUTOREMOVE ones deleted.
  */
 static unsigned int hwt_take_records(struct hwt_file *hf,
 				     const struct hwt_peek *peek,
@@ -91,7 +93,8 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 							node.entry);
 
 		if (t != peek[i].t || t->id != peek[i].id ||
-		    t->gen != peek[i].gen)
+		    t->gen != peek[i].gen ||
+		    (t->state == HWT_U_CANCELED) != peek[i].canceled)
 			break;
 		hwt_record_taken(hf, t, peek[i].canceled, peek[i].now, &now,
 				 dead);

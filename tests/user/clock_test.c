@@ -6,10 +6,16 @@
  * absolute deadline follows the clock; a MOD turns one kind into the other.
  */
 #define _GNU_SOURCE
+#include <linux/userfaultfd.h>
 #include <poll.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "helpers.h"
@@ -289,6 +295,91 @@ TEST_F(clk, cancel_on_set_withdraws_a_fired_timer_not_read)
 	EXPECT_EQ(0ULL, r.overruns);
 	EXPECT_EQ(HWTIMER_STATE_IDLE, t_get_state(self->fd, op.id));
 	EXPECT_EQ(0, fires_after(self->fd, t_now_ns(CLOCK_MONOTONIC), 300));
+}
+
+/* userfaultfd: step the clock while the copy of a record is held */
+struct held_copy {
+	int uffd;
+	int fd;
+	long size;
+	int64_t *stepped;
+	int stepped_ok;
+};
+
+static void *step_during_copy(void *arg)
+{
+	struct held_copy *h = arg;
+	static char zero[1 << 16];
+	struct pollfd p = { .fd = h->uffd, .events = POLLIN };
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
+		.clockid = CLOCK_REALTIME,
+	};
+	struct uffdio_copy copy;
+	struct uffd_msg msg;
+
+	if (poll(&p, 1, 10000) != 1 || read(h->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	    msg.event != UFFD_EVENT_PAGEFAULT)
+		return NULL;
+	/* the record is built and being copied: set the clock now */
+	h->stepped_ok = !step(h->stepped, 3600 * SEC);
+	/* an ADD with the flag walks the withdrawals of that set at once */
+	op.expires = t_now_ns(CLOCK_REALTIME) + 3600 * SEC;
+	t_ioctl(h->fd, HWTIMER_IOC_ADD, &op);
+	copy = (struct uffdio_copy){
+		.dst = msg.arg.pagefault.address & ~(uint64_t)(h->size - 1),
+		.src = (uintptr_t)zero, .len = h->size,
+	};
+	ioctl(h->uffd, UFFDIO_COPY, &copy);
+	return NULL;
+}
+
+/*
+ * A periodic timer that fired, its record being copied out by a read()
+ * when the clock is set: the read() must not deliver the plain record it
+ * built before the set and re-arm the timer on the set clock. It delivers
+ * the withdrawal, and the timer stays idle.
+ */
+TEST_F_TIMEOUT(clk, cancel_on_set_during_a_read_is_reported, 60)
+{
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
+		.clockid = CLOCK_REALTIME, .period = 100 * MS,
+		.expires = t_now_ns(CLOCK_REALTIME) + 50 * MS,
+	};
+	struct uffdio_api api = { .api = UFFD_API };
+	struct held_copy h = { .size = sysconf(_SC_PAGESIZE), .fd = self->fd,
+			       .stepped = &self->stepped };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct hwtimer_record *r;
+	pthread_t th;
+	int i;
+
+	h.uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (h.uffd < 0)
+		SKIP(return, "no userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(h.uffd, UFFDIO_API, &api));
+	r = mmap(NULL, h.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	reg.range.start = (uintptr_t)r;
+	reg.range.len = h.size;
+	ASSERT_EQ(0, ioctl(h.uffd, UFFDIO_REGISTER, &reg));
+
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	for (i = 0; i < 10000 && t_get_state(self->fd, op.id) !=
+				  HWTIMER_STATE_FIRED; i++)
+		usleep(1000);
+	ASSERT_EQ(HWTIMER_STATE_FIRED, t_get_state(self->fd, op.id));
+	ASSERT_EQ(0, pthread_create(&th, NULL, step_during_copy, &h));
+	ASSERT_EQ((ssize_t)sizeof(*r), read(self->fd, r, sizeof(*r)));
+	pthread_join(th, NULL);
+	ASSERT_TRUE(h.stepped_ok);
+	EXPECT_EQ(op.id, r->id);
+	EXPECT_EQ((uint32_t)HWTIMER_REC_CANCELED, r->flags);
+	EXPECT_EQ(HWTIMER_STATE_IDLE, t_get_state(self->fd, op.id));
+	munmap(r, h.size);
+	close(h.uffd);
 }
 
 /* without the flag, a set only moves the deadline relative to now */
