@@ -91,10 +91,10 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 		struct hwt_utimer *t = list_first_entry(&hf->ready,
 							struct hwt_utimer,
 							node.entry);
+		bool canceled = t->state == HWT_U_CANCELED;
 
 		if (t != peek[i].t || t->id != peek[i].id ||
-		    t->gen != peek[i].gen ||
-		    (t->state == HWT_U_CANCELED) != peek[i].canceled)
+		    t->gen != peek[i].gen || canceled != peek[i].canceled)
 			break;
 		hwt_record_taken(hf, t, peek[i].canceled, peek[i].now, &now,
 				 dead);

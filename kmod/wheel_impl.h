@@ -113,7 +113,7 @@ static inline u64 hwt_clamp(const struct hwt_wheel *w, u64 *expires)
  * earliest parked key comes within the horizon without placing it.
  */
 static __always_inline void hwt_locate(const struct hwt_wheel *w, u64 key,
-			      unsigned int *lvlp, unsigned int *idxp)
+				       unsigned int *lvlp, unsigned int *idxp)
 {
 	unsigned int lvl;
 
