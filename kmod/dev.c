@@ -93,9 +93,8 @@ static int hwt_open(struct inode *inode, struct file *file)
 				  hwt_geo.max_delay);
 	mutex_init(&hf->setup);
 	mutex_init(&hf->read_lock);
-	mutex_init(&hf->sig_wait);
+	spin_lock_init(&hf->sig_lock);
 	mutex_init(&hf->ids.grow);
-	init_waitqueue_head(&hf->sig_wq);
 	INIT_LIST_HEAD(&hf->ready);
 	INIT_LIST_HEAD(&hf->cos_link);
 	init_waitqueue_head(&hf->wq);
@@ -172,7 +171,6 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_ring_free(hf);
 	hwt_user_put(hf->user);
 	mutex_destroy(&hf->ids.grow);
-	mutex_destroy(&hf->sig_wait);
 	mutex_destroy(&hf->read_lock);
 	mutex_destroy(&hf->setup);
 	kfree(hf->rbuf);

@@ -275,11 +275,10 @@ struct hwt_uring_batch {
  *	      once it armed a HWTIMER_F_CANCEL_ON_SET timer
  * @cos_seq: the count of clock sets its HWTIMER_F_CANCEL_ON_SET timers were
  *	     armed under: sets up to it have withdrawn them (dev_clockset.c)
- * @sig_phase: the phase (0 or 1) that runs signalling timers' eventfds
- *	       count in, under the lock (see hwt_signals_wait())
- * @sig_busy: runs of each phase that have not finished signalling
- * @sig_wait: one MOD, CANCEL or DRAIN at a time flips @sig_phase and waits
- * @sig_wq: where it waits for @sig_busy of the old phase to reach 0
+ * @sig_lock: held by a run while it signals timers' eventfds with the lock
+ *	      dropped, taken before it drops the lock; a MOD, CANCEL or
+ *	      DRAIN that ended an arming whose eventfd a run is signalling
+ *	      takes it too, to wait for that run (hwt_signals_wait())
  * @dead: being released: expiries must not re-arm anything
  * @stats: counters of the file's own (the owner fields); its bases count
  *	   the rest
@@ -310,10 +309,7 @@ struct hwt_file {
 	struct hwt_uring_batch uring;
 	struct list_head cos_link;
 	u32 cos_seq;
-	unsigned int sig_phase;
-	atomic_t sig_busy[2];
-	struct mutex sig_wait;		/* see @sig_wait above */
-	wait_queue_head_t sig_wq;
+	spinlock_t sig_lock;		/* see @sig_lock above */
 	bool dead;
 	struct hwt_stats stats;
 };

@@ -223,6 +223,7 @@ struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx)
 	if (e) {
 		e->ctx = ctx;
 		refcount_set(&e->ref, 1);
+		atomic_set(&e->busy, 0);
 	}
 	return e;
 }

@@ -20,6 +20,8 @@ struct eventfd_ctx;
  * @ctx: the eventfd
  * @ref: its timers, the file (as its eventfd, or as the last one added),
  *	 and expiry runs that are about to signal it after dropping the lock
+ * @busy: runs that took it, under the file's lock, and have not signalled
+ *	  it yet (dev_signal.c)
  *
  * Expiry signals eventfds once the file's lock is dropped, so it needs a
  * reference that outlives the lock: the eventfd core does not export one on
@@ -28,6 +30,7 @@ struct eventfd_ctx;
 struct hwt_efd {
 	struct eventfd_ctx *ctx;
 	refcount_t ref;
+	atomic_t busy;
 };
 
 /**

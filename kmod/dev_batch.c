@@ -204,6 +204,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 	struct hwtimer_drain d;
 	unsigned long budget = ULONG_MAX;
 	u32 __user *uids;
+	bool ended = false;
 	u32 *ids, pos = 1;
 	long ret;
 
@@ -254,6 +255,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 				ids[k++] = t->id;
 				hwt_stat_add(&hf->stats, HWT_C_DRAINED, 1);
 			}
+			ended |= hwt_signalling(t);
 			hwt_utimer_remove(hf, t, &dead);
 			if (++seen == HWT_DRAIN_CHUNK)
 				break;
@@ -277,7 +279,8 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 	}
 	kfree(ids);
 	/* as for CANCEL: no eventfd of a drained timer is signalled after */
-	hwt_signals_wait(hf);
+	if (ended)
+		hwt_signals_wait(hf);
 	hwt_ids_shrink(hf);
 	if (copy_to_user(uarg, &d, min(usize, sizeof(d))) && !ret)
 		ret = -EFAULT;

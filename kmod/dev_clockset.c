@@ -133,8 +133,7 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 			WRITE_ONCE(hf->cos_seq, seq);
 		if (queued)
 			hwt_queued_records(hf, &sig, 0);
-		hwt_unlock(hf);
-		hwt_signal_now(hf, &sig);
+		hwt_unlock_signal(hf, &sig);
 		cond_resched();
 	} while (more);
 }

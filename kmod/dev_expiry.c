@@ -133,9 +133,8 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	if (queued || withdrawn)
 		hwt_queued_records(hf, &sig, queued);
 	hwt_ring_end(hf, &ring, &sig);
-	hwt_unlock(hf);
 	/* release() waits for this pass before it frees @hf */
-	hwt_signal_now(hf, &sig);
+	hwt_unlock_signal(hf, &sig);
 	hwt_free_list(hf, &dead);
 	return more;
 }

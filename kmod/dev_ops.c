@@ -392,8 +392,8 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 	if (op->flags & HWTIMER_F_CANCEL_ON_SET)
 		t->flags |= HWT_U_CANCEL_ON_SET;
 	pending = was;
+	s->ended = hwt_signalling(t);
 	hwt_utimer_arm(hf, t, deadline, now);
-	s->ended = true;
 	hwt_stat_add(&hf->stats, HWT_C_MODIFIED, 1);
 out:
 	op->gen = t->gen;
@@ -420,8 +420,8 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
 			op->expires = t->node.expires - now;
 		hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
 	}
+	s->ended = hwt_signalling(t);
 	hwt_utimer_remove(hf, t, dead);
-	s->ended = true;
 	return was;
 }
 
@@ -516,7 +516,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 			break;
 		}
 		ended |= s->ended;
-		cancelled |= s->ended && s->op.op == HWTIMER_OP_CANCEL;
+		cancelled |= s->op.result >= 0 && s->op.op == HWTIMER_OP_CANCEL;
 	}
 	hwt_unlock(hf);
 	/* no eventfd of an arming a MOD or CANCEL ended is signalled after */

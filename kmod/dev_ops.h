@@ -15,7 +15,8 @@ struct eventfd_ctx;
  * timer object and, for an eventfd, its context and an entry for it in case
  * it is not the file's last one; and the slack it arms with, its own or
  * the file's. @added is the timer an ADD created, for hwt_undo_adds();
- * @ended says that a MOD or CANCEL ended an arming (hwt_signals_wait()).
+ * @ended says that a MOD or CANCEL ended an arming whose eventfd a run was
+ * signalling (hwt_signalling(), hwt_signals_wait()).
  */
 struct hwt_prepped_op {
 	struct hwtimer_op op;

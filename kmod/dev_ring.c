@@ -392,8 +392,7 @@ long hwt_ioc_ring_flush(struct hwt_file *hf)
 		hwt_ring_queue_changed(hf, 0);
 		hwt_ring_end(hf, &p, &sig);
 		hwt_ring_restore(r);
-		hwt_unlock(hf);
-		hwt_signal_now(hf, &sig);
+		hwt_unlock_signal(hf, &sig);
 		hwt_free_list(hf, &dead);
 		moved += n;
 		cond_resched();

@@ -15,8 +15,6 @@
  * struct hwt_signals - what an expiry run wakes once it dropped the lock
  * @efd: distinct eventfds of the timers it expired, each with a reference
  * @nefd: entries of @efd
- * @phase: the @sig_phase of the file the run counts in while it signals
- *	   @efd (struct hwt_file)
  * @file: the file's eventfd, with a reference, if records were queued
  * @poll: records were queued: wake readers and pollers
  *
@@ -26,15 +24,16 @@
 struct hwt_signals {
 	struct hwt_efd *efd[HWT_PASS_EFDS];
 	unsigned int nefd;
-	unsigned int phase;
 	struct hwt_efd *file;
 	bool poll;
 };
 
 void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
 		      struct hwt_efd *e);
+bool hwt_signalling(struct hwt_utimer *t);
 void hwt_signals_wait(struct hwt_file *hf);
 void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig);
-void hwt_signal_now(struct hwt_file *hf, struct hwt_signals *sig);
+void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
+	__releases(&hf->lock);
 
 #endif /* _HWT_DEV_SIGNAL_H */

@@ -52,9 +52,12 @@
  * Freshness: once MOD or CANCEL returns, no record from the timer's earlier
  * arming is read and its own eventfd is not signalled for it (nor for a
  * timer DRAIN took). An expiry signals eventfds after it let go of the
- * file, so MOD, CANCEL and DRAIN wait, if need be, for expiries that are
- * still signalling, as hrtimer_cancel() waits for a running callback: as
- * long as those take to wake their eventfds' waiters, usually microseconds.
+ * file, so MOD, CANCEL and DRAIN of a timer whose eventfd an expiry is
+ * still signalling wait for it, as hrtimer_cancel() waits for a running
+ * callback: as long as it takes to wake its eventfds' waiters, usually
+ * microseconds. The expiry cannot be preempted meanwhile, or, on
+ * PREEMPT_RT, the waiter lends it its priority. Timers without an
+ * eventfd, or whose eventfd no expiry is signalling, never wait.
  * The file's eventfd and poll() may still wake once for a record that a
  * MOD or CANCEL then took off the queue; read() finds nothing for it.
  * Every arming has a new generation number, reported by ADD and MOD and

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The wait of MOD and CANCEL for a run that signals eventfds (the uapi's
+ * freshness promise) against real-time callers: a high-priority thread
+ * that cancels a timer must not wait behind a lower-priority one that
+ * preempted the run, whether the timer has no eventfd (nothing to wait for)
+ * or one the run is signalling (the run is boosted, or cannot be
+ * preempted while it signals). The trigger of review R1: a backlog of
+ * 20,000 timers due at once, which the base's worker expires, the last of
+ * them with eventfd E; a SCHED_FIFO 10 thread on the worker's CPU that
+ * wakes on E and spins; and a SCHED_FIFO 50 thread on the other CPU that
+ * wakes on E too and cancels. With full preemption (PREEMPT_RT, or
+ * preempt=full) the cancel used to last as long as the spin.
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/eventfd.h>
+
+#include "kselftest_harness.h"
+#include "helpers.h"
+
+#define NTIMERS	20000
+#define SPIN_MS	300
+
+struct inv {
+	int fd;			/* set, with @victim, before E can fire */
+	int efd;		/* E */
+	uint32_t victim;	/* the timer the canceller cancels */
+	uint64_t cancel_ns;	/* how long its CANCEL took */
+	long cancel_ret;
+};
+
+static int pin_fifo(int cpu, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		return -1;
+	return prio ? pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) : 0;
+}
+
+static bool wait_for_e(struct inv *v)
+{
+	struct pollfd p = { .fd = v->efd, .events = POLLIN };
+
+	return poll(&p, 1, -1) == 1 && v->fd >= 0;
+}
+
+/* on the worker's CPU, below the canceller: woken by E, then busy */
+static void *hog(void *arg)
+{
+	struct inv *v = arg;
+	uint64_t t0;
+
+	if (pin_fifo(0, 10) || !wait_for_e(v))
+		return NULL;
+	t0 = t_now_ns(CLOCK_MONOTONIC);
+	while (t_now_ns(CLOCK_MONOTONIC) - t0 < SPIN_MS * MS)
+		;
+	return NULL;
+}
+
+/* on the other CPU: woken by E too, cancels at once */
+static void *canceller(void *arg)
+{
+	struct inv *v = arg;
+	struct hwtimer_op op = { 0 };
+	uint64_t t0;
+
+	if (pin_fifo(1, 50) || !wait_for_e(v))
+		return NULL;
+	op.id = v->victim;
+	t0 = t_now_ns(CLOCK_MONOTONIC);
+	v->cancel_ret = t_ioctl(v->fd, HWTIMER_IOC_CANCEL, &op);
+	v->cancel_ns = t_now_ns(CLOCK_MONOTONIC) - t0;
+	return NULL;
+}
+
+/*
+ * Arm the backlog and, last, the timer with E, due 2 s ahead, on a file
+ * with the victim in it. A machine too slow to arm them all in time gets
+ * a new file and more time: E must not fire before the backlog is there.
+ */
+static bool arm_backlog(struct __test_metadata *_metadata, struct inv *v,
+			bool victim_efd)
+{
+	uint64_t margin, at;
+	int fd, i;
+
+	for (margin = 2 * SEC; margin <= 128 * SEC; margin *= 4) {
+		fd = t_open();
+		EXPECT_LE(0, fd);
+		if (victim_efd) {
+			EXPECT_EQ(0, t_add_efd(fd, 0, 3600 * SEC, 0, v->efd,
+					       &v->victim));
+		} else {
+			EXPECT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, 3600 * SEC,
+					   0, 0, &v->victim));
+		}
+		at = t_now_ns(CLOCK_MONOTONIC) + margin;
+		for (i = 0; i < NTIMERS; i++)
+			EXPECT_EQ(0, t_add(fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
+					   at, 0, 0, NULL));
+		if (t_now_ns(CLOCK_MONOTONIC) + margin / 4 < at) {
+			v->fd = fd;
+			/* due with the rest, expired last */
+			EXPECT_EQ(0, t_add_efd(fd, HWTIMER_F_ABS, at, 0,
+					       v->efd, NULL));
+			return true;
+		}
+		close(fd);
+	}
+	return false;
+}
+
+static void run_inversion(struct __test_metadata *_metadata, bool victim_efd)
+{
+	struct inv v = { .fd = -1, .cancel_ns = ~0ULL, .cancel_ret = -1 };
+	pthread_t h, c;
+	bool armed;
+
+	if (geteuid())
+		SKIP(return, "needs root for SCHED_FIFO");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	v.efd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_LE(0, v.efd);
+	ASSERT_EQ(0, pthread_create(&h, NULL, hog, &v));
+	ASSERT_EQ(0, pthread_create(&c, NULL, canceller, &v));
+	/* armed from CPU 0: the hrtimer, its runs and their worker are there */
+	ASSERT_EQ(0, pin_fifo(0, 0));
+	armed = arm_backlog(_metadata, &v, victim_efd);
+	if (!armed)
+		ASSERT_EQ(sizeof(uint64_t), write(v.efd, &(uint64_t){ 1 }, 8));
+	pthread_join(c, NULL);
+	pthread_join(h, NULL);
+	if (!armed)
+		SKIP(return, "could not arm %d timers within 128 s", NTIMERS);
+	TH_LOG("CANCEL of a timer %s an eventfd took %.3f ms, beside a %d ms spin",
+	       victim_efd ? "with" : "without", v.cancel_ns / 1e6, SPIN_MS);
+	EXPECT_EQ(1, v.cancel_ret);
+	/* a few ms under emulation; the spin's length when it inverted */
+	EXPECT_GT(SPIN_MS * MS / 3, v.cancel_ns);
+	close(v.efd);
+	close(v.fd);
+}
+
+FIXTURE(sig) {};
+FIXTURE_SETUP(sig) {}
+FIXTURE_TEARDOWN(sig) {}
+
+/* the arming can take minutes on a loaded machine (arm_backlog()) */
+TEST_F_TIMEOUT(sig, cancel_of_a_plain_timer_never_waits_for_a_run, 600)
+{
+	run_inversion(_metadata, false);
+}
+
+TEST_F_TIMEOUT(sig, cancel_waits_for_its_eventfd_without_inversion, 600)
+{
+	run_inversion(_metadata, true);
+}
+
+TEST_HARNESS_MAIN
