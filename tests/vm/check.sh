@@ -131,7 +131,7 @@ uml_kunit
 
 # 4. the compatibility matrix
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
-	read -r label img hdr mode <<<"$entry"
+	read -r label img hdr mode boot <<<"$entry"
 	rel=$(hwt_stock_release "$hdr")
 	timed "module against stock $label ($rel)" "$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$HWT_OUT/stock-$label"
 	rc=$?; built "build module against stock $label ($rel)" $rc
@@ -141,10 +141,10 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 		$([ "$mode" = user ] && echo tests="$HWT_OUT/user/tests")
 	# one host thread for every vCPU: Debian's stock kernels patch their
 	# own text racing another vCPU under multi-threaded TCG (qemu.sh)
-	timed "stock $label guest: $mode tests" env HWT_QEMU_TCG_THREAD=single \
+	timed "stock $label guest${boot:+ ($boot)}: $mode tests" env HWT_QEMU_TCG_THREAD=single \
 		"$HWT_TOP/tests/vm/qemu.sh" \
 		"/boot/vmlinuz-$rel" "$HWT_OUT/stock-$label/initrd.gz" "$mode" \
-		"$res/stock-$label.console" "$res/stock-$label.results" 1800
+		"$res/stock-$label.console" "$res/stock-$label.results" 1800 $boot
 	runs+=("stock-$label:$res/stock-$label.results:$res/stock-$label.console:$?")
 done
 
