@@ -230,7 +230,6 @@ struct hwt_ids {
  * @tail: where the next command is linked in
  * @ctx: the io_uring instance they came from
  * @task: the task that issued them, where the task work runs
- * @n: how many
  *
  * io_uring issues the SQEs of a submission one by one; those that queue
  * here run under one hold of the file's lock per HWT_CHUNK, as a BATCH's
@@ -242,7 +241,6 @@ struct hwt_uring_batch {
 	struct io_uring_cmd **tail;
 	const void *ctx;
 	const struct task_struct *task;
-	unsigned int n;
 };
 
 /**

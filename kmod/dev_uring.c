@@ -18,6 +18,14 @@
  * the request) run inline, as does everything on a kernel whose task work
  * lacks the issue flags io_uring_cmd_done() needs.
  *
+ * So do those of an IORING_SETUP_DEFER_TASKRUN ring. Its task work waits
+ * for the submitting thread to wait for completions; a thread that exits
+ * first would leave its commands unrun, without completions, until the
+ * ring is torn down. Marking them cancelable would not help: io_uring
+ * calls ->uring_cmd() with IO_URING_F_CANCEL when the ring goes, or on
+ * exec, but a thread's exit cancels only the requests io_uring tracks
+ * (those on io_uring files), up to 6.12 at least.
+ *
  * Expiries do not come back as CQEs. A multishot command could post one
  * per record, but each would cost a CQE of the ring's (and, once the CQ is
  * full, an allocation on io_uring's overflow list), where the expiry ring
@@ -43,9 +51,14 @@
 #define HWT_URING_LONG_FLAGS	(HWTIMER_F_EVENTFD | HWTIMER_F_PERIOD | \
 				 HWTIMER_F_GEN)
 
-/* A queued command, in its request's bytes for the driver (@pdu). */
+/*
+ * A queued command, in its request's bytes for the driver (@pdu): the
+ * next one, and, in the first of a run's leftovers handed to a task-work
+ * item of their own, where their chain ends (hwt_uring_requeue()).
+ */
 struct hwt_uring_pdu {
 	struct io_uring_cmd *next;
+	struct io_uring_cmd **tail;
 	struct hwtimer_uring_cmd c;
 };
 
@@ -122,7 +135,7 @@ static int hwt_uring_check(u32 cmd_op, const struct hwtimer_uring_cmd *c)
 #ifdef HWT_COMPAT_URING_CMD_TW_FLAGS
 /*
  * Complete @n queued commands from @cmd on, with the results of @preps, or
- * with @err if they could not run.
+ * with @err if they could not run; returns the one after them.
  */
 static struct io_uring_cmd *hwt_uring_done(struct io_uring_cmd *cmd,
 					   unsigned int n,
@@ -143,17 +156,22 @@ static struct io_uring_cmd *hwt_uring_done(struct io_uring_cmd *cmd,
 }
 
 static void hwt_uring_tw(struct io_uring_cmd *ioucmd, unsigned int issue_flags);
+static void hwt_uring_tw_rest(struct io_uring_cmd *ioucmd,
+			      unsigned int issue_flags);
 
 /*
- * A run stopped with @n commands left, from @cmd to the one whose next
- * link is @tail: put them back at the head of the queue, before whatever
- * was queued meanwhile, and let a fresh task-work item run them. Only if
- * what was queued meanwhile is of the same ring and task, whose items run
- * in order; otherwise false, and the caller goes on.
+ * A run stopped with commands left, from @cmd to the one whose next link
+ * is @tail, and hands them to a fresh task-work item. If the file's queue
+ * is empty, or holds commands of the same ring and task (which a linked
+ * request can queue while the run completes its predecessor), they go back
+ * at its head, before those, and its item runs them. If it holds another
+ * ring's or task's, they cannot join it: they get an item of their own,
+ * which finds @tail in @cmd's bytes. Both kinds of item run in the order
+ * they were added, after this one.
  */
-static bool hwt_uring_requeue(struct hwt_uring_batch *b,
+static void hwt_uring_requeue(struct hwt_uring_batch *b,
 			      struct io_uring_cmd *cmd,
-			      struct io_uring_cmd **tail, unsigned int n)
+			      struct io_uring_cmd **tail)
 {
 	const void *ctx = cmd_to_io_kiocb(cmd)->ctx;
 	bool first;
@@ -162,9 +180,10 @@ static bool hwt_uring_requeue(struct hwt_uring_batch *b,
 	first = !b->head;
 	if (!first && (b->ctx != ctx || b->task != current)) {
 		spin_unlock(&b->lock);
-		return false;
+		hwt_pdu(cmd)->tail = tail;
+		io_uring_cmd_complete_in_task(cmd, hwt_uring_tw_rest);
+		return;
 	}
-	/* a batch queued meanwhile has its task work coming: it runs these */
 	*tail = b->head;
 	if (first) {
 		b->tail = tail;
@@ -172,80 +191,100 @@ static bool hwt_uring_requeue(struct hwt_uring_batch *b,
 		b->task = current;
 	}
 	b->head = cmd;
-	b->n += n;
 	spin_unlock(&b->lock);
 	if (first)
 		io_uring_cmd_complete_in_task(cmd, hwt_uring_tw);
-	return true;
 }
 
 /*
- * The task work of the first command queued: run the queued commands, in
- * order, HWT_CHUNK per hold of the file's lock, and complete them with the
- * issue flags io_uring gave it (all are of its ring and task). A run stops
- * after HWT_URING_RUN commands, or between chunks if the task should give
- * the CPU up, and hands the rest to a fresh task-work item: io_uring runs a
- * DEFER_TASKRUN ring's items in a loop with no resched point of its own,
- * holding the ring's lock, and the queue grows across submissions. A task
- * that is exiting (or io_uring's fallback worker) runs none: -ECANCELED.
+ * Run the chain of queued commands from @cmd to the one whose next link is
+ * @tail (NULL), in order, HWT_CHUNK per hold of the file's lock, and
+ * complete them with the issue flags io_uring gave the item (all are of
+ * its ring and task). Between chunks the task gives the CPU up if it
+ * should, on every preemption model; after HWT_URING_RUN commands the rest
+ * go to a fresh item (hwt_uring_requeue()), so that io_uring posts these
+ * completions and drops its ring's lock in between. A task that is
+ * exiting (or io_uring's fallback worker) runs none: -ECANCELED.
  */
+static void hwt_uring_run_chain(struct hwt_file *hf, struct io_uring_cmd *cmd,
+				struct io_uring_cmd **tail,
+				unsigned int issue_flags)
+{
+	struct hwt_prepped_op *preps = NULL;
+	struct io_uring_cmd *c;
+	unsigned int k, ran = 0;
+	int err = -ECANCELED;
+
+	hwt_lock(hf);
+	hwt_stat_add(&hf->stats, HWT_C_URING_RUNS, 1);
+	hwt_unlock(hf);
+	if (!(current->flags & (PF_EXITING | PF_KTHREAD))) {
+		for (k = 0, c = cmd; c && k < HWT_CHUNK; k++)
+			c = hwt_pdu(c)->next;
+		preps = kmalloc_array(k, sizeof(*preps), GFP_KERNEL);
+		err = -ENOMEM;
+	}
+	while (cmd) {
+		for (k = 0, c = cmd; c && k < HWT_CHUNK; k++) {
+			if (preps)
+				hwt_uring_prep(&preps[k], c, &hwt_pdu(c)->c);
+			c = hwt_pdu(c)->next;
+		}
+		if (preps)
+			hwt_run_ops(hf, preps, k, false);
+		cmd = hwt_uring_done(cmd, k, preps, err, issue_flags);
+		ran += k;
+		if (!cmd)
+			break;
+		if (preps && ran >= HWT_URING_RUN) {
+			hwt_uring_requeue(&hf->uring, cmd, tail);
+			break;
+		}
+		cond_resched();
+	}
+	kfree(preps);
+}
+
+/* The task work of the first command queued: run the file's queue. */
 static void hwt_uring_tw(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 {
 	struct hwt_file *hf = ioucmd->file->private_data;
 	struct hwt_uring_batch *b = &hf->uring;
 	struct io_uring_cmd *cmd, **tail;
-	struct hwt_prepped_op *preps = NULL;
-	unsigned int n, k, i, ran = 0;
-	int err = -ECANCELED;
 
 	spin_lock(&b->lock);
 	cmd = b->head;
-	n = b->n;
 	tail = b->tail;
 	b->head = NULL;
 	b->tail = &b->head;
-	b->n = 0;
 	spin_unlock(&b->lock);
-	hwt_lock(hf);
-	hwt_stat_add(&hf->stats, HWT_C_URING_RUNS, 1);
-	hwt_unlock(hf);
+	hwt_uring_run_chain(hf, cmd, tail, issue_flags);
+}
 
-	if (!(current->flags & (PF_EXITING | PF_KTHREAD))) {
-		preps = kmalloc_array(min_t(unsigned int, n, HWT_CHUNK),
-				      sizeof(*preps), GFP_KERNEL);
-		err = -ENOMEM;
-	}
-	while (n) {
-		struct io_uring_cmd *c = cmd;
-
-		k = min_t(unsigned int, n, HWT_CHUNK);
-		for (i = 0; preps && i < k; i++, c = hwt_pdu(c)->next)
-			hwt_uring_prep(&preps[i], c, &hwt_pdu(c)->c);
-		if (preps)
-			hwt_run_ops(hf, preps, k, false);
-		cmd = hwt_uring_done(cmd, k, preps, err, issue_flags);
-		n -= k;
-		ran += k;
-		if (n && preps && (ran >= HWT_URING_RUN || need_resched()) &&
-		    hwt_uring_requeue(b, cmd, tail, n))
-			break;
-	}
-	kfree(preps);
+/* The task work of a run's leftovers that could not rejoin the queue. */
+static void hwt_uring_tw_rest(struct io_uring_cmd *ioucmd,
+			      unsigned int issue_flags)
+{
+	hwt_uring_run_chain(ioucmd->file->private_data, ioucmd,
+			    hwt_pdu(ioucmd)->tail, issue_flags);
 }
 
 /*
  * Queue a checked short-form command for hwt_uring_tw(). False if it must
- * run inline: issued from io-wq, or the queue holds another ring's or
- * task's commands (their task work could not complete it).
+ * run inline: issued from io-wq; on an IORING_SETUP_DEFER_TASKRUN ring,
+ * whose task work runs only when the submitter next waits, so that a
+ * submitter that exits first would strand it; or the queue holds another
+ * ring's or task's commands (their task work could not complete it).
  */
 static bool hwt_uring_queue(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 			    unsigned int issue_flags)
 {
 	struct hwt_uring_batch *b = &hf->uring;
-	const void *ctx = cmd_to_io_kiocb(ioucmd)->ctx;
+	struct io_ring_ctx *ctx = cmd_to_io_kiocb(ioucmd)->ctx;
 	bool first;
 
-	if (issue_flags & IO_URING_F_UNLOCKED)
+	if ((issue_flags & IO_URING_F_UNLOCKED) ||
+	    (ctx->flags & IORING_SETUP_DEFER_TASKRUN))
 		return false;
 	hwt_pdu(ioucmd)->next = NULL;
 	spin_lock(&b->lock);
@@ -259,7 +298,6 @@ static bool hwt_uring_queue(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 	}
 	*b->tail = ioucmd;
 	b->tail = &hwt_pdu(ioucmd)->next;
-	b->n++;
 	spin_unlock(&b->lock);
 	/* runs once the submission is issued, before it returns to the user */
 	if (first)
@@ -274,9 +312,15 @@ static bool hwt_uring_queue(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 }
 #endif
 
-/* Run one op as its ioctl would; what its CQE reports. */
+/*
+ * Run one op as its ioctl would; what its CQE reports. io_uring issues a
+ * submission's SQEs with no resched point between them (up to 32,768 on a
+ * DEFER_TASKRUN ring, all of whose commands run here): each gives the CPU
+ * up first if it should, on every preemption model.
+ */
 static int hwt_uring_run(struct hwt_file *hf, struct hwt_prepped_op *s)
 {
+	cond_resched();
 	hwt_run_ops(hf, s, 1, false);
 	return hwt_uring_res(s);
 }

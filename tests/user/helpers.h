@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +44,15 @@ static inline uint64_t t_now_ns(clockid_t clk)
 
 	clock_gettime(clk, &ts);
 	return ts.tv_sec * SEC + ts.tv_nsec;
+}
+
+/* Pin the calling thread to CPU @cpu (below 64); 0 or -errno. */
+static inline int t_pin_cpu(unsigned int cpu)
+{
+	unsigned long mask = 1UL << cpu;
+
+	return syscall(SYS_sched_setaffinity, 0, sizeof(mask), &mask) ?
+	       -errno : 0;
 }
 
 /* the flag an ADD on @clk needs: HWTIMER_F_REALTIME for CLOCK_REALTIME */

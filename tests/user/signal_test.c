@@ -35,11 +35,8 @@ struct inv {
 static int pin_fifo(int cpu, int prio)
 {
 	struct sched_param sp = { .sched_priority = prio };
-	cpu_set_t set;
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+	if (t_pin_cpu(cpu))
 		return -1;
 	return prio ? pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) : 0;
 }

@@ -3,9 +3,10 @@
  * /dev/hwtimer through io_uring: ADD, MOD and CANCEL as
  * IORING_OP_URING_CMD, each errno path on its own, the whole-op form on an
  * SQE128 ring, a bad fd and a bad cmd_op, the commands of a submission
- * running in order and beside another ring's, what a submitting thread
- * that exits leaves, timers outliving the ring that made them, and
- * io_uring switched off by sysctl.
+ * running in order, in bounded task-work items, beside another ring's and
+ * leaving the CPU to others, what a submitting thread that exits leaves,
+ * timers outliving the ring that made them, and io_uring switched off by
+ * sysctl.
  */
 #define _GNU_SOURCE
 #include <liburing.h>
@@ -376,104 +377,283 @@ TEST_F(uring, a_submission_runs_in_order)
 }
 
 /*
- * Commands from two rings at once: a DEFER_TASKRUN ring's wait until it
- * asks for completions, and another ring's commands on the same file run
- * meanwhile; every one completes, once, with its own timer.
+ * A thread that submits @n commands on @ring (set up in the thread with @p
+ * if given) and exits without waiting: ADDs, or CANCELs of a missing id.
  */
-TEST_F(uring, two_rings_at_once)
-{
-	struct io_uring_params p = {
-		.flags = IORING_SETUP_SINGLE_ISSUER |
-			 IORING_SETUP_DEFER_TASKRUN,
-	};
-	struct io_uring_cqe *cqe;
-	int res[8], other, i;
-	struct io_uring d;
-
-	if (io_uring_queue_init_params(8, &d, &p))
-		SKIP(return, "no IORING_SETUP_DEFER_TASKRUN here");
-	for (i = 0; i < 8; i++)
-		hwtimer_uring_prep_add(io_uring_get_sqe(&d), self->fd,
-				       CLOCK_MONOTONIC, SEC, 0, i);
-	ASSERT_EQ(8, io_uring_submit(&d));
-	/* they wait for the task work that d's next wait runs */
-	EXPECT_EQ(-EAGAIN, io_uring_peek_cqe(&d, &cqe));
-	other = uring_add(&self->ring, self->fd, SEC, 0, 99);
-	ASSERT_LT(0, other);
-	ASSERT_EQ(0, reap(&d, res, 8));
-	for (i = 0; i < 8; i++) {
-		ASSERT_LT(0, res[i]);
-		EXPECT_NE(other, res[i]);
-		EXPECT_EQ(HWTIMER_STATE_PENDING,
-			  t_get_state(self->fd, res[i]));
-	}
-	EXPECT_EQ(9, t_fdinfo_u64(self->fd, "timers"));
-	io_uring_queue_exit(&d);
-}
-
-/*
- * Five submissions of 1,024 commands each on a DEFER_TASKRUN ring wait for
- * one wait: no task-work item runs more than 1,024 of them (fdinfo counts
- * the items), and still they run in order: each CANCEL finds the timer
- * that the ADD before it created, and each ADD gets the id the CANCEL
- * before it freed (the id freed last is handed out next).
- */
-TEST_F(uring, a_long_queue_runs_in_bounded_items)
-{
-	enum { SUBS = 5, PER = 1024, N = SUBS * PER };
-	struct io_uring_params p = {
-		.cq_entries = 2 * N,
-		.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-			 IORING_SETUP_CQSIZE,
-	};
-	static int res[N];
-	unsigned long long runs;
-	struct io_uring d;
-	uint32_t id;
-	int s, i;
-
-	if (io_uring_queue_init_params(PER, &d, &p))
-		SKIP(return, "no IORING_SETUP_DEFER_TASKRUN here");
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, &id));
-	runs = t_fdinfo_u64(self->fd, "uring_runs");
-	for (s = 0; s < SUBS; s++) {
-		for (i = s * PER; i < (s + 1) * PER; i += 2) {
-			hwtimer_uring_prep_cancel(io_uring_get_sqe(&d), self->fd, id, i);
-			hwtimer_uring_prep_add(io_uring_get_sqe(&d), self->fd,
-					       CLOCK_MONOTONIC, 60 * SEC, 0, i + 1);
-		}
-		ASSERT_EQ(PER, io_uring_submit(&d));
-	}
-	ASSERT_EQ(0, reap(&d, res, N));
-	for (i = 0; i < N; i++)
-		ASSERT_EQ(i % 2 ? (int)id : 1, res[i]) TH_LOG("command %d", i);
-	runs = t_fdinfo_u64(self->fd, "uring_runs") - runs;
-	TH_LOG("%d commands in %llu task-work items", N, runs);
-	EXPECT_LE((unsigned long long)SUBS, runs);
-	EXPECT_EQ(HWTIMER_STATE_PENDING, t_get_state(self->fd, id));
-	io_uring_queue_exit(&d);
-}
-
-/* A thread that submits eight ADDs on @ring and exits without waiting. */
 struct exiting {
 	struct io_uring *ring;
-	struct io_uring_params *p;	/* set up the ring in the thread */
+	struct io_uring_params *p;
 	int fd;
+	int n;			/* 8 if 0 */
+	bool cancel;
 	int submitted;
 };
 
 static void *submit_and_exit(void *arg)
 {
 	struct exiting *e = arg;
-	int i;
+	int i, n = e->n ?: 8;
 
 	if (e->p && io_uring_queue_init_params(8, e->ring, e->p))
 		return NULL;
-	for (i = 0; i < 8; i++)
-		hwtimer_uring_prep_add(io_uring_get_sqe(e->ring), e->fd,
-				       CLOCK_MONOTONIC, 60 * SEC, 0, i);
+	for (i = 0; i < n; i++) {
+		if (e->cancel)
+			hwtimer_uring_prep_cancel(io_uring_get_sqe(e->ring),
+						  e->fd, 1U << 30, i);
+		else
+			hwtimer_uring_prep_add(io_uring_get_sqe(e->ring), e->fd,
+					       CLOCK_MONOTONIC, 60 * SEC, 0, i);
+	}
 	e->submitted = io_uring_submit(e->ring);
 	return NULL;
+}
+
+/*
+ * One submission of 5,120 commands: no task-work item runs more than 1,024
+ * of them (fdinfo counts the items), and still they run in order: each
+ * CANCEL finds the timer that the ADD before it created, and each ADD gets
+ * the id the CANCEL before it freed (the id freed last is handed out
+ * next).
+ */
+static void long_queue(struct __test_metadata *_metadata, int fd,
+		       struct io_uring *ring, unsigned long long *runs)
+{
+	enum { N = 5 * 1024 };
+	static int res[N];
+	uint32_t id;
+	int i;
+
+	ASSERT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, &id));
+	*runs = t_fdinfo_u64(fd, "uring_runs");
+	for (i = 0; i < N; i += 2) {
+		hwtimer_uring_prep_cancel(io_uring_get_sqe(ring), fd, id, i);
+		hwtimer_uring_prep_add(io_uring_get_sqe(ring), fd,
+				       CLOCK_MONOTONIC, 60 * SEC, 0, i + 1);
+	}
+	ASSERT_EQ(N, io_uring_submit(ring));
+	ASSERT_EQ(0, reap(ring, res, N));
+	for (i = 0; i < N; i++)
+		ASSERT_EQ(i % 2 ? (int)id : 1, res[i]) TH_LOG("command %d", i);
+	*runs = t_fdinfo_u64(fd, "uring_runs") - *runs;
+	TH_LOG("%d commands in %llu task-work items", N, *runs);
+	EXPECT_LE(5ULL, *runs);
+	EXPECT_EQ(HWTIMER_STATE_PENDING, t_get_state(fd, id));
+}
+
+TEST_F(uring, a_long_queue_runs_in_bounded_items)
+{
+	struct io_uring_params p = {
+		.cq_entries = 8192, .flags = IORING_SETUP_CQSIZE,
+	};
+	unsigned long long runs;
+	struct io_uring r;
+
+	ASSERT_EQ(0, io_uring_queue_init_params(8192, &r, &p));
+	long_queue(_metadata, self->fd, &r, &runs);
+	io_uring_queue_exit(&r);
+}
+
+/*
+ * A thread on the second CPU that cancels a missing id on the file, one
+ * command per submission, until told to stop: on a DEFER_TASKRUN ring it
+ * never waits for, or on an ordinary one.
+ */
+struct hammer {
+	int fd;
+	bool defer;
+	volatile bool stop;
+	volatile int ran;	/* commands that completed */
+	bool stuck;		/* one on @defer had no completion at once */
+	int bad;		/* completions other than ENOENT */
+	struct io_uring ring;
+	bool up;
+};
+
+static void *hammer(void *arg)
+{
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_SINGLE_ISSUER |
+			 IORING_SETUP_DEFER_TASKRUN,
+	};
+	struct hammer *h = arg;
+	struct io_uring_cqe *cqe;
+
+	if (!h->defer)
+		p.flags = 0;
+	if (t_pin_cpu(1) || io_uring_queue_init_params(8, &h->ring, &p))
+		goto out;
+	h->up = true;
+	while (!h->stop) {
+		hwtimer_uring_prep_cancel(io_uring_get_sqe(&h->ring), h->fd,
+					  999999, 0);
+		if (io_uring_submit(&h->ring) != 1)
+			break;
+		if (h->defer ? io_uring_peek_cqe(&h->ring, &cqe) :
+			       io_uring_wait_cqe(&h->ring, &cqe)) {
+			/* queued on the file, where only a wait runs it */
+			h->stuck = true;
+			break;
+		}
+		h->bad += cqe->res != -ENOENT;
+		io_uring_cqe_seen(&h->ring, cqe);
+		h->ran++;
+	}
+out:
+	h->stop = true;
+	return NULL;
+}
+
+static void long_queue_beside(struct __test_metadata *_metadata, int fd,
+			      bool defer)
+{
+	struct io_uring_params p = {
+		.cq_entries = 8192, .flags = IORING_SETUP_CQSIZE,
+	};
+	struct hammer h = { .fd = fd, .defer = defer };
+	unsigned long long runs;
+	struct io_uring r;
+	pthread_t th;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, t_pin_cpu(0));
+	ASSERT_EQ(0, io_uring_queue_init_params(8192, &r, &p));
+	ASSERT_EQ(0, pthread_create(&th, NULL, hammer, &h));
+	while (!h.ran && !h.stop)
+		usleep(1000);
+	if (!h.up) {
+		pthread_join(th, NULL);
+		SKIP(return, "no IORING_SETUP_DEFER_TASKRUN here");
+	}
+	long_queue(_metadata, fd, &r, &runs);
+	h.stop = true;
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	TH_LOG("the other ring's thread ran %d commands%s", h.ran,
+	       h.stuck ? ", then one stayed queued" : "");
+	EXPECT_FALSE(h.stuck);
+	EXPECT_EQ(0, h.bad);
+	io_uring_queue_exit(&h.ring);
+	io_uring_queue_exit(&r);
+}
+
+/*
+ * The bound holds whatever other rings queue on the file (review R2): a
+ * command of a DEFER_TASKRUN ring that is never waited for used to stay
+ * queued on the file for ever. Queued while another ring's run of 5,120
+ * commands was under way, it kept the run from handing its leftovers
+ * back, and the run did all of them in one item; queued before, it made
+ * all of them run inline, one lock round trip each. The run's items alone
+ * count here: the other ring's commands run as they are issued.
+ */
+TEST_F(uring, the_bound_holds_beside_another_rings_commands)
+{
+	long_queue_beside(_metadata, self->fd, true);
+}
+
+/*
+ * Two rings of two threads at once, on two CPUs: the other's commands
+ * queue on the file between this run's items, whose leftovers then get an
+ * item of their own; every command of both completes, once, in order,
+ * with its own result.
+ */
+TEST_F(uring, two_rings_at_once)
+{
+	long_queue_beside(_metadata, self->fd, false);
+}
+
+/* The calling thread's involuntary context switches so far. */
+static long nivcsw(void)
+{
+	FILE *f = fopen("/proc/thread-self/status", "r");
+	char line[128];
+	long n = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "nonvoluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static void *spin_on_cpu0(void *arg)
+{
+	volatile bool *stop = arg;
+
+	if (!t_pin_cpu(0))
+		while (!*stop)
+			;
+	return NULL;
+}
+
+/*
+ * 32,768 commands in one submission (the most a ring takes), beside a task
+ * that wants the same CPU, on every preemption model: the run gives the
+ * CPU up between chunks, so the submitter is switched out several times
+ * inside the one system call that submits and reaps them all (review R2).
+ * On a DEFER_TASKRUN ring io_uring ran the queue's re-queued items in a
+ * loop with no resched point, and at preempt=none the commands reach none
+ * of their own (an ADD served from the file's cache of timers does not
+ * even allocate): the submitter kept the CPU for the whole run. What
+ * counts is the kernel's count of the submitter's involuntary switches,
+ * which only a resched point or a preemption makes; the return to user
+ * space may add one.
+ */
+static void long_submission(struct __test_metadata *_metadata, int fd,
+			    unsigned int flags)
+{
+	enum { N = 32768 };
+	struct io_uring_params p = { .flags = flags };
+	struct io_uring_cqe *cqe;
+	volatile bool stop = false;
+	long before, switched;
+	struct io_uring r;
+	uint64_t t0, took;
+	pthread_t th;
+	int i, bad = 0;
+	uint32_t id;
+
+	if (io_uring_queue_init_params(N, &r, &p))
+		SKIP(return, "no such ring here (flags %#x)", flags);
+	ASSERT_EQ(0, t_pin_cpu(0));
+	/* each CANCEL frees the id that the ADD after it takes again */
+	ASSERT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0, &id));
+	for (i = 0; i < N; i += 2) {
+		hwtimer_uring_prep_cancel(io_uring_get_sqe(&r), fd, id, i);
+		hwtimer_uring_prep_add(io_uring_get_sqe(&r), fd,
+				       CLOCK_MONOTONIC, 60 * SEC, 0, i + 1);
+	}
+	ASSERT_EQ(0, pthread_create(&th, NULL, spin_on_cpu0, (void *)&stop));
+	usleep(10 * 1000);
+	before = nivcsw();
+	t0 = t_now_ns(CLOCK_MONOTONIC);
+	ASSERT_EQ(N, io_uring_submit_and_wait(&r, N));
+	took = t_now_ns(CLOCK_MONOTONIC) - t0;
+	switched = nivcsw() - before;
+	stop = true;
+	pthread_join(th, NULL);
+	for (i = 0; i < N; i++) {
+		ASSERT_EQ(0, io_uring_peek_cqe(&r, &cqe));
+		bad += cqe->res != (cqe->user_data % 2 ? (int)id : 1);
+		io_uring_cqe_seen(&r, cqe);
+	}
+	EXPECT_EQ(0, bad);
+	TH_LOG("%d commands in %.1f ms, switched out %ld times", N,
+	       took / 1e6, switched);
+	ASSERT_LE(0, before);
+	EXPECT_LE(3, switched);
+	io_uring_queue_exit(&r);
+}
+
+TEST_F(uring, a_long_submission_leaves_the_cpu)
+{
+	long_submission(_metadata, self->fd, 0);
+}
+
+TEST_F(uring, a_long_defer_taskrun_submission_leaves_the_cpu)
+{
+	long_submission(_metadata, self->fd, IORING_SETUP_SINGLE_ISSUER |
+			IORING_SETUP_DEFER_TASKRUN);
 }
 
 /*
@@ -499,11 +679,13 @@ TEST_F(uring, an_exiting_thread_leaves_its_completions)
 }
 
 /*
- * On a DEFER_TASKRUN ring only the submitter runs deferred work: if it
- * exits without waiting, its commands do not run and no timer is added, as
- * the uapi says; closing the ring drops them without a trace.
+ * On a DEFER_TASKRUN ring, deferred work runs only when the submitter
+ * waits: commands queued there, by a thread that exits without waiting,
+ * never ran and had no completion until the ring went. They run as they
+ * are issued instead, so the thread leaves its completions and its
+ * timers, as on an ordinary ring.
  */
-TEST_F(uring, a_defer_taskrun_submitter_that_exits_adds_nothing)
+TEST_F(uring, a_defer_taskrun_submitter_that_exits_leaves_its_completions)
 {
 	struct io_uring_params p = {
 		.flags = IORING_SETUP_SINGLE_ISSUER |
@@ -513,18 +695,25 @@ TEST_F(uring, a_defer_taskrun_submitter_that_exits_adds_nothing)
 	struct exiting e = { .ring = &d, .p = &p, .fd = self->fd };
 	struct io_uring_cqe *cqe;
 	pthread_t th;
+	int n = 0;
 
 	ASSERT_EQ(0, pthread_create(&th, NULL, submit_and_exit, &e));
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	if (!e.submitted)
 		SKIP(return, "no IORING_SETUP_DEFER_TASKRUN here");
 	ASSERT_EQ(8, e.submitted);
-	usleep(100 * 1000);
-	EXPECT_EQ(-EAGAIN, io_uring_peek_cqe(&d, &cqe));
-	EXPECT_EQ(0, t_fdinfo_u64(self->fd, "timers"));
+	/* posted before the submission returned: no other thread may wait */
+	while (!io_uring_peek_cqe(&d, &cqe)) {
+		EXPECT_EQ(n, cqe->user_data);
+		EXPECT_LT(0, cqe->res);
+		EXPECT_EQ(HWTIMER_STATE_PENDING,
+			  t_get_state(self->fd, cqe->res));
+		io_uring_cqe_seen(&d, cqe);
+		n++;
+	}
+	EXPECT_EQ(8, n);
+	EXPECT_EQ(8, t_fdinfo_u64(self->fd, "timers"));
 	io_uring_queue_exit(&d);
-	usleep(100 * 1000);
-	EXPECT_EQ(0, t_fdinfo_u64(self->fd, "timers"));
 }
 
 /*

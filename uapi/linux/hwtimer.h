@@ -641,19 +641,16 @@ struct hwtimer_ring_setup {
  * HWTIMER_F_PERIOD and HWTIMER_F_GEN (EINVAL). An unknown @cmd_op fails
  * with ENOTTY. The short commands that one submission issues on a file
  * run together, in submission order, once all are issued and before the
- * submitting task returns to user space (or, on an
- * IORING_SETUP_DEFER_TASKRUN ring, when it next waits for completions),
- * 1024 at most per task-work item, the rest in a fresh one that keeps
- * their order; those of a task that exits first complete with ECANCELED.
- * On an IORING_SETUP_DEFER_TASKRUN ring only the submitting thread runs
- * them, as it runs all of that ring's deferred work: if it exits without
- * waiting for their completions, they do not run, no timer is added, and
- * no other thread can reap them (such a ring takes no waits from other
- * threads); io_uring drops them with the ring. Such a thread waits for
- * its commands' completions before it exits.
- * Long-form commands, and short ones io_uring issues from its io-wq
- * workers (IOSQE_ASYNC), run as they are issued, so before short commands
- * of the same submission that wait to run together. Expiries do
+ * submitting task returns to user space, 1024 at most per task-work item,
+ * the rest in a fresh one that keeps their order, whatever other rings or
+ * threads queue on the file meanwhile; those of a task that exits first
+ * complete with ECANCELED. On an IORING_SETUP_DEFER_TASKRUN ring, whose
+ * deferred work runs only when the submitting thread next waits, each
+ * runs as it is issued instead: a thread that submits and exits without
+ * waiting leaves its completions posted and its timers added, as on any
+ * other ring. Long-form commands, and short ones io_uring issues from its
+ * io-wq workers (IOSQE_ASYNC), run as they are issued too, so before
+ * short commands of the same submission that wait to run together. Expiries do
  * not come back as CQEs: they go to the ring or read(), which cost less
  * per record than a CQE each (see BENCHMARKS.md).
  */
