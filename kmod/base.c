@@ -39,6 +39,7 @@ const char * const hwt_counter_names[HWT_NR_COUNTERS] = {
 	[HWT_C_CONTINUED] = "continued",
 	[HWT_C_HANDED_OFF] = "handed_off",
 	[HWT_C_URING_RUNS] = "uring_runs",
+	[HWT_C_WAKEUPS_HANDED_OFF] = "wakeups_handed_off",
 };
 
 const char * const hwt_maximum_names[HWT_NR_MAXIMA] = {

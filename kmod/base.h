@@ -79,11 +79,16 @@
  *
  * Per unit, the device does a list move, and takes a reference on the
  * eventfd of a timer that has one. The eventfds are signalled after the
- * lock is dropped, each once per pass, at most HWT_PASS_EFDS of them. A
- * periodic timer that queues no record is re-armed, an O(1) insert. The
- * in-kernel API runs each callback with the lock dropped. A pass thus
- * lasts at most HWT_PASS_NS plus one step of HWT_PASS_CHECK cold units, as
- * long as HWT_PASS_MIN cold units take less than HWT_PASS_NS.
+ * lock is dropped, each once per pass, at most HWT_PASS_EFDS of them, and
+ * then the file's eventfd and pollers. Each such wake-up walks a wait
+ * queue as long as the user made it (epoll on dup()ed eventfds), which no
+ * count of units bounds: a pass does them while it has run less than
+ * HWT_PASS_NS, and at least one, and leaves the rest to the file's worker
+ * (dev_signal.c). A periodic timer that queues no record is re-armed, an
+ * O(1) insert. The in-kernel API runs each callback with the lock
+ * dropped. A pass thus lasts at most HWT_PASS_NS plus one step of
+ * HWT_PASS_CHECK cold units or one wake-up, as long as HWT_PASS_MIN cold
+ * units take less than HWT_PASS_NS.
  * bench/core_bench.c ("pass") measures it; BENCHMARKS.md has the
  * measurements.
  *
@@ -169,6 +174,7 @@ enum hwt_counter {
 	HWT_C_CONTINUED,	/* passes a run went on with, not re-armed */
 	HWT_C_HANDED_OFF,	/* passes run by the worker of a base */
 	HWT_C_URING_RUNS,	/* task-work runs of queued io_uring commands */
+	HWT_C_WAKEUPS_HANDED_OFF, /* wake-ups passes left to a worker */
 	HWT_NR_COUNTERS
 };
 

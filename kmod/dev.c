@@ -21,6 +21,7 @@
 #include "dev_ioctl.h"
 #include "dev_read.h"
 #include "dev_ring.h"
+#include "dev_signal.h"
 #include "dev_uring.h"
 #include "hwt_trace.h"
 
@@ -94,6 +95,8 @@ static int hwt_open(struct inode *inode, struct file *file)
 	mutex_init(&hf->setup);
 	mutex_init(&hf->read_lock);
 	spin_lock_init(&hf->sig_lock);
+	INIT_LIST_HEAD(&hf->sig_left);
+	INIT_WORK(&hf->sig_work, hwt_signals_left);
 	mutex_init(&hf->ids.grow);
 	INIT_LIST_HEAD(&hf->ready);
 	INIT_LIST_HEAD(&hf->cos_link);
@@ -128,6 +131,9 @@ static int hwt_release(struct inode *inode, struct file *file)
 		hrtimer_cancel(&hf->base[clk].hrt);
 		cancel_work_sync(&hf->base[clk].drain);
 	}
+	/* and for the wake-ups passes left: done now, not dropped */
+	cancel_work_sync(&hf->sig_work);
+	hwt_signals_flush(hf);
 	/*
 	 * 3. nothing else can touch the timers now: free them a chunk at a
 	 * time, giving the CPU up in between

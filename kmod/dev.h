@@ -276,7 +276,12 @@ struct hwt_uring_batch {
  * @sig_lock: held by a run while it signals timers' eventfds with the lock
  *	      dropped, taken before it drops the lock; a MOD, CANCEL or
  *	      DRAIN that ended an arming whose eventfd a run is signalling
- *	      takes it too, to wait for that run (hwt_signals_wait())
+ *	      takes it too, to wait for that run (hwt_signals_wait()); guards
+ *	      @sig_left and @sig_left_poll
+ * @sig_left: eventfds whose wake-ups passes left, out of time (struct
+ *	      hwt_efd.left)
+ * @sig_left_poll: a pass left the wake-up of readers and pollers
+ * @sig_work: does the wake-ups passes left
  * @dead: being released: expiries must not re-arm anything
  * @stats: counters of the file's own (the owner fields); its bases count
  *	   the rest
@@ -308,6 +313,9 @@ struct hwt_file {
 	struct list_head cos_link;
 	u32 cos_seq;
 	spinlock_t sig_lock;		/* see @sig_lock above */
+	struct list_head sig_left;
+	bool sig_left_poll;
+	struct work_struct sig_work;
 	bool dead;
 	struct hwt_stats stats;
 };

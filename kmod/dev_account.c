@@ -224,6 +224,7 @@ struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx)
 		e->ctx = ctx;
 		refcount_set(&e->ref, 1);
 		atomic_set(&e->busy, 0);
+		INIT_LIST_HEAD(&e->left);
 	}
 	return e;
 }

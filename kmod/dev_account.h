@@ -21,7 +21,10 @@ struct eventfd_ctx;
  * @ref: its timers, the file (as its eventfd, or as the last one added),
  *	 and expiry runs that are about to signal it after dropping the lock
  * @busy: runs that took it, under the file's lock, and have not signalled
- *	  it yet (dev_signal.c)
+ *	  it yet, counting the wake-up they left to the file's worker
+ *	  (dev_signal.c)
+ * @left: its place on the file's list of wake-ups passes left, under the
+ *	  file's @sig_lock; empty if none is left
  *
  * Expiry signals eventfds once the file's lock is dropped, so it needs a
  * reference that outlives the lock: the eventfd core does not export one on
@@ -31,6 +34,7 @@ struct hwt_efd {
 	struct eventfd_ctx *ctx;
 	refcount_t ref;
 	atomic_t busy;
+	struct list_head left;
 };
 
 /**

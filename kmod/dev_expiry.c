@@ -85,6 +85,7 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 		return false;
 	}
 	hwt_base_expiry_begin(b, &x, kind);
+	sig.start = x.pass.start;
 	nows.now[b - hf->base] = x.now;
 	/* records go to the ring unless some wait on the queue already */
 	hwt_ring_begin(hf, &ring);

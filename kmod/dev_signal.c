@@ -2,10 +2,19 @@
 /*
  * /dev/hwtimer: wake-ups. What a run that expired or withdrew timers
  * signals once it has dropped the file's lock: eventfds, readers and
- * pollers; and the wait that keeps an ended arming's eventfd quiet. See
- * dev.h.
+ * pollers; the file's worker, which does those a pass had no time left
+ * for; and the wait that keeps an ended arming's eventfd quiet. See dev.h.
+ *
+ * The wake-ups are the kernel's work, as timerfd's expiry wakes its
+ * waiters from a hard interrupt: a pass's are charged to whatever task it
+ * interrupted (or to softirq time), the worker's to the worker, and only
+ * those a MOD, CANCEL or DRAIN does itself to the caller. What bounds
+ * them is what bounds expiries: a user's timers, and the re-arms of its
+ * periodic ones (max_rearms_per_user); each pass does at most one wake-up
+ * past its time.
  */
 #include <linux/poll.h>
+#include <linux/sched/clock.h>
 #include <linux/wait.h>
 
 #include "compat/compat.h"
@@ -49,6 +58,70 @@ bool hwt_signalling(struct hwt_utimer *t)
 	return e && atomic_read_acquire(&e->busy);
 }
 
+/*
+ * Do one wake-up that passes left, with @hf->sig_lock held; false if none
+ * is left. The caller takes the lock for each, so that a waiter gets in
+ * between and does the rest itself.
+ */
+static bool hwt_signal_one_left(struct hwt_file *hf)
+{
+	struct hwt_efd *e;
+
+	lockdep_assert_held(&hf->sig_lock);
+	e = list_first_entry_or_null(&hf->sig_left, struct hwt_efd, left);
+	if (e) {
+		list_del_init(&e->left);
+		hwt_eventfd_signal(e->ctx);
+		/* pairs with the acquire in hwt_signalling() */
+		atomic_dec_return_release(&e->busy);
+		hwt_efd_put(e);
+		return true;
+	}
+	if (hf->sig_left_poll) {
+		hf->sig_left_poll = false;
+		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
+		return true;
+	}
+	return false;
+}
+
+/**
+ * hwt_signals_flush() - do the wake-ups that passes left
+ * @hf: the file, not locked
+ *
+ * One wake-up per hold of @hf->sig_lock, giving the CPU up in between.
+ * The file's worker calls it for the passes that queued it, a MOD, CANCEL
+ * or DRAIN to do them before it returns (hwt_signals_wait()), and
+ * release() for what is left when no pass can run any more. Each adds the
+ * wake-ups it did to the file's "wakeups_handed_off".
+ *
+ * Context: process; may sleep.
+ */
+void hwt_signals_flush(struct hwt_file *hf)
+{
+	unsigned int n = 0;
+	bool more;
+
+	do {
+		spin_lock_bh(&hf->sig_lock);
+		more = hwt_signal_one_left(hf);
+		spin_unlock_bh(&hf->sig_lock);
+		n += more;
+		cond_resched();
+	} while (more);
+	if (n) {
+		hwt_lock(hf);
+		hwt_stat_add(&hf->stats, HWT_C_WAKEUPS_HANDED_OFF, n);
+		hwt_unlock(hf);
+	}
+}
+
+/* The file's worker for wake-ups, queued by passes that left some. */
+void hwt_signals_left(struct work_struct *work)
+{
+	hwt_signals_flush(container_of(work, struct hwt_file, sig_work));
+}
+
 /**
  * hwt_signals_wait() - wait until no run signals an eventfd for an arming
  *			that is over
@@ -60,25 +133,26 @@ bool hwt_signalling(struct hwt_utimer *t)
  * signalled for an arming once its MOD or CANCEL returned, so those wait
  * here for the run, as hrtimer_cancel() waits for a running callback: a
  * run holds @hf->sig_lock while it signals, having taken it before it
- * dropped the file's lock, and the waiter takes and drops it after.
+ * dropped the file's lock, and the waiter takes it after. The wake-ups a
+ * pass left to the file's worker, the waiter does itself, first.
  *
  * As hrtimer_cancel_wait_running() does with its expiry lock, the wait
  * inherits priority where a run can be preempted: on PREEMPT_RT the lock
  * is a sleeping one that boosts the run to the waiter's priority, so a
  * real-time task never waits behind a lower priority one that preempted
  * the run. Elsewhere the run holds a spinning lock and cannot be
- * preempted while it signals: the waiter spins at most that long. Each run
- * signals at most HWT_PASS_EFDS eventfds, usually for microseconds.
+ * preempted while it signals: the waiter spins at most that long. A pass
+ * signals for at most HWT_PASS_NS and one wake-up more, usually for
+ * microseconds.
  *
- * Context: process; may sleep on PREEMPT_RT.
+ * Context: process; may sleep.
  */
 void hwt_signals_wait(struct hwt_file *hf)
 {
 	/* a task on its way out is owed no promise */
 	if (fatal_signal_pending(current))
 		return;
-	spin_lock_bh(&hf->sig_lock);
-	spin_unlock_bh(&hf->sig_lock);
+	hwt_signals_flush(hf);
 }
 
 /* Records are there to read: the file's eventfd and its readers are to be woken. */
@@ -102,42 +176,91 @@ static bool hwt_signalled_before(struct hwt_signals *sig, unsigned int n)
 	return false;
 }
 
+/*
+ * Whether a pass that has done @done wake-ups is out of time for more: it
+ * always does one, whatever its units took.
+ */
+static bool hwt_signal_late(const struct hwt_signals *sig, unsigned int done)
+{
+	return sig->start && done &&
+	       local_clock() - sig->start > HWT_PASS_NS;
+}
+
+/*
+ * Leave eventfd entry @e, busy and with the run's reference, to the file's
+ * worker, with @hf->sig_lock held. An entry already left keeps its place:
+ * one wake-up does for both runs.
+ */
+static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
+{
+	if (list_empty(&e->left)) {
+		list_add_tail(&e->left, &hf->sig_left);
+		return;
+	}
+	atomic_dec(&e->busy);
+	hwt_efd_put(e);
+}
+
 /**
  * hwt_unlock_signal() - drop the file's lock and wake what a run collected
  * @hf: the file, locked
  * @sig: what the run collected under the lock
  *
- * The timers' eventfds are signalled with @hf->sig_lock held, taken before
- * the file's lock is dropped, so that a MOD, CANCEL or DRAIN that ends one
- * of their armings afterwards finds the run still busy or done
- * (hwt_signals_wait()). Bottom halves stay off until then. The file's
- * eventfd and pollers are woken after: the uapi allows them a wake-up for
- * a record a MOD or CANCEL took back.
+ * The wake-ups are done with @hf->sig_lock held, taken before the file's
+ * lock is dropped, so that a MOD, CANCEL or DRAIN that ends one of the
+ * timers' armings afterwards finds the run still busy or done
+ * (hwt_signals_wait()). Bottom halves stay off until then.
+ *
+ * A pass (@sig->start) does them while it has run less than HWT_PASS_NS,
+ * and at least one: each walks a wait queue as long as its users made it
+ * (epoll instances on dup()ed eventfds), which no budget of units covers.
+ * The rest go, busy, to the file's worker, as a backlog does (base.h): a
+ * pass is never longer than HWT_PASS_NS and one wake-up.
  */
 void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	__releases(&hf->lock)
 {
-	unsigned int i;
+	unsigned int i, done = 0;
+	bool left = false;
 
-	if (!sig->nefd) {
+	if (!sig->nefd && !sig->file && !sig->poll) {
 		hwt_unlock(hf);
-	} else {
-		spin_lock(&hf->sig_lock);
-		spin_unlock(&hf->lock);
-		for (i = 0; i < sig->nefd; i++) {
-			if (!hwt_signalled_before(sig, i))
-				hwt_eventfd_signal(sig->efd[i]->ctx);
-			/* pairs with the acquire in hwt_signalling() */
-			atomic_dec_return_release(&sig->efd[i]->busy);
-		}
-		spin_unlock_bh(&hf->sig_lock);
-		for (i = 0; i < sig->nefd; i++)
-			hwt_efd_put(sig->efd[i]);
+		return;
 	}
-	if (sig->file) {
+	spin_lock(&hf->sig_lock);
+	spin_unlock(&hf->lock);
+	for (i = 0; i < sig->nefd; i++) {
+		struct hwt_efd *e = sig->efd[i];
+
+		if (hwt_signal_late(sig, done)) {
+			hwt_signal_leave(hf, e);
+			left = true;
+			continue;
+		}
+		if (!hwt_signalled_before(sig, i)) {
+			hwt_eventfd_signal(e->ctx);
+			done++;
+		}
+		/* pairs with the acquire in hwt_signalling() */
+		atomic_dec_return_release(&e->busy);
+		hwt_efd_put(e);
+	}
+	if (sig->file && hwt_signal_late(sig, done)) {
+		atomic_inc(&sig->file->busy);
+		hwt_signal_leave(hf, sig->file);
+		left = true;
+	} else if (sig->file) {
 		hwt_eventfd_signal(sig->file->ctx);
 		hwt_efd_put(sig->file);
+		done++;
 	}
-	if (sig->poll)
+	if (sig->poll && hwt_signal_late(sig, done)) {
+		hf->sig_left_poll = true;
+		left = true;
+	} else if (sig->poll) {
 		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
+	}
+	if (left)
+		queue_work(hwt_pass_wq, &hf->sig_work);
+	spin_unlock_bh(&hf->sig_lock);
 }

@@ -17,6 +17,9 @@
  * @nefd: entries of @efd
  * @file: the file's eventfd, with a reference, if records were queued
  * @poll: records were queued: wake readers and pollers
+ * @start: for a pass, when it began (local_clock()): the wake-ups left
+ *	   once it has run HWT_PASS_NS go to the file's worker; 0 for a
+ *	   system call, which does them all
  *
  * eventfd_signal() and wake_up() walk their wait queues, as long as their
  * users made them: they are done once per run and outside the file's lock.
@@ -26,12 +29,15 @@ struct hwt_signals {
 	unsigned int nefd;
 	struct hwt_efd *file;
 	bool poll;
+	u64 start;
 };
 
 void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
 		      struct hwt_efd *e);
 bool hwt_signalling(struct hwt_utimer *t);
 void hwt_signals_wait(struct hwt_file *hf);
+void hwt_signals_left(struct work_struct *work);
+void hwt_signals_flush(struct hwt_file *hf);
 void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig);
 void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	__releases(&hf->lock);

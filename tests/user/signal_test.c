@@ -10,13 +10,16 @@
  * them with eventfd E; a SCHED_FIFO 10 thread on the worker's CPU that
  * wakes on E and spins; and a SCHED_FIFO 50 thread on the other CPU that
  * wakes on E too and cancels. With full preemption (PREEMPT_RT, or
- * preempt=full) the cancel used to last as long as the spin.
+ * preempt=full) the cancel used to last as long as the spin. And the
+ * bound on a pass's wake-ups.
  */
 #define _GNU_SOURCE
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 
 #include "kselftest_harness.h"
 #include "helpers.h"
@@ -160,6 +163,58 @@ TEST_F_TIMEOUT(sig, cancel_of_a_plain_timer_never_waits_for_a_run, 600)
 TEST_F_TIMEOUT(sig, cancel_waits_for_its_eventfd_without_inversion, 600)
 {
 	run_inversion(_metadata, true);
+}
+
+/*
+ * A pass's wake-ups are bounded by time, not only by count (review R5):
+ * eight timers due at once, each with an eventfd that 500 epoll entries
+ * watch (dup()s in one epoll instance), so that one wake-up takes longer
+ * than a pass may run. The pass does the first and leaves the rest to the
+ * file's worker, which fdinfo counts; every eventfd is signalled once.
+ */
+TEST_F_TIMEOUT(sig, a_pass_leaves_slow_wakeups_to_the_worker, 300)
+{
+	enum { NEFD = 8, WATCHERS = 500 };
+	struct rlimit rl = { NEFD * WATCHERS + 256, NEFD * WATCHERS + 256 };
+	int efd[NEFD], ep, fd, i, k;
+	unsigned long long left;
+	uint64_t at, v;
+
+	if (geteuid())
+		SKIP(return, "needs root for %d files", NEFD * WATCHERS);
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, ep);
+	for (i = 0; i < NEFD; i++) {
+		efd[i] = eventfd(0, EFD_CLOEXEC);
+		ASSERT_LE(0, efd[i]);
+		for (k = 0; k < WATCHERS; k++) {
+			struct epoll_event ev = { .events = EPOLLIN };
+			int d = dup(efd[i]);
+
+			ASSERT_LE(0, d);
+			ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev));
+		}
+	}
+	fd = t_open();
+	ASSERT_LE(0, fd);
+	at = t_now_ns(CLOCK_MONOTONIC) + 100 * MS;
+	for (i = 0; i < NEFD; i++)
+		ASSERT_EQ(0, t_add_efd(fd, HWTIMER_F_ABS | HWTIMER_F_NO_RECORD |
+				       HWTIMER_F_AUTOREMOVE, at, 0, efd[i],
+				       NULL));
+	for (i = 0; i < NEFD; i++) {
+		/* blocks until signalled: the harness's timeout bounds it */
+		ASSERT_EQ(sizeof(v), read(efd[i], &v, sizeof(v)));
+		EXPECT_EQ(1, v);
+	}
+	left = t_fdinfo_u64(fd, "wakeups_handed_off");
+	TH_LOG("%d eventfds of %d waiters each: %llu wake-ups handed off",
+	       NEFD, WATCHERS, left);
+	EXPECT_LE(1ULL, left);
+	EXPECT_GE((unsigned long long)NEFD - 1, left);
+	close(fd);
+	close(ep);
 }
 
 TEST_HARNESS_MAIN

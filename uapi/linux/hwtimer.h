@@ -56,8 +56,10 @@
  * still signalling wait for it, as hrtimer_cancel() waits for a running
  * callback: as long as it takes to wake its eventfds' waiters, usually
  * microseconds. The expiry cannot be preempted meanwhile, or, on
- * PREEMPT_RT, the waiter lends it its priority. Timers without an
- * eventfd, or whose eventfd no expiry is signalling, never wait.
+ * PREEMPT_RT, the waiter lends it its priority; wake-ups an expiry left
+ * to a kernel worker (out of time, see "wakeups_handed_off" in fdinfo),
+ * the caller does itself before it returns. Timers without an eventfd,
+ * or whose eventfd no expiry is signalling, never wait.
  * The file's eventfd and poll() may still wake once for a record that a
  * MOD or CANCEL then took off the queue; read() finds nothing for it.
  * Every arming has a new generation number, reported by ADD and MOD and
