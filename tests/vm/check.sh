@@ -8,8 +8,9 @@
 #     and the userspace tests, and run them all in a TCG guest; the same
 #     KUnit suites again on a PREEMPT_RT debug kernel, and in User-Mode
 #     Linux (KASAN, lockdep) at the CPU's own speed
-#  4. build against Debian's stock 6.1 and 6.12 and smoke-test each in a
-#     guest; run every userspace test on the stock PREEMPT_RT 6.12
+#  4. build against Debian's stock 6.1, 6.12 and 6.12 PREEMPT_RT and run
+#     every userspace test on each, under three preemption models
+#     (common.sh)
 #  5. parse everything with kunit.py, scan the consoles for splats, and end
 #     with "N passed, N failed, N skipped"
 set -uo pipefail

@@ -8,11 +8,13 @@ HWT_OUT=${HWT_OUT:-$HWT_TOP/.vm}
 # Debian's stock kernels for the compatibility matrix:
 # "label image-package headers-package guest-mode [boot-option...]"
 # (tests/vm/init.sh modes: smoke runs the smoke tests, user every userspace
-# test). Stock 6.12 boots with full preemption, the model where a run that
-# signals eventfds can be preempted (tests/user/signal_test.c); 6.12-rt has
-# it anyway.
+# test). Each runs every userspace test under another preemption model:
+# 6.1 with none, where only the module's own resched points give the CPU
+# up (tests/user/uring_test.c); stock 6.12 with full preemption, where a
+# run that signals eventfds can be preempted (tests/user/signal_test.c);
+# 6.12-rt. The debug guest is fully preemptible too.
 HWT_STOCK_KERNELS=(
-	"6.1 linux-image-amd64 linux-headers-amd64 smoke"
+	"6.1 linux-image-amd64 linux-headers-amd64 user preempt=none"
 	"6.12 linux-image-6.12-amd64 linux-headers-6.12-amd64 user preempt=full"
 	"6.12-rt linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64 user"
 )
