@@ -382,6 +382,46 @@ TEST_F_TIMEOUT(clk, cancel_on_set_during_a_read_is_reported, 60)
 	close(h.uffd);
 }
 
+/*
+ * Review S1, suspected: a HWTIMER_F_CANCEL_ON_SET timer armed just after
+ * a clock set is withdrawn by that set's walk, which comes later (from a
+ * work item). Refuted: the set is counted before settime() returns, and
+ * an ADD that finds its file behind does the walk's work for the file
+ * first (hwt_cos_sync()), so the walk that comes later finds nothing to
+ * do. Right after each of 200 sets, a new timer stays pending, before and
+ * after the walk, as timerfd's does. (An ADD that overlaps a set may be
+ * withdrawn by it, as a timerfd armed then may be cancelled.)
+ */
+TEST_F(clk, cancel_on_set_armed_right_after_a_set_stays)
+{
+	int i, withdrawn = 0, tfd_cancelled = 0;
+	uint64_t ticks;
+
+	ASSERT_EQ(0, fcntl(self->tfd, F_SETFL, O_NONBLOCK));
+	for (i = 0; i < 200; i++) {
+		struct hwtimer_op op = {
+			.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET |
+				 HWTIMER_F_REALTIME,
+			.clockid = CLOCK_REALTIME,
+		};
+
+		ASSERT_EQ(0, step(&self->stepped, 0));
+		op.expires = t_now_ns(CLOCK_REALTIME) + 30 * SEC;
+		ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+		tfd_arm(self->tfd, op.expires,
+			TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET);
+		withdrawn += t_get_state(self->fd, op.id) != HWTIMER_STATE_PENDING;
+		/* the set's walk, queued from an irq_work, has run by now */
+		usleep(2000);
+		withdrawn += t_get_state(self->fd, op.id) != HWTIMER_STATE_PENDING;
+		tfd_cancelled += read(self->tfd, &ticks, sizeof(ticks)) < 0 &&
+				 errno == ECANCELED;
+		ASSERT_EQ(1, t_cancel(self->fd, op.id));
+	}
+	EXPECT_EQ(0, withdrawn);
+	EXPECT_EQ(0, tfd_cancelled);
+}
+
 /* without the flag, a set only moves the deadline relative to now */
 TEST_F(clk, without_cancel_on_set_a_set_withdraws_nothing)
 {
