@@ -6,7 +6,9 @@
 #ifndef _HWT_API_TEST_H
 #define _HWT_API_TEST_H
 
+#include <kunit/test.h>
 #include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/timekeeping.h>
 
@@ -29,6 +31,23 @@ static inline bool spin_until(atomic_t *v, int n, unsigned int ms)
 		cpu_relax();
 	}
 	return true;
+}
+
+/*
+ * Wait for @c, which a thread or callback of the test completes: a failure
+ * that says what was waited for once @secs have passed. It waits on, since
+ * what it waits for uses the test's memory, but in slices that the
+ * hung-task detector does not mind, so that a machine slowed by other work
+ * fails the test at most, and never splats.
+ */
+static inline void wait_done(struct kunit *test, struct completion *c,
+			     unsigned int secs, const char *what)
+{
+	if (wait_for_completion_timeout(c, secs * HZ))
+		return;
+	KUNIT_FAIL(test, "%s: not done after %u s", what, secs);
+	while (!wait_for_completion_timeout(c, 10 * HZ))
+		;
 }
 
 /* Poll until @cond or @ms pass; the test then checks @cond itself. */

@@ -204,7 +204,7 @@ static void tt_one_timer_fires_within_one_tick(struct kunit *test)
 		ret = hwtimer_start(&x[i].t, x[i].deadline, 0, HWTIMER_ABS);
 		clock_release();
 		KUNIT_ASSERT_EQ(test, ret, 0);
-		wait_for_completion(&done);
+		wait_done(test, &done, 60, "a timer due within 10 s");
 		hwtimer_shutdown_sync(&x[i].t);
 	}
 	worst = tt_worst(x, TT_ONE, &early);
@@ -263,7 +263,7 @@ static void tt_many_pending_fire_within_one_tick(struct kunit *test)
 	/* those not armed count as done; complete() if they were the last */
 	if (atomic_sub_and_test(cancelled + refused, &left))
 		complete(&done);
-	wait_for_completion(&done);
+	wait_done(test, &done, 60, "timers due within 10 s");
 	for (i = 0; i < TT_MANY; i++) {
 		if (x[i].deadline == U64_MAX)
 			stray += x[i].fires;
@@ -313,7 +313,7 @@ static void tt_periodic_stays_on_its_grid(struct kunit *test)
 	ret = hwtimer_start(&x.t, x.deadline, x.period, HWTIMER_ABS);
 	clock_release();
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	wait_for_completion(&done);
+	wait_done(test, &done, 60, "1000 periods of 1 ms");
 	hwtimer_shutdown_sync(&x.t);
 	KUNIT_EXPECT_EQ(test, x.fires, 1000);
 	KUNIT_EXPECT_EQ(test, x.early, 0);
@@ -370,7 +370,7 @@ static void tt_slack_windows_share_wakeups(struct kunit *test)
 		KUNIT_FAIL(test, "%u of %d starts refused", refused, TT_SLACK_N);
 		return;
 	}
-	wait_for_completion(&done);
+	wait_done(test, &done, 60, "timers of slack windows");
 	for (i = 0; i < TT_SLACK_N; i++) {
 		hwtimer_shutdown_sync(&x[i].t);
 		if (x[i].fired_at < x[i].deadline)
