@@ -94,4 +94,4 @@ TEST(batch_and_drain_pass_pointers_as_u64)
 	close(fd);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "pace.h"
 
 static const char *modules(void)
 {
@@ -94,4 +95,4 @@ TEST(example_driver_refuses_bad_period)
 	EXPECT_NE(0, access("/sys/module/hwtimer_example", F_OK));
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

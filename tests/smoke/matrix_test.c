@@ -30,7 +30,7 @@ TEST(info_and_a_timer_firing_through_eventfd_and_read)
 
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, t_add_efd(fd, 0, 5 * MS, 0, efd, &id));
-	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ(1, poll(&pfd, 1, t_ms(10000)));
 	ASSERT_EQ(8, read(efd, &cnt, 8));
 	EXPECT_EQ(1ULL, cnt);
 	EXPECT_LE(t0 + 5 * MS, t_now_ns(CLOCK_MONOTONIC));
@@ -162,4 +162,4 @@ TEST_F_TIMEOUT(mem, million_pending_timers, 900)
 	free(ops);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
+#include "pace.h"
 
 static unsigned long long param(const char *name)
 {
@@ -47,4 +48,4 @@ TEST(levels_cover_all_of_time_by_default)
 	EXPECT_EQ((unsigned long long)(58 - shift + 4) / 5 + 1, levels);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

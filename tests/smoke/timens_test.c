@@ -122,4 +122,4 @@ TIMENS_TEST(monotonic_behind, negative_offset(), CLOCK_MONOTONIC)
 TIMENS_TEST(boottime_ahead_one_hour, 3600, CLOCK_BOOTTIME)
 TIMENS_TEST(boottime_behind, negative_offset(), CLOCK_BOOTTIME)
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -249,4 +249,4 @@ TEST_F(dev, get_ignores_its_output_fields)
 	EXPECT_EQ(5ULL, g.cookie);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

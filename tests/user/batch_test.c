@@ -443,4 +443,4 @@ TEST_F(dev, drain_bad_array_efault_cancels_nothing)
 	EXPECT_EQ(1, t_cancel(self->fd, id));
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

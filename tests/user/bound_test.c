@@ -346,7 +346,7 @@ TEST_F_TIMEOUT(bound, stalled_read_never_rebases_monotonic, 120)
 		ASSERT_NE(MAP_FAILED, page);
 		reg.range.start = (uintptr_t)page;
 		ASSERT_EQ(0, ioctl(st.uffd, UFFDIO_REGISTER, &reg));
-		ASSERT_EQ(1, poll(&p, 1, 5000));
+		ASSERT_EQ(1, poll(&p, 1, t_ms(5000)));
 		if (read(self->fd, page, sizeof(struct hwtimer_record)) > 0)
 			got++;
 		munmap(page, st.size);
@@ -542,4 +542,4 @@ TEST_F_TIMEOUT(bound, read_stops_for_signal, 300)
 	free(recs);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

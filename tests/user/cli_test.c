@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "kselftest_harness.h"
+#include "pace.h"
 
 #define CTL	"hwtimerctl"
 
@@ -436,4 +437,4 @@ TEST(signal_stops_a_periodic_timer)
 	EXPECT_NE(NULL, strstr(r.out, "fired: "));
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -96,8 +96,8 @@ static void expect_elapsed(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_REALTIME, 300 * MS, 0, 0, &id));
 	tfd_arm(self->tfd, 300 * MS, 0);
 	ASSERT_EQ(0, step(&self->stepped, delta));
-	a = fires_after(self->fd, t0, 10000);
-	b = fires_after(self->tfd, t0, 10000);
+	a = fires_after(self->fd, t0, t_ms(10000));
+	b = fires_after(self->tfd, t0, t_ms(10000));
 	EXPECT_LE(300 * MS, a);
 	EXPECT_GT(3 * SEC, a);
 	EXPECT_LE(300 * MS, b);
@@ -128,8 +128,8 @@ TEST_F(clk, absolute_follows_a_set_forward)
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
 	tfd_arm(self->tfd, d, TFD_TIMER_ABSTIME);
 	ASSERT_EQ(0, step(&self->stepped, STEP));
-	a = fires_after(self->fd, t0, 10000);
-	b = fires_after(self->tfd, t0, 10000);
+	a = fires_after(self->fd, t0, t_ms(10000));
+	b = fires_after(self->tfd, t0, t_ms(10000));
 	EXPECT_NE(0, a);
 	EXPECT_GT(2 * SEC, a);
 	EXPECT_NE(0, b);
@@ -148,8 +148,8 @@ TEST_F(clk, absolute_follows_a_set_back)
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1000));
 	EXPECT_EQ(0, fires_after(self->tfd, t0, 1));
 	ASSERT_EQ(0, step(&self->stepped, STEP));
-	EXPECT_NE(0, fires_after(self->fd, t0, 10000));
-	EXPECT_NE(0, fires_after(self->tfd, t0, 10000));
+	EXPECT_NE(0, fires_after(self->fd, t0, t_ms(10000)));
+	EXPECT_NE(0, fires_after(self->tfd, t0, t_ms(10000)));
 }
 
 /* an absolute timer made relative by MOD measures elapsed time, and back */
@@ -168,7 +168,7 @@ TEST_F(clk, mod_switches_between_absolute_and_relative)
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
-	a = fires_after(self->fd, t0, 10000);
+	a = fires_after(self->fd, t0, t_ms(10000));
 	EXPECT_LE(300 * MS, a);
 	EXPECT_GT(3 * SEC, a);
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
@@ -183,7 +183,7 @@ TEST_F(clk, mod_switches_between_absolute_and_relative)
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1000));
 	ASSERT_EQ(0, step(&self->stepped, STEP));
-	EXPECT_NE(0, fires_after(self->fd, t0, 10000));
+	EXPECT_NE(0, fires_after(self->fd, t0, t_ms(10000)));
 }
 
 /* HWTIMER_F_CANCEL_ON_SET, against timerfd's TFD_TIMER_CANCEL_ON_SET */
@@ -205,8 +205,8 @@ static void cancel_on_set(struct __test_metadata *_metadata,
 	tfd_arm(self->tfd, op.expires, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET);
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, step(&self->stepped, delta));
-	EXPECT_NE(0, fires_after(self->fd, t0, 10000));
-	EXPECT_NE(0, fires_after(self->tfd, t0, 10000));
+	EXPECT_NE(0, fires_after(self->fd, t0, t_ms(10000)));
+	EXPECT_NE(0, fires_after(self->tfd, t0, t_ms(10000)));
 	EXPECT_EQ(-1, read(self->tfd, &ticks, sizeof(ticks)));
 	EXPECT_EQ(ECANCELED, errno);
 	g.id = op.id;
@@ -259,7 +259,7 @@ TEST_F(clk, cancel_on_set_never_fires_on_the_set_clock)
 
 		ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 		ASSERT_EQ(0, step(&self->stepped, 2 * SEC));
-		ASSERT_NE(0, fires_after(self->fd, t_now_ns(CLOCK_MONOTONIC), 10000));
+		ASSERT_NE(0, fires_after(self->fd, t_now_ns(CLOCK_MONOTONIC), t_ms(10000)));
 		ASSERT_EQ(1, t_read(self->fd, &r, 1));
 		EXPECT_EQ(op.id, r.id);
 		if (r.flags != HWTIMER_REC_CANCELED)
@@ -318,7 +318,7 @@ static void *step_during_copy(void *arg)
 	struct uffdio_copy copy;
 	struct uffd_msg msg;
 
-	if (poll(&p, 1, 10000) != 1 || read(h->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+	if (poll(&p, 1, t_ms(10000)) != 1 || read(h->uffd, &msg, sizeof(msg)) != sizeof(msg) ||
 	    msg.event != UFFD_EVENT_PAGEFAULT)
 		return NULL;
 	/* the record is built and being copied: set the clock now */
@@ -491,4 +491,4 @@ TEST_F(clk, mod_cancel_on_set_relative_einval)
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -587,4 +587,4 @@ TEST_F(dev, per_user_limit_edquot)
 	t_param_set("max_timers_per_user", old);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

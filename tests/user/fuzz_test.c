@@ -353,4 +353,4 @@ TEST_F_TIMEOUT(fuzz, million_random_calls, 3600)
 	EXPECT_TRUE(calls == target || t_now_ns(CLOCK_MONOTONIC) > end);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -120,4 +120,4 @@ TEST_F_TIMEOUT(geo, every_timer_once_across_the_range, 600)
 	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "pending"));
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

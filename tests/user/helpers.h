@@ -23,6 +23,8 @@
 
 #include <linux/hwtimer.h>
 
+#include "pace.h"
+
 #define MS	1000000ULL
 #define SEC	1000000000ULL
 

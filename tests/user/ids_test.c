@@ -118,4 +118,4 @@ TEST_F_TIMEOUT(ids, frees_while_the_array_grows_are_kept, 600)
 	EXPECT_EQ(0U, wrong);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

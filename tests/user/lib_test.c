@@ -12,6 +12,7 @@
 #include <sys/time.h>
 
 #include "kselftest_harness.h"
+#include "pace.h"
 #include "libhwtimer.h"
 
 #define MS	1000000ULL
@@ -109,7 +110,7 @@ TEST_F(lib, submit_op_with_eventfd)
 	id = hwtimer_submit_op(self->fd, &op);
 	ASSERT_LT(0, id);
 	EXPECT_EQ((uint32_t)id, op.id);
-	ASSERT_EQ(1, poll(&p, 1, 5000));
+	ASSERT_EQ(1, poll(&p, 1, t_ms(5000)));
 	ASSERT_EQ(8, read(efd, &v, 8));
 	EXPECT_EQ(1ULL, v);
 	op = (struct hwtimer_op){ .op = 99 };
@@ -233,4 +234,4 @@ TEST(strerror_explains)
 	EXPECT_STREQ(strerror(EPIPE), hwtimer_strerror(-EPIPE));
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

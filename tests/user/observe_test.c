@@ -332,4 +332,4 @@ TEST_F(obs, tracepoints_carry_their_fields)
 	free(trace);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -152,7 +152,7 @@ TEST_F(dev, poll_and_epoll_report_records)
 	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, self->fd, &ev));
 	EXPECT_EQ(0, poll(&p, 1, 0));
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, NULL));
-	EXPECT_EQ(1, epoll_wait(ep, &out, 1, 5000));
+	EXPECT_EQ(1, epoll_wait(ep, &out, 1, t_ms(5000)));
 	EXPECT_EQ(1, poll(&p, 1, 0));
 	EXPECT_NE(0, p.revents & POLLIN);
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
@@ -170,7 +170,7 @@ TEST_F(dev, timer_eventfd_is_signalled)
 
 	ASSERT_LE(0, efd);
 	ASSERT_EQ(0, t_add_efd(self->fd, 0, 5 * MS, 0, efd, NULL));
-	ASSERT_EQ(1, poll(&p, 1, 5000));
+	ASSERT_EQ(1, poll(&p, 1, t_ms(5000)));
 	ASSERT_EQ(8, read(efd, &v, 8));
 	EXPECT_EQ(1ULL, v);
 	close(efd);
@@ -210,7 +210,7 @@ TEST_F(dev, file_eventfd_is_signalled)
 	ASSERT_LE(0, e.fd);
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 5 * MS, 0, 0, NULL));
-	ASSERT_EQ(1, poll(&p, 1, 5000));
+	ASSERT_EQ(1, poll(&p, 1, t_ms(5000)));
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	e.fd = -1;
 	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
@@ -265,4 +265,4 @@ TEST_F(dev, autoremove_deletes_once_read)
 	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -258,4 +258,4 @@ TEST_F(ring, the_mapping_outlives_close)
 	EXPECT_EQ(8, slot(&self->map, 1)->cookie);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -101,7 +101,7 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 
 	while (got < N) {
 		struct epoll_event evs[2];
-		int k, nev = epoll_wait(self->ep, evs, 2, 30000);
+		int k, nev = epoll_wait(self->ep, evs, 2, t_ms(30000));
 
 		ASSERT_LT(0, nev) TH_LOG("stalled after %llu records",
 					 (unsigned long long)got);
@@ -153,4 +153,4 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 	EXPECT_EQ(0U, d.remaining);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -281,4 +281,4 @@ TEST_F_TIMEOUT(sig, wakeups_of_a_timer_are_not_charged_to_its_owner, 300)
 	close(ep);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

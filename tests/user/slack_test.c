@@ -199,4 +199,4 @@ TEST(slack_default_from_the_openers_timer_slack)
 	close(before);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

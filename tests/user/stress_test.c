@@ -466,4 +466,4 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 	munmap(sh, sizeof(*sh));
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

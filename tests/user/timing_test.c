@@ -405,4 +405,4 @@ TEST_F(fresh, nothing_after_close)
 	}
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

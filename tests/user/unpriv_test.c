@@ -471,4 +471,4 @@ TEST_F(unpriv, only_root_changes_limits_anyone_reads_stats)
 	EXPECT_EQ(0, as_user(UID_A, read_stats, NULL));
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN

@@ -265,7 +265,7 @@ TEST_F(uring, the_op_form_carries_everything)
 	EXPECT_EQ(31, g.cookie);
 	EXPECT_TRUE(g.timer_flags & HWTIMER_F_EVENTFD);
 	/* and its eventfd is signalled when it fires */
-	ASSERT_EQ(1, poll(&pfd, 1, 5000));
+	ASSERT_EQ(1, poll(&pfd, 1, t_ms(5000)));
 	ASSERT_EQ(sizeof(count), read(pfd.fd, &count, sizeof(count)));
 	EXPECT_LE(1, count);
 	close(pfd.fd);
@@ -779,4 +779,4 @@ TEST(io_uring_disabled_by_sysctl)
 	close(fd);
 }
 
-TEST_HARNESS_MAIN
+HWT_HARNESS_MAIN
