@@ -359,15 +359,15 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 	    (t->flags & HWT_U_AUTOREMOVE))
 		return -EINVAL;
 	if (op->flags & HWTIMER_F_PERIOD) {
-		unsigned long was = hwt_rearms(t->flags, hwt_period(t));
+		unsigned long had = hwt_rearms(t->flags, hwt_period(t));
 		unsigned long will = hwt_rearms(t->flags, op->period);
 
 		if (!hwt_period_in_range(s, t->flags & HWT_U_NO_RECORD))
 			return -ERANGE;
-		if (will > was && !hwt_rearms_charge(hf, will - was))
+		if (will > had && !hwt_rearms_charge(hf, will - had))
 			return -EDQUOT;
-		if (will < was)
-			hwt_rearms_uncharge(hf, was - will);
+		if (will < had)
+			hwt_rearms_uncharge(hf, had - will);
 		if (t->flags & HWT_U_EXT)
 			hwt_ext(t)->period = op->period;
 		t->flags &= ~HWT_U_FIXED_DELAY;

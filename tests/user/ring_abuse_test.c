@@ -3,8 +3,9 @@
  * /dev/hwtimer: an expiry ring whose consumer misbehaves. One scribbles
  * over the whole header while timers expire, one unmaps the ring under
  * them, one forks with it mapped, one closes the file and keeps the
- * mapping, one paces 1 us periodic timers with plain stores to @cons. Run on the KASAN kernel, where an access out of bounds is a
- * splat that fails the run; and nothing may be lost.
+ * mapping, one paces 1 us periodic timers with plain stores to @cons.
+ * Run on the KASAN kernel, where an access out of bounds is a splat that
+ * fails the run; and nothing may be lost.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
