@@ -8,8 +8,9 @@
  *   dev_account.c  what timers cost and who pays: the limits, per-user
  *                  charges, timer objects and eventfd entries
  *   dev_ids.c      a file's ids: an array of its timers by id
- *   dev_timer.c    a file's timers on its wheels and on its record queue:
- *                  arming, re-arming, removal
+ *   dev_timer.c    a file's timers on its wheels: arming, re-arming,
+ *                  removal
+ *   dev_queue.c    the record queue, where fired timers wait for read()
  *   dev_expiry.c   a file's bases: set up on first use, and expiry (the
  *                  bases' hrtimer callback)
  *   dev_timens.c   time namespaces: deadlines and times in a task's view

@@ -34,6 +34,7 @@
 #include "dev.h"
 #include "dev_clockset.h"
 #include "dev_ids.h"
+#include "dev_queue.h"
 #include "dev_signal.h"
 #include "dev_timer.h"
 
@@ -75,8 +76,7 @@ void hwt_cos_withdrawn(struct hwt_file *hf, struct hwt_utimer *t, u64 now,
 	lockdep_assert_held(&hf->lock);
 	t->fired = now;
 	t->state = HWT_U_CANCELED;
-	list_add_tail(&t->node.entry, &hf->ready);
-	WRITE_ONCE(hf->nready, hf->nready + 1);
+	hwt_queue_push(hf, t);
 	hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
 	if (hwt_efd(t))
 		hwt_signal_later(hf, sig, hwt_efd(t));

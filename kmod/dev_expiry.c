@@ -12,6 +12,7 @@
 #include "dev_account.h"
 #include "dev_clockset.h"
 #include "dev_expiry.h"
+#include "dev_queue.h"
 #include "dev_ring.h"
 #include "dev_signal.h"
 #include "dev_timer.h"
@@ -118,8 +119,7 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 			/* the ring is full or paced, or there is none */
 			ring.room = 0;
 			t->state = HWT_U_FIRED;
-			list_add_tail(&n->entry, &hf->ready);
-			WRITE_ONCE(hf->nready, hf->nready + 1);
+			hwt_queue_push(hf, t);
 			queued++;
 		} else if (hwt_period(t)) {
 			/* nothing waits to be read: re-arm at once */

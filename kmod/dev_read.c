@@ -13,6 +13,7 @@
 #include "dev_account.h"
 #include "dev_clockset.h"
 #include "dev_read.h"
+#include "dev_queue.h"
 #include "dev_record.h"
 #include "dev_ring.h"
 #include "dev_timens.h"
@@ -51,7 +52,7 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 	for (clk = 0; clk <= HWT_CLK_ELAPSED; clk++)
 		off[clk] = hwt_view_offset(clk);
 	hwt_lock(hf);
-	list_for_each_entry(t, &hf->ready, node.entry) {
+	hwt_queue_for_each(t, hf) {
 		struct hwt_peek *p;
 
 		if (n == max)
@@ -84,13 +85,11 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 				     unsigned int n, struct list_head *dead)
 {
 	struct hwt_nows now = {};
+	struct hwt_utimer *t;
 	unsigned int i;
 
 	hwt_lock(hf);
-	for (i = 0; i < n && !list_empty(&hf->ready); i++) {
-		struct hwt_utimer *t = list_first_entry(&hf->ready,
-							struct hwt_utimer,
-							node.entry);
+	for (i = 0; i < n && (t = hwt_queue_first(hf)); i++) {
 		bool canceled = t->state == HWT_U_CANCELED;
 
 		if (t != peek[i].t || t->id != peek[i].id ||
@@ -100,7 +99,6 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 				 dead);
 	}
 	hwt_stat_add(&hf->stats, HWT_C_RECORDS, i);
-	hwt_ring_queue_changed(hf, 0);
 	hwt_unlock(hf);
 	return i;
 }

@@ -33,6 +33,7 @@
 #include "dev_account.h"
 #include "dev_clockset.h"
 #include "dev_copy.h"
+#include "dev_queue.h"
 #include "dev_record.h"
 #include "dev_ring.h"
 #include "dev_signal.h"
@@ -377,19 +378,15 @@ long hwt_ioc_ring_flush(struct hwt_file *hf)
 		struct hwt_signals sig = {};
 		struct hwt_nows nows = {};
 		struct hwt_ring_pass p;
+		struct hwt_utimer *t;
 		LIST_HEAD(dead);
 
 		hwt_lock(hf);
 		hwt_ring_begin(hf, &p);
-		for (n = 0; n < HWT_FLUSH_CHUNK && hf->nready; n++) {
-			struct hwt_utimer *t = list_first_entry(&hf->ready,
-								struct hwt_utimer,
-								node.entry);
-
+		for (n = 0; n < HWT_FLUSH_CHUNK && (t = hwt_queue_first(hf));
+		     n++)
 			if (!hwt_ring_put(hf, &p, t, &nows, &dead))
 				break;
-		}
-		hwt_ring_queue_changed(hf, 0);
 		hwt_ring_end(hf, &p, &sig);
 		hwt_ring_restore(r);
 		hwt_unlock_signal(hf, &sig);

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/hwtimer: a file's timers on its wheels and on its record queue.
- * Arming, re-arming and removing them, their slack, and telling the ring
- * and the readers that records were queued. Expiry, which takes them off
- * the wheels, is in dev_expiry.c. See dev.h.
+ * /dev/hwtimer: a file's timers on its wheels. Arming, re-arming and
+ * removing them, and their slack. Expiry, which takes them off the
+ * wheels, is in dev_expiry.c; the record queue, where fired ones wait, in
+ * dev_queue.c. See dev.h.
  */
 #include "dev.h"
 #include "dev_account.h"
 #include "dev_ids.h"
-#include "dev_ring.h"
-#include "dev_signal.h"
+#include "dev_queue.h"
 #include "dev_timer.h"
 
 /* generations count modulo 2^24: struct hwt_utimer.gen */
@@ -27,10 +26,7 @@ void hwt_utimer_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 	if (t->state == HWT_U_PENDING) {
 		hwt_base_del(&hf->base[hwt_base_idx(t->clk)], &t->node, t->id);
 	} else if (t->state != HWT_U_IDLE) {	/* FIRED or CANCELED */
-		list_del_init(&t->node.entry);
-		WRITE_ONCE(hf->nready, hf->nready - 1);
-		if (!hf->nready)
-			hwt_ring_queue_changed(hf, 0);
+		hwt_queue_del(hf, t);
 	}
 	t->state = HWT_U_IDLE;
 }
@@ -110,16 +106,4 @@ void hwt_utimer_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
 	hwt_base_add(&hf->base[hwt_base_idx(t->clk)], &t->node, now, t->id);
 	t->state = HWT_U_PENDING;
 	hwt_stat_add(&hf->stats, HWT_C_OVERRUNS, over);
-}
-
-/*
- * Records were queued, @full of them for want of room in the ring: say so
- * in the ring's header, and wake readers (hwt_wake_readers()).
- */
-void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
-			unsigned int full)
-{
-	hwt_stat_max(&hf->stats, HWT_M_READY, hf->nready);
-	hwt_ring_queue_changed(hf, full);
-	hwt_wake_readers(hf, sig);
 }

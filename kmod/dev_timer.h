@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * /dev/hwtimer: a file's timers on its wheels and on its record queue
- * (dev_timer.c).
+ * /dev/hwtimer: a file's timers on its wheels (dev_timer.c).
  */
 #ifndef _HWT_DEV_TIMER_H
 #define _HWT_DEV_TIMER_H
 
 #include "dev.h"
-
-struct hwt_signals;
 
 void hwt_utimer_disarm(struct hwt_file *hf, struct hwt_utimer *t);
 void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t,
@@ -20,7 +17,5 @@ u64 hwt_utimer_slack(const struct hwt_node *n);
 void hwt_utimer_set_slack(struct hwt_utimer *t, u64 slack);
 void hwt_utimer_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
 			     u64 when, u64 now);
-void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
-			unsigned int full);
 
 #endif /* _HWT_DEV_TIMER_H */
