@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hwtimer in-kernel API: struct hwtimer on per-CPU timer bases.
- * See include/linux/hwtimer.h for the contract, api.h for the locking.
+ * See include/linux/hwtimer.h for the contract, kbase.h for the locking.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,7 +13,7 @@
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 
-#include "api.h"
+#include "kbase.h"
 
 /*
  * The sizes include/linux/hwtimer.h promises on 64-bit, as api_kunit.c's

@@ -5,7 +5,7 @@
  *   node    a timer as the wheel sees it (struct hwt_node, linux/hwt_node.h)
  *   wheel   the timing wheel of nodes; no locks, no clock (wheel.h)
  *   base    a wheel on one clock and the hrtimer that drives it (base.c)
- *   kbase   a base of the in-kernel API, per CPU and clock (api.h, kbase.c)
+ *   kbase   a base of the in-kernel API, per CPU and clock (kbase.h, kbase.c)
  *   file    an open /dev/hwtimer: its ids, bases and lock (dev.h)
  *   utimer  a timer of a file, 48 bytes (struct hwt_utimer, dev.h)
  *   ext     the larger utimer, with a period or an eventfd (dev.h)
@@ -104,7 +104,7 @@
  * which guards the wheel, the hrtimer's arming and the stats, and is never
  * held while a callback runs. The in-kernel API may be called from any
  * context, hard interrupts and raw spinlocks on PREEMPT_RT included, so its
- * bases' locks are raw spinlocks taken with interrupts off (api.h); the
+ * bases' locks are raw spinlocks taken with interrupts off (kbase.h); the
  * bounded work above is what makes that acceptable on RT. Device files
  * share one lock between their bases (the file's lock), since their
  * expiries also feed the file's record queue; it is only ever taken from
@@ -457,13 +457,5 @@ void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x);
 bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x);
 void hwt_base_expiry_defer(struct hwt_base *b);
 bool hwt_run_more(u64 start);
-
-int hwt_api_init(void);
-void hwt_api_exit(void);
-int hwt_dev_init(void);
-void hwt_dev_exit(void);
-extern const struct attribute_group *hwt_sysfs_groups[];
-int hwt_sysfs_init(void);
-void hwt_sysfs_exit(void);
 
 #endif /* _HWT_BASE_H */

@@ -4,7 +4,7 @@
  * contract is in uapi/linux/hwtimer.h; base.h opens with a glossary of the
  * module's nouns. The device is a file per concern:
  *
- *   dev.c          a file's life: open, release, fdinfo, the misc device
+ *   dev_file.c     a file's life: open, release, fdinfo, the misc device
  *   dev_account.c  what timers cost and who pays: the limits, per-user
  *                  charges, timer objects and eventfd entries
  *   dev_ids.c      a file's ids: an array of its timers by id
@@ -323,7 +323,7 @@ struct hwt_file {
 
 /* batch entries run per hold of the lock */
 #define HWT_CHUNK	64
-/* the workers of bases that a backlog was handed to (dev.c) */
+/* the workers of bases that a backlog was handed to (dev_file.c) */
 extern struct workqueue_struct *hwt_pass_wq;
 
 /* process context and the soft hrtimer only: see above */

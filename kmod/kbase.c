@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hwtimer in-kernel API: the per-CPU bases, their expiry pass, sleepable
- * callbacks, and each base's hrtimer kept on its CPU. See api.h.
+ * callbacks, and each base's hrtimer kept on its CPU. See kbase.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -12,7 +12,7 @@
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 
-#include "api.h"
+#include "kbase.h"
 #include "hwt_trace.h"
 
 DEFINE_PER_CPU(struct hwt_kbase *, hwt_kbases[HWT_NR_CLOCKS]);
@@ -288,7 +288,7 @@ static u64 hwt_kslack(const struct hwt_node *n)
 	return n->owner;
 }
 
-static void hwt_api_free_bases(void)
+static void hwt_kbase_free_all(void)
 {
 	unsigned int cpu, clk;
 
@@ -328,7 +328,7 @@ static int hwt_kbase_create(unsigned int cpu, unsigned int clk)
 	return 0;
 }
 
-int hwt_api_init(void)
+int hwt_kbase_init(void)
 {
 	unsigned int cpu, clk;
 	int ret;
@@ -350,7 +350,7 @@ int hwt_api_init(void)
 	hwt_hp_state = ret;
 	return 0;
 fail:
-	hwt_api_free_bases();
+	hwt_kbase_free_all();
 	destroy_workqueue(hwt_wq);
 	return ret;
 }
@@ -359,7 +359,7 @@ static void hwt_nop(void *unused)
 {
 }
 
-void hwt_api_exit(void)
+void hwt_kbase_exit(void)
 {
 	/* clients hold module references, so every timer is gone */
 	cpuhp_remove_state(hwt_hp_state);
@@ -372,6 +372,6 @@ void hwt_api_exit(void)
 	 */
 	on_each_cpu(hwt_nop, NULL, 1);
 	on_each_cpu(hwt_nop, NULL, 1);
-	hwt_api_free_bases();
+	hwt_kbase_free_all();
 	destroy_workqueue(hwt_wq);
 }

@@ -14,6 +14,8 @@
 #include <linux/time64.h>
 
 #include "base.h"
+#include "dev_file.h"
+#include "kbase.h"
 
 static ulong tick_ns = 1UL << 12;
 module_param(tick_ns, ulong, 0444);
@@ -27,7 +29,7 @@ MODULE_PARM_DESC(levels,
 
 struct hwt_geometry hwt_geo;
 
-static int __init hwtimer_init(void)
+static int __init hwt_module_init(void)
 {
 	struct hwt_wheel *w;
 	unsigned int shift;
@@ -59,12 +61,12 @@ static int __init hwtimer_init(void)
 	hwt_geo.max_delay = min(hwt_wheel_horizon(w) - tick_ns, 1ULL << 62);
 	kvfree(w);
 
-	ret = hwt_api_init();
+	ret = hwt_kbase_init();
 	if (ret)
 		return ret;
 	ret = hwt_dev_init();
 	if (ret) {
-		hwt_api_exit();
+		hwt_kbase_exit();
 		return ret;
 	}
 	pr_info("tick %lu ns, %u levels, longest delay %llu s\n", tick_ns,
@@ -72,14 +74,14 @@ static int __init hwtimer_init(void)
 	return 0;
 }
 
-static void __exit hwtimer_exit(void)
+static void __exit hwt_module_exit(void)
 {
 	hwt_dev_exit();
-	hwt_api_exit();
+	hwt_kbase_exit();
 }
 
-module_init(hwtimer_init);
-module_exit(hwtimer_exit);
+module_init(hwt_module_init);
+module_exit(hwt_module_exit);
 
 MODULE_DESCRIPTION("Hashed hierarchical timing wheel timers for userspace and drivers");
 MODULE_LICENSE("GPL");

@@ -24,6 +24,7 @@
 #include <linux/sysfs.h>
 
 #include "base.h"
+#include "sysfs.h"
 
 enum hwt_attr_kind {
 	HWT_A_COUNTER,		/* stats/<counter> */

@@ -17,6 +17,7 @@
 #include "dev.h"
 #include "dev_account.h"
 #include "dev_clockset.h"
+#include "dev_file.h"
 #include "dev_ids.h"
 #include "dev_ioctl.h"
 #include "dev_read.h"
@@ -24,6 +25,7 @@
 #include "dev_signal.h"
 #include "dev_uring.h"
 #include "hwt_trace.h"
+#include "sysfs.h"
 
 #define HWT_FREE_CHUNK	256	/* timers freed per lock hold on release */
 

@@ -16,8 +16,8 @@
  * for a running callback by taking it, which on PREEMPT_RT boosts the task
  * running the pass (the softirq expiry lock of hrtimer and timer_list).
  */
-#ifndef _HWT_API_H
-#define _HWT_API_H
+#ifndef _HWT_KBASE_H
+#define _HWT_KBASE_H
 
 #include <linux/atomic.h>
 #include <linux/percpu.h>
@@ -90,5 +90,7 @@ struct hwt_kbase *hwt_kbase_lock_timer(struct hwtimer *t, unsigned long *flags)
 	__acquires(&t->base->lock);
 void hwt_kbase_wait_running(struct hwt_kbase *kb);
 void hwt_kbase_work_fn(struct work_struct *work);
+int hwt_kbase_init(void);
+void hwt_kbase_exit(void);
 
-#endif /* _HWT_API_H */
+#endif /* _HWT_KBASE_H */
