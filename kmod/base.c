@@ -124,6 +124,19 @@ void hwt_base_destroy(struct hwt_base *b)
 	b->wheel = NULL;
 }
 
+/**
+ * hwt_base_destroy_freed() - tear down a base whose owner freed its timers
+ * @b: the base, whose hrtimer can no longer run
+ *
+ * The nodes still on the wheel are forgotten, never touched: their owner
+ * freed them wholesale, as a closing file does.
+ */
+void hwt_base_destroy_freed(struct hwt_base *b)
+{
+	hwt_wheel_clear(b->wheel);
+	hwt_base_destroy(b);
+}
+
 /*
  * How early in a window the hrtimer may run if its CPU is awake anyway. A
  * run at the start of a window collects only what is due then; one at its

@@ -311,10 +311,17 @@ int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 		  enum hrtimer_restart (*fn)(struct hrtimer *),
 		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp);
 void hwt_base_destroy(struct hwt_base *b);
+void hwt_base_destroy_freed(struct hwt_base *b);
 /*
  * The per-operation helpers are inline: every ADD and every hwtimer_start()
  * goes through them.
  */
+/* Timers on the base's wheel, parked ones included; with its lock held. */
+static inline unsigned int hwt_base_pending(const struct hwt_base *b)
+{
+	return hwt_wheel_pending(b->wheel);
+}
+
 /**
  * hwt_base_now() - the current time on the base's clock
  * @b: the base

@@ -14,6 +14,7 @@
 #include "compat/compat.h"
 #include "dev.h"
 #include "dev_account.h"
+#include "dev_ids.h"
 
 unsigned int hwt_max_timers_per_fd = 1U << 21;
 module_param_named(max_timers_per_fd, hwt_max_timers_per_fd, uint, 0644);
@@ -136,6 +137,19 @@ bool hwt_user_charge(struct hwt_user *u, unsigned int n)
 void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
 {
 	atomic_long_sub(n, &u->timers);
+}
+
+/**
+ * hwt_file_uncharge() - a closing file gives its user back what it charged
+ * @hf: the file, whose timers are freed
+ *
+ * Its timers and its id array, and its periodic timers' re-arms; the
+ * ring's pages go with the ring (hwt_ring_free()).
+ */
+void hwt_file_uncharge(struct hwt_file *hf)
+{
+	hwt_user_uncharge(hf->user, hf->ntimers + hwt_ids_charged(hf->ids.cap));
+	hwt_rearms_uncharge(hf, hf->rearms);
 }
 
 /* NO_RECORD periodic timers: the re-arms the kernel does on its own */

@@ -67,6 +67,7 @@ struct hwt_user *hwt_user_get(const struct cred *cred);
 void hwt_user_put(struct hwt_user *u);
 bool hwt_user_charge(struct hwt_user *u, unsigned int n);
 void hwt_user_uncharge(struct hwt_user *u, unsigned int n);
+void hwt_file_uncharge(struct hwt_file *hf);
 unsigned long hwt_rearms(u32 uflags, u64 period);
 bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
 void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);

@@ -61,6 +61,38 @@ int hwt_file_base(struct hwt_file *hf, unsigned int clk)
 	return ret ?: hwt_file_base_one(hf, HWT_CLK_REAL);
 }
 
+/**
+ * hwt_file_bases_stop() - a closing file's bases run no more
+ * @hf: the file, @dead set, so that no pass re-arms anything
+ *
+ * Waits for running expiries and disarms; a pass may hand its base to the
+ * worker until it sees @dead, and the worker never re-arms then. The
+ * wake-ups the passes left are done now, not dropped.
+ */
+void hwt_file_bases_stop(struct hwt_file *hf)
+{
+	unsigned int clk;
+
+	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
+		if (!test_bit(clk, &hf->clocks))
+			continue;
+		hrtimer_cancel(&hf->base[clk].hrt);
+		cancel_work_sync(&hf->base[clk].drain);
+	}
+	cancel_work_sync(&hf->sig_work);
+	hwt_signals_flush(hf);
+}
+
+/* Free a closed file's bases, whose timers are freed already. */
+void hwt_file_bases_free(struct hwt_file *hf)
+{
+	unsigned int clk;
+
+	for (clk = 0; clk < HWT_NR_CLOCKS; clk++)
+		if (test_bit(clk, &hf->clocks))
+			hwt_base_destroy_freed(&hf->base[clk]);
+}
+
 /* Expiry */
 
 /*

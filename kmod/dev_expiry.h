@@ -9,5 +9,7 @@
 #include "dev.h"
 
 int hwt_file_base(struct hwt_file *hf, unsigned int clk);
+void hwt_file_bases_stop(struct hwt_file *hf);
+void hwt_file_bases_free(struct hwt_file *hf);
 
 #endif /* _HWT_DEV_EXPIRY_H */

@@ -17,6 +17,7 @@
 #include "dev.h"
 #include "dev_account.h"
 #include "dev_clockset.h"
+#include "dev_expiry.h"
 #include "dev_file.h"
 #include "dev_ids.h"
 #include "dev_ioctl.h"
@@ -47,7 +48,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 
 		if (!test_bit_acquire(clk, &hf->clocks))
 			continue;
-		pending += hwt_wheel_pending(hf->base[clk].wheel);
+		pending += hwt_base_pending(&hf->base[clk]);
 		hwt_stats_fold(&st, b);
 	}
 	seq_printf(m, "timers:\t%u\n", hf->ntimers);
@@ -113,7 +114,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 {
 	struct hwt_file *hf = file->private_data;
 	struct hwt_utimer *t;
-	unsigned int clk, n;
+	unsigned int n;
 	u32 pos = 1;
 	bool more;
 
@@ -123,19 +124,8 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_unlock(hf);
 	/* ... nor a clock set withdraw a timer */
 	hwt_cos_leave(hf);
-	/*
-	 * 2. wait for running expiries, and disarm; a pass may hand its base
-	 * to the worker until it sees @dead, the worker never re-arms then
-	 */
-	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
-		if (!test_bit(clk, &hf->clocks))
-			continue;
-		hrtimer_cancel(&hf->base[clk].hrt);
-		cancel_work_sync(&hf->base[clk].drain);
-	}
-	/* and for the wake-ups passes left: done now, not dropped */
-	cancel_work_sync(&hf->sig_work);
-	hwt_signals_flush(hf);
+	/* 2. wait for running expiries, and disarm */
+	hwt_file_bases_stop(hf);
 	/*
 	 * 3. nothing else can touch the timers now: free them a chunk at a
 	 * time, giving the CPU up in between
@@ -160,20 +150,11 @@ static int hwt_release(struct inode *inode, struct file *file)
 		hwt_unlock(hf);
 		cond_resched();
 	} while (more);
-	atomic_long_sub(hf->ntimers + hwt_ids_charged(hf->ids.cap),
-			&hf->user->timers);
-	atomic_long_sub(hf->rearms, &hf->user->rearms);
+	/* 4. give back what was charged, and free the rest */
+	hwt_file_uncharge(hf);
 	hwt_ids_destroy(&hf->ids);
 	hwt_cache_free(hf);
-	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
-		struct hwt_base *b = &hf->base[clk];
-
-		if (!test_bit(clk, &hf->clocks))
-			continue;
-		/* the timers are gone: forget them, then free the wheel */
-		hwt_wheel_clear(b->wheel);
-		hwt_base_destroy(b);
-	}
+	hwt_file_bases_free(hf);
 	hwt_efd_put(hf->efd);
 	hwt_efd_put(hf->last_efd);
 	hwt_ring_free(hf);

@@ -128,7 +128,7 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 	}
 	arr = kvmalloc_array(cap, sizeof(*arr), GFP_KERNEL_ACCOUNT);
 	if (!arr) {
-		atomic_long_sub(extra, &hf->user->timers);
+		hwt_user_uncharge(hf->user, extra);
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -195,7 +195,7 @@ void hwt_ids_shrink(struct hwt_file *hf)
 	}
 	hwt_unlock(hf);
 	mutex_unlock(&ids->grow);
-	atomic_long_sub(charged, &hf->user->timers);
+	hwt_user_uncharge(hf->user, charged);
 	kvfree(old);
 }
 

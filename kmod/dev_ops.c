@@ -220,7 +220,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	 */
 	ret = hwt_alloc_id(hf, &id, t, nows);
 	if (ret < 0) {
-		atomic_long_dec(&hf->user->timers);
+		hwt_user_uncharge(hf->user, 1);
 		return ret;
 	}
 	/* the lock may have been dropped: check the limit again */
@@ -231,7 +231,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 		ret = -EDQUOT;
 	if (ret) {
 		hwt_ids_put(&hf->ids, id);
-		atomic_long_dec(&hf->user->timers);
+		hwt_user_uncharge(hf->user, 1);
 		return ret;
 	}
 
@@ -524,7 +524,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		hwt_signals_wait(hf);
 
 	if (prepaid)
-		atomic_long_sub(prepaid, &hf->user->timers);
+		hwt_user_uncharge(hf->user, prepaid);
 	hwt_free_list(hf, &dead);
 	if (cancelled)
 		hwt_ids_shrink(hf);
