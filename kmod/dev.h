@@ -6,7 +6,7 @@
  *
  *   dev_file.c     a file's life: open, release, fdinfo, the misc device
  *   dev_account.c  what timers cost and who pays: the limits, per-user
- *                  charges, timer objects and eventfd entries
+ *                  charges, timer objects
  *   dev_ids.c      a file's ids: an array of its timers by id
  *   dev_timer.c    a file's timers on its wheels: arming, re-arming,
  *                  removal
@@ -14,8 +14,8 @@
  *   dev_expiry.c   a file's bases: set up on first use, and expiry (the
  *                  bases' hrtimer callback)
  *   dev_timens.c   time namespaces: deadlines and times in a task's view
- *   dev_signal.c   wake-ups: eventfds, readers and pollers, signalled once
- *                  the lock is dropped
+ *   dev_signal.c   wake-ups: eventfd entries, eventfds, readers and
+ *                  pollers, signalled once the lock is dropped
  *   dev_ops.c      ADD, MOD and CANCEL: validation and execution, a chunk
  *                  of them under one hold of the lock
  *   dev_ioctl.c    the ioctls: struct sizes, single ops, GET,

@@ -2,8 +2,7 @@
 /*
  * /dev/hwtimer: what timers cost and who pays. The limits (module
  * parameters), what each user holds over all its files, the re-arms its
- * NO_RECORD periodic timers cost, the timer objects and the eventfd entries
- * timers share. See dev.h.
+ * NO_RECORD periodic timers cost, and the timer objects. See dev.h.
  */
 #include <linux/cred.h>
 #include <linux/math64.h>
@@ -15,6 +14,7 @@
 #include "dev.h"
 #include "dev_account.h"
 #include "dev_ids.h"
+#include "dev_signal.h"
 
 unsigned int hwt_max_timers_per_fd = 1U << 21;
 module_param_named(max_timers_per_fd, hwt_max_timers_per_fd, uint, 0644);
@@ -228,33 +228,10 @@ bool hwt_pass_rearm_take(struct hwt_file *hf)
 	return true;
 }
 
-/* Eventfd entries */
-
-struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx)
-{
-	struct hwt_efd *e = kmalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
-
-	if (e) {
-		e->ctx = ctx;
-		refcount_set(&e->ref, 1);
-		atomic_set(&e->busy, 0);
-		INIT_LIST_HEAD(&e->left);
-	}
-	return e;
-}
-
-void hwt_efd_put(struct hwt_efd *e)
-{
-	if (e && refcount_dec_and_test(&e->ref)) {
-		eventfd_ctx_put(e->ctx);
-		kfree(e);
-	}
-}
-
 /* Timer objects */
 
 /* A timer with a period, slack or an eventfd: struct hwt_utimer_ext. */
-struct hwt_utimer *hwt_alloc_ext(void)
+struct hwt_utimer *hwt_utimer_alloc_ext(void)
 {
 	struct hwt_utimer_ext *e = kmem_cache_zalloc(hwt_ext_cache,
 						     GFP_KERNEL_ACCOUNT);
@@ -288,15 +265,15 @@ static void hwt_timer_init(struct hwt_utimer *t)
 }
 
 /**
- * hwt_alloc_plain() - @n plain timers, from the file's cache first
+ * hwt_utimer_alloc_plain() - @n plain timers, from the file's cache first
  * @hf: the file
  * @ts: receives them
  * @n: how many, at most HWT_CHUNK
  *
  * Return: 0, or -ENOMEM with none allocated.
  */
-int hwt_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
-		    unsigned int n)
+int hwt_utimer_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
+			   unsigned int n)
 {
 	unsigned int i, k = 0;
 
@@ -338,7 +315,7 @@ fail:
 }
 
 /* Free the file's cache of timers (release). */
-void hwt_cache_free(struct hwt_file *hf)
+void hwt_utimer_cache_free(struct hwt_file *hf)
 {
 	struct hwt_utimer *t, *next;
 
@@ -348,7 +325,7 @@ void hwt_cache_free(struct hwt_file *hf)
 	hf->ncache = 0;
 }
 
-void hwt_timer_free(struct hwt_utimer *t)
+void hwt_utimer_free(struct hwt_utimer *t)
 {
 	if (t->flags & HWT_U_EXT) {
 		hwt_efd_put(hwt_ext(t)->efd);
@@ -362,7 +339,7 @@ void hwt_timer_free(struct hwt_utimer *t)
  * Free timers removed under the lock, once it is dropped: plain ones go to
  * the file's cache while it has room, the rest to the slab, in bulk.
  */
-void hwt_free_list(struct hwt_file *hf, struct list_head *dead)
+void hwt_utimer_free_list(struct hwt_file *hf, struct list_head *dead)
 {
 	struct hwt_utimer *t, *next;
 	void *plain[HWT_CHUNK];
@@ -395,7 +372,7 @@ void hwt_free_list(struct hwt_file *hf, struct list_head *dead)
 		while (k)
 			kmem_cache_free(hwt_timer_cache, plain[--k]);
 	list_for_each_entry_safe(t, next, dead, node.entry)
-		hwt_timer_free(t);
+		hwt_utimer_free(t);
 	atomic_long_sub(n, &hf->user->timers);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * /dev/hwtimer: what timers cost and who pays (dev_account.c): the limits,
- * per-user charges, timer objects and eventfd entries.
+ * per-user charges and timer objects.
  */
 #ifndef _HWT_DEV_ACCOUNT_H
 #define _HWT_DEV_ACCOUNT_H
@@ -12,30 +12,6 @@
 #include "dev.h"
 
 struct cred;
-struct eventfd_ctx;
-
-/**
- * struct hwt_efd - an eventfd the file signals, shared by the timers that
- * were added with it one after another
- * @ctx: the eventfd
- * @ref: its timers, the file (as its eventfd, or as the last one added),
- *	 and expiry runs that are about to signal it after dropping the lock
- * @busy: runs that took it, under the file's lock, and have not signalled
- *	  it yet, counting the wake-up they left to the file's worker
- *	  (dev_signal.c)
- * @left: its place on the file's list of wake-ups passes left, under the
- *	  file's @sig_lock; empty if none is left
- *
- * Expiry signals eventfds once the file's lock is dropped, so it needs a
- * reference that outlives the lock: the eventfd core does not export one on
- * a bare context, and this one is shared by every timer of the entry.
- */
-struct hwt_efd {
-	struct eventfd_ctx *ctx;
-	refcount_t ref;
-	atomic_t busy;
-	struct list_head left;
-};
 
 /**
  * struct hwt_user - what one user holds over all its files
@@ -72,14 +48,12 @@ unsigned long hwt_rearms(u32 uflags, u64 period);
 bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
 void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
 bool hwt_pass_rearm_take(struct hwt_file *hf);
-struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
-void hwt_efd_put(struct hwt_efd *e);
-struct hwt_utimer *hwt_alloc_ext(void);
-int hwt_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
-		    unsigned int n);
-void hwt_cache_free(struct hwt_file *hf);
-void hwt_timer_free(struct hwt_utimer *t);
-void hwt_free_list(struct hwt_file *hf, struct list_head *dead);
+struct hwt_utimer *hwt_utimer_alloc_ext(void);
+int hwt_utimer_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
+			   unsigned int n);
+void hwt_utimer_cache_free(struct hwt_file *hf);
+void hwt_utimer_free(struct hwt_utimer *t);
+void hwt_utimer_free_list(struct hwt_file *hf, struct list_head *dead);
 int hwt_account_init(void);
 void hwt_account_exit(void);
 

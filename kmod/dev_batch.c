@@ -265,7 +265,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 		budget -= min_t(unsigned long, budget, seen);
 		d.remaining = hf->ntimers;
 		hwt_unlock(hf);
-		hwt_free_list(hf, &dead);
+		hwt_utimer_free_list(hf, &dead);
 
 		if (d.max) {
 			hwt_upin_copy(&pin, 0, ids, k * sizeof(*ids), true);

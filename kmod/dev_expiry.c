@@ -168,7 +168,7 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	hwt_ring_end(hf, &ring, &sig);
 	/* release() waits for this pass before it frees @hf */
 	hwt_unlock_signal(hf, &sig);
-	hwt_free_list(hf, &dead);
+	hwt_utimer_free_list(hf, &dead);
 	return more;
 }
 

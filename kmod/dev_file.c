@@ -142,7 +142,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 				trace_hwt_cancel(hwt_uclockid(t->clk), &t->node,
 						 t->id, t->node.expires);
 			}
-			hwt_timer_free(t);
+			hwt_utimer_free(t);
 			if (++n == HWT_FREE_CHUNK)
 				break;
 		}
@@ -153,7 +153,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	/* 4. give back what was charged, and free the rest */
 	hwt_file_uncharge(hf);
 	hwt_ids_destroy(&hf->ids);
-	hwt_cache_free(hf);
+	hwt_utimer_cache_free(hf);
 	hwt_file_bases_free(hf);
 	hwt_efd_put(hf->efd);
 	hwt_efd_put(hf->last_efd);

@@ -17,6 +17,7 @@
 #include "dev_ioctl.h"
 #include "dev_ops.h"
 #include "dev_ring.h"
+#include "dev_signal.h"
 #include "dev_timens.h"
 
 /*

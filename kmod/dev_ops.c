@@ -114,7 +114,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
 		}
 		if (!op->period && !s->slack && !s->ctx)
 			return 1;	/* a plain timer, allocated in bulk */
-		s->fresh = hwt_alloc_ext();
+		s->fresh = hwt_utimer_alloc_ext();
 		return s->fresh ? 0 : -ENOMEM;
 	case HWTIMER_OP_MOD:
 		if (f & ~HWT_MOD_FLAGS)
@@ -136,7 +136,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
 			hwt_cos_join(hf);
 		if (op->period || s->slack) {
 			/* in case the timer must move to a larger object */
-			s->fresh = hwt_alloc_ext();
+			s->fresh = hwt_utimer_alloc_ext();
 			if (!s->fresh)
 				return -ENOMEM;
 		}
@@ -191,6 +191,19 @@ static struct hwt_efd *hwt_efd_of(struct hwt_file *hf, struct hwt_prepped_op *s)
 	hwt_efd_put(hf->last_efd);
 	hf->last_efd = e;
 	return e;
+}
+
+/*
+ * The clock index of an ADD: that of @op->clockid, or HWT_CLK_ELAPSED for a
+ * relative CLOCK_REALTIME deadline. -EINVAL for a clock hwtimer lacks.
+ */
+static int hwt_op_clk(const struct hwtimer_op *op)
+{
+	int clk = hwt_clock_index(op->clockid);
+
+	if (clk == HWT_CLK_REAL && !(op->flags & HWTIMER_F_ABS))
+		return HWT_CLK_ELAPSED;
+	return clk;
 }
 
 /*
@@ -270,7 +283,7 @@ static struct hwt_utimer *hwt_upgrade(struct hwt_file *hf,
 	else
 		INIT_LIST_HEAD(&e->t.node.entry);
 	hwt_ids_replace(hf, &e->t);
-	hwt_timer_free(t);
+	hwt_utimer_free(t);
 	return &e->t;
 }
 
@@ -435,7 +448,7 @@ static void hwt_prepped_alloc(struct hwt_file *hf,
 	for (i = 0; i < n; i++)
 		if (preps[i].op.result == 1)
 			k++;
-	if (k && hwt_alloc_plain(hf, ts, k))
+	if (k && hwt_utimer_alloc_plain(hf, ts, k))
 		k = 0;
 	for (i = 0; i < n; i++) {
 		if (preps[i].op.result != 1)
@@ -525,12 +538,12 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 
 	if (prepaid)
 		hwt_user_uncharge(hf->user, prepaid);
-	hwt_free_list(hf, &dead);
+	hwt_utimer_free_list(hf, &dead);
 	if (cancelled)
 		hwt_ids_shrink(hf);
 	for (i = 0; i < n; i++) {
 		if (preps[i].fresh)
-			hwt_timer_free(preps[i].fresh);
+			hwt_utimer_free(preps[i].fresh);
 		if (preps[i].ctx)
 			eventfd_ctx_put(preps[i].ctx);
 		kfree(preps[i].efd);
@@ -565,5 +578,5 @@ void hwt_undo_adds(struct hwt_file *hf, struct hwt_prepped_op *preps,
 			hwt_utimer_remove(hf, t, &dead);
 	}
 	hwt_unlock(hf);
-	hwt_free_list(hf, &dead);
+	hwt_utimer_free_list(hf, &dead);
 }

@@ -173,7 +173,7 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 			if (ret)
 				break;
 			n = hwt_take_records(hf, rb->peek, n, &dead);
-			hwt_free_list(hf, &dead);
+			hwt_utimer_free_list(hf, &dead);
 			done += n;
 			/* a signal, not task_work: see hwt_ioc_batch() */
 			if (done < max && task_sigpending(current))

@@ -390,7 +390,7 @@ long hwt_ioc_ring_flush(struct hwt_file *hf)
 		hwt_ring_end(hf, &p, &sig);
 		hwt_ring_restore(r);
 		hwt_unlock_signal(hf, &sig);
-		hwt_free_list(hf, &dead);
+		hwt_utimer_free_list(hf, &dead);
 		moved += n;
 		cond_resched();
 	} while (n == HWT_FLUSH_CHUNK && !task_sigpending(current));

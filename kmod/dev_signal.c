@@ -13,14 +13,39 @@
  * periodic ones (max_rearms_per_user); each pass does at most one wake-up
  * past its time.
  */
+#include <linux/eventfd.h>
 #include <linux/poll.h>
 #include <linux/sched/clock.h>
+#include <linux/slab.h>
 #include <linux/wait.h>
 
 #include "compat/compat.h"
 #include "dev.h"
 #include "dev_account.h"
 #include "dev_signal.h"
+
+/* Eventfd entries: one per eventfd that timers were added with in a row */
+
+struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx)
+{
+	struct hwt_efd *e = kmalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
+
+	if (e) {
+		e->ctx = ctx;
+		refcount_set(&e->ref, 1);
+		atomic_set(&e->busy, 0);
+		INIT_LIST_HEAD(&e->left);
+	}
+	return e;
+}
+
+void hwt_efd_put(struct hwt_efd *e)
+{
+	if (e && refcount_dec_and_test(&e->ref)) {
+		eventfd_ctx_put(e->ctx);
+		kfree(e);
+	}
+}
 
 /*
  * Signal the eventfd of a timer the run expired or withdrew, once the lock

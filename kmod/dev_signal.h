@@ -6,7 +6,35 @@
 #ifndef _HWT_DEV_SIGNAL_H
 #define _HWT_DEV_SIGNAL_H
 
+#include <linux/list.h>
+#include <linux/refcount.h>
+
 #include "dev.h"
+
+struct eventfd_ctx;
+
+/**
+ * struct hwt_efd - an eventfd the file signals, shared by the timers that
+ * were added with it one after another
+ * @ctx: the eventfd
+ * @ref: its timers, the file (as its eventfd, or as the last one added),
+ *	 and expiry runs that are about to signal it after dropping the lock
+ * @busy: runs that took it, under the file's lock, and have not signalled
+ *	  it yet, counting the wake-up they left to the file's worker
+ *	  (dev_signal.c)
+ * @left: its place on the file's list of wake-ups passes left, under the
+ *	  file's @sig_lock; empty if none is left
+ *
+ * Expiry signals eventfds once the file's lock is dropped, so it needs a
+ * reference that outlives the lock: the eventfd core does not export one on
+ * a bare context, and this one is shared by every timer of the entry.
+ */
+struct hwt_efd {
+	struct eventfd_ctx *ctx;
+	refcount_t ref;
+	atomic_t busy;
+	struct list_head left;
+};
 
 /* distinct eventfds one expiry pass signals at most; then it ends early */
 #define HWT_PASS_EFDS	8
@@ -32,6 +60,8 @@ struct hwt_signals {
 	u64 start;
 };
 
+struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
+void hwt_efd_put(struct hwt_efd *e);
 void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
 		      struct hwt_efd *e);
 bool hwt_signalling(struct hwt_utimer *t);

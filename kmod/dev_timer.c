@@ -59,19 +59,6 @@ void hwt_utimer_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 	t->gen = hwt_next_gen(hf);
 }
 
-/*
- * The clock index of an ADD: that of @op->clockid, or HWT_CLK_ELAPSED for a
- * relative CLOCK_REALTIME deadline. -EINVAL for a clock hwtimer lacks.
- */
-int hwt_op_clk(const struct hwtimer_op *op)
-{
-	int clk = hwt_clock_index(op->clockid);
-
-	if (clk == HWT_CLK_REAL && !(op->flags & HWTIMER_F_ABS))
-		return HWT_CLK_ELAPSED;
-	return clk;
-}
-
 /* The wheel's struct hwt_wheel.slack_of: only timers with slack have it. */
 u64 hwt_utimer_slack(const struct hwt_node *n)
 {

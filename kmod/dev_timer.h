@@ -12,7 +12,6 @@ void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t,
 		       struct list_head *dead);
 void hwt_utimer_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 		    u64 now);
-int hwt_op_clk(const struct hwtimer_op *op);
 u64 hwt_utimer_slack(const struct hwt_node *n);
 void hwt_utimer_set_slack(struct hwt_utimer *t, u64 slack);
 void hwt_utimer_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
