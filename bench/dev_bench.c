@@ -10,7 +10,7 @@
  *    each, hwtimer batched (1, 16, 256, 4096), timerfd create+settime+close
  *    and settime re-arm, timer_create+settime+delete, io_uring
  *    TIMEOUT+TIMEOUT_REMOVE batched, hwtimer's own ADD and CANCEL through
- *    io_uring beside NOPs (dev_uring.c), and what an application writes
+ *    io_uring beside NOPs (dev_bench_uring.c), and what an application writes
  *    instead: a heap in its own memory and one timerfd (uheap.c). Each
  *    keeps 1000 timers pending in a FIFO, as a queue of request timeouts
  *    does: each new timer is armed and the oldest cancelled;
@@ -21,7 +21,7 @@
  *    timers (/proc/meminfo), for hwtimer, timerfd, POSIX timers and
  *    io_uring timeouts.
  *
- * The expiry and one-at-a-time lateness parts are in dev_expiry.c.
+ * The expiry and one-at-a-time lateness parts are in dev_bench_expiry.c.
  * Output: one JSON object per line on stdout.
  */
 #define _GNU_SOURCE

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What dev_bench.c (floors, arm + cancel, memory, main), dev_uring.c (arm +
- * cancel through io_uring) and dev_expiry.c (expiry, lateness) share.
+ * What dev_bench.c (floors, arm + cancel, memory, main), dev_bench_uring.c
+ * (arm + cancel through io_uring) and dev_bench_expiry.c (expiry, lateness)
+ * share.
  */
 #ifndef HWT_DEV_BENCH_H
 #define HWT_DEV_BENCH_H

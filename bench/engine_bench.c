@@ -27,7 +27,7 @@
  *   drain   10^6 timers spread over 1 ms .. 60 s, all due at once: timers
  *           expired per second of CPU, round trips included;
  *   burst   10^5 timers armed at once, due 2 s + i x 10 us (the shape of
- *           bench/dev_expiry.c): the first timer's lateness, p99 and max;
+ *           bench/dev_bench_expiry.c): the first timer's lateness, p99 and max;
  *   herd    10^5 timers armed at once, all due at one instant 0.4 s later
  *           (the burst of kmod/bench/hwtimer_bench.c): the same figures.
  *

@@ -18,7 +18,7 @@
 #
 # Environment: BENCH_MAX_N (default 10000000) bounds layer 1.
 set -uo pipefail
-. "$(dirname "$0")/../tests/vm/common.sh"
+. "$(dirname "$0")/../scripts/common.sh"
 
 out=$HWT_OUT/bench
 mkdir -p "$out"
@@ -127,8 +127,8 @@ make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftes
 	die "cannot build libhwtimer"
 mkdir -p "$out/guest"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
-	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/dev_bench.c" "$HWT_TOP/bench/dev_expiry.c" \
-	"$HWT_TOP/bench/dev_uring.c" "$HWT_TOP/bench/uheap.c" \
+	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/dev_bench.c" "$HWT_TOP/bench/dev_bench_expiry.c" \
+	"$HWT_TOP/bench/dev_bench_uring.c" "$HWT_TOP/bench/uheap.c" \
 	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/dev_bench" || die "cannot build dev_bench"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
 	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/storm_bench.c" \

@@ -3,7 +3,7 @@
 # Install what the harness needs from Debian's registry. Idempotent: when
 # everything is present it only asks dpkg, which takes well under a second.
 set -euo pipefail
-. "$(dirname "$0")/../tests/vm/common.sh"
+. "$(dirname "$0")/common.sh"
 
 pkgs=(
 	# building the module, the debug kernel and the userspace side

@@ -4,7 +4,7 @@
 # uapi/, and sparse (C=2) on a build against the debug kernel. Both must be
 # silent.
 set -euo pipefail
-. "$(dirname "$0")/../tests/vm/common.sh"
+. "$(dirname "$0")/common.sh"
 
 "$HWT_TOP/scripts/deps.sh"
 src=$(hwt_src_dir)

@@ -6,7 +6,7 @@
 #
 # usage: build.sh KDIR OUTDIR
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../../scripts/common.sh"
 
 kdir=$1 out=$2
 [ -d "$kdir" ] || die "no kernel build tree at $kdir"

@@ -10,11 +10,11 @@
 #     Linux (KASAN, lockdep) at the CPU's own speed
 #  4. build against Debian's stock 6.1, 6.12 and 6.12 PREEMPT_RT and run
 #     every userspace test on each, under three preemption models
-#     (common.sh)
+#     (scripts/common.sh)
 #  5. parse everything with kunit.py, scan the consoles for splats, and end
 #     with "N passed, N failed, N skipped"
 set -uo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../../scripts/common.sh"
 
 res=$HWT_OUT/results
 rm -rf "$res"

@@ -9,7 +9,7 @@
 #   smoke (tests run by "smoke"), bench (run by "bench") or bin (programs
 #   put on PATH)
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../../scripts/common.sh"
 
 out=$1 mods=$2
 shift 2

@@ -9,7 +9,7 @@
 #
 # usage: kernel.sh [FRAGMENT]   (default tests/vm/debug.config)
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../../scripts/common.sh"
 
 frag=${1:-$HWT_TOP/tests/vm/debug.config}
 [ -f "$frag" ] || die "no config fragment $frag"

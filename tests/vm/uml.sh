@@ -12,7 +12,7 @@
 #
 # usage: uml.sh KDIR INITRD MODE CONSOLE_LOG RESULTS_LOG TIMEOUT [APPEND...]
 set -uo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../../scripts/common.sh"
 
 kdir=$1 initrd=$2 mode=$3 console=$4 results=$5 limit=$6
 shift 6

@@ -4,7 +4,7 @@
 # run the demo (tests/vm/demo.sh). From a terminal it then offers a shell in
 # the guest; without one (or with CI=true) it powers off after the demo.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/../../scripts/common.sh"
 
 "$HWT_TOP/scripts/deps.sh"
 src=$(hwt_src_dir)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared settings for the VM harness scripts. Sourced, not executed.
 
-HWT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+HWT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HWT_CACHE=${HWT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hwtimer}
 HWT_OUT=${HWT_OUT:-$HWT_TOP/.vm}
 
