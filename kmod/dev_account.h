@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: what timers cost and who pays (dev_account.c): the limits,
- * per-user charges and timer objects.
- */
 #ifndef _HWT_DEV_ACCOUNT_H
 #define _HWT_DEV_ACCOUNT_H
 

@@ -1,7 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: the bulk ioctls, BATCH and DRAIN (dev_batch.c).
- */
 #ifndef _HWT_DEV_BATCH_H
 #define _HWT_DEV_BATCH_H
 

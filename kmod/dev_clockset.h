@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: HWTIMER_F_CANCEL_ON_SET (dev_clockset.c), withdrawing timers
- * when CLOCK_REALTIME is set.
- */
 #ifndef _HWT_DEV_CLOCKSET_H
 #define _HWT_DEV_CLOCKSET_H
 

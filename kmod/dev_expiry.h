@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: a file's bases, set up on first use, and their expiry
- * (dev_expiry.c).
- */
 #ifndef _HWT_DEV_EXPIRY_H
 #define _HWT_DEV_EXPIRY_H
 

@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: a file's timers by id (dev_ids.c): looking one up, walking
- * them, and the array's upkeep.
- */
 #ifndef _HWT_DEV_IDS_H
 #define _HWT_DEV_IDS_H
 

@@ -1,7 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: the ioctl dispatcher (dev_ioctl.c).
- */
 #ifndef _HWT_DEV_IOCTL_H
 #define _HWT_DEV_IOCTL_H
 

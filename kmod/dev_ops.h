@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: ADD, MOD and CANCEL (dev_ops.c), validated and run a chunk
- * under one hold of the file's lock.
- */
 #ifndef _HWT_DEV_OPS_H
 #define _HWT_DEV_OPS_H
 

@@ -1,7 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: read() and poll() (dev_read.c).
- */
 #ifndef _HWT_DEV_READ_H
 #define _HWT_DEV_READ_H
 

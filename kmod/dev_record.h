@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: a timer's record (dev_record.c), as read() and the expiry
- * ring deliver it.
- */
 #ifndef _HWT_DEV_RECORD_H
 #define _HWT_DEV_RECORD_H
 

@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: the expiry ring (dev_ring.c): its ioctls and mmap(), and
- * the producer side expiry and read() use.
- */
 #ifndef _HWT_DEV_RING_H
 #define _HWT_DEV_RING_H
 

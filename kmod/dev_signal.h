@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: wake-ups (dev_signal.c). What an expiry run signals once it
- * has dropped the file's lock, and the wait for such runs.
- */
 #ifndef _HWT_DEV_SIGNAL_H
 #define _HWT_DEV_SIGNAL_H
 

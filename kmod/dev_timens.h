@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: time namespaces (dev_timens.c). Deadlines taken in the
- * caller's view, times reported in it.
- */
 #ifndef _HWT_DEV_TIMENS_H
 #define _HWT_DEV_TIMENS_H
 

@@ -1,7 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: a file's timers on its wheels (dev_timer.c).
- */
 #ifndef _HWT_DEV_TIMER_H
 #define _HWT_DEV_TIMER_H
 

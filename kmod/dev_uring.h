@@ -1,8 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * /dev/hwtimer: ADD, MOD and CANCEL submitted through io_uring
- * (dev_uring.c).
- */
 #ifndef _HWT_DEV_URING_H
 #define _HWT_DEV_URING_H
 
