@@ -13,112 +13,113 @@
  *   unit    what a pass counts: a timer expired or a node placed, or
  *           HWT_CHEAP_PER_UNIT nodes moved along with one (pass.h)
  *
- * A timer base is one wheel (wheel.h) on one clock and a soft hrtimer that
- * drives the wheel; its owner's lock guards it (Locking, below). Two kinds
- * of owner use it: the in-kernel API (api.c) has one base per CPU and
- * clock, and every open /dev/hwtimer file has its own bases. Owners write
- * their own hrtimer callback around
- * hwt_base_expiry_begin/expire_next/expiry_end, so the per-timer work of an
- * expiry is a direct call, not an indirect one.
+ * A timer base is one wheel (wheel.h) on one clock, and a soft hrtimer
+ * that drives it. Its owner's lock guards it (Locking, below). There are
+ * two kinds of owner. The in-kernel API (api.c) has one base per CPU and
+ * clock. Every open /dev/hwtimer file has bases of its own. Each owner
+ * writes its own hrtimer callback around hwt_base_expiry_begin(),
+ * hwt_base_expire_next() and hwt_base_expiry_end(): the per-timer work of
+ * an expiry is then a direct call.
  *
- * Tick: the hrtimer is armed only when something can be due, for the window
- * hwt_wheel_next_range() gives. The window runs from the earliest time a
- * timer can be due to the latest by which the earliest timers must fire
- * (deadline plus slack), as hrtimer_start_range_ns() takes it. So an empty
- * base causes no wakeups, and a lone timer an hour away causes one. A timer
- * without slack fires as <linux/hwtimer.h> promises; wheel.h has the tick.
- * Timers whose slack windows overlap share a wakeup: the hrtimer fires at
- * the end of the window, or within its last HWT_ARM_SLACK_NS if the CPU is
- * awake then anyway. Adding a timer re-programs the hrtimer only when its
- * window ends before the armed one. Deleting never does, except that a
- * base whose wheel becomes empty disarms.
+ * Tick. The hrtimer is armed only when something can be due, for the
+ * window hwt_wheel_next_range() gives. The window opens at the earliest
+ * time a timer can be due. It closes when the earliest timers must fire
+ * (deadline plus slack), as hrtimer_start_range_ns() takes it. An empty
+ * base causes no wakeups; a lone timer an hour away causes one. A timer
+ * without slack fires as <linux/hwtimer.h> promises (wheel.h has the
+ * tick). Timers whose slack windows overlap share a wakeup. The hrtimer
+ * fires at the end of the window, or within its last HWT_ARM_SLACK_NS if
+ * the CPU is awake then anyway. Adding a timer re-programs the hrtimer
+ * only if its window ends before the armed one. Deleting never does,
+ * except that a base whose wheel becomes empty disarms.
  *
- * Expiry context: a soft hrtimer (HRTIMER_MODE_ABS_SOFT). Callbacks of the
- * in-kernel API then run in softirq context, as timer_list callbacks do,
- * which is what drivers expect, and never in hard interrupt context.
+ * Expiry context: a soft hrtimer (HRTIMER_MODE_ABS_SOFT). The in-kernel
+ * API's callbacks run in softirq context, as timer_list's do, which is
+ * what drivers expect. None runs in hard interrupt context.
  *
  * Bounded work. A run of the callback (a pass) has a budget of
- * HWT_PASS_BUDGET units: one per timer it expires and one per node the
- * wheel places on the way (a slot cascaded, parked nodes placed, nodes
- * placed again after a clock set-back), and one per HWT_CHEAP_PER_UNIT
- * nodes it moves along with a node of the same deadline (a list splice,
- * wheel.h), so no pass does more than that however the timers are spread;
- * the wheel leaves a cascade half done and takes it up in the next pass,
- * returning the nodes due meanwhile as it goes. After HWT_PASS_MIN units, and every HWT_PASS_CHECK
- * units after that, the pass also looks at the time, and stops once it has
- * run HWT_PASS_NS: where units are cheap (the wheel in cache) a pass does
- * the whole budget, where they are dear (a huge wheel that misses the cache
- * on every node, slow callbacks, emulation) it stops at about that time,
- * having done at least HWT_PASS_MIN, so that the cost of starting a pass
- * is never paid for a handful of timers.
+ * HWT_PASS_BUDGET units. A unit is a timer expired or a node the wheel
+ * places on the way: a slot cascaded, a parked node placed, a node placed
+ * again after a clock set-back. HWT_CHEAP_PER_UNIT nodes moved along with
+ * a node of the same deadline (a list splice, wheel.h) are one unit too.
+ * So no pass does more than its budget, however the timers are spread.
+ * The wheel leaves a cascade half done and takes it up in the next pass,
+ * returning the nodes due meanwhile as it goes.
+ *
+ * A pass also looks at the time, after HWT_PASS_MIN units and every
+ * HWT_PASS_CHECK units after that. It stops once it has run HWT_PASS_NS.
+ * Where units are cheap (the wheel in cache), a pass does its whole
+ * budget. Where they are dear (a huge wheel that misses the cache on every
+ * node, slow callbacks, emulation), it stops at about that time. It always
+ * does HWT_PASS_MIN units, so that a pass never pays its start for a
+ * handful of timers.
  *
  * Going on. A pass that stops with work left does not arm the hrtimer
- * again. An hrtimer programmed for "now" costs an interrupt and a softirq
+ * again: an hrtimer programmed for "now" costs an interrupt and a softirq
  * entry per pass, most of a pass's time on a VM, and the wheel falls
- * behind. As __do_softirq() and rcu_do_batch() do, the owner starts the
- * next pass at once, after dropping the lock, signalling and freeing. It
- * goes on while nobody else wants the CPU and the run has taken less than
- * HWT_RUN_NS (hwt_run_more()).
+ * behind. The owner starts the next pass at once instead, as
+ * __do_softirq() and rcu_do_batch() do, after dropping the lock,
+ * signalling and freeing. It goes on while nobody else wants the CPU and
+ * the run has taken less than HWT_RUN_NS (hwt_run_more()).
  *
  * Past that, a device file hands the base to a worker: a per-CPU kworker
- * at nice -20, below every real-time task. It goes on pass by pass with
+ * at nice -20, below every real-time task. It goes on pass by pass, with
  * cond_resched() in between, and arms the hrtimer again once caught up.
  * Its priority is high because the softirq it takes over from outranks
  * every task: at normal priority it would wait behind the very reader its
  * passes woke. The in-kernel API's bases promise their callbacks softirq
- * context, so they do not hand off. Past the window they arm the hrtimer
- * for a fresh "now" (hwt_base_expiry_defer()), and other softirq work, a
- * woken task or ksoftirqd gets the CPU in between.
+ * context, so they do not hand off. Past the window, they arm the hrtimer
+ * for a fresh "now" (hwt_base_expiry_defer()). Other softirq work, a woken
+ * task or ksoftirqd gets the CPU in between.
  *
- * Either way no pass is longer than above, so a task that needs the CPU
- * waits for one pass at most: its wakeup sets need_resched(). On
- * PREEMPT_RT the timer softirq runs in the ktimers thread at SCHED_FIFO 1,
- * above every task it would keep waiting. There a run is one pass, and a
- * device file's backlog goes to the worker at once, where SCHED_FIFO tasks
- * preempt it.
+ * Either way, a task that needs the CPU waits for one pass at most: its
+ * wakeup sets need_resched(). On PREEMPT_RT the timer softirq runs in the
+ * ktimers thread at SCHED_FIFO 1, above every task it would keep waiting.
+ * There a run is one pass, and a device file's backlog goes to the worker
+ * at once, where SCHED_FIFO tasks preempt it.
  *
  * Per unit, the device does a list move, and takes a reference on the
- * eventfd of a timer that has one. The eventfds are signalled after the
- * lock is dropped, each once per pass, at most HWT_PASS_EFDS of them, and
- * then the file's eventfd and pollers. Each such wake-up walks a wait
- * queue as long as the user made it (epoll on dup()ed eventfds), which no
- * count of units bounds: a pass does them while it has run less than
- * HWT_PASS_NS, and at least one, and leaves the rest to the file's worker
- * (dev_signal.c). A periodic timer that queues no record is re-armed, an
- * O(1) insert. The in-kernel API runs each callback with the lock
- * dropped. A pass thus lasts at most HWT_PASS_NS plus one step of
- * HWT_PASS_CHECK cold units or one wake-up, as long as HWT_PASS_MIN cold
- * units take less than HWT_PASS_NS.
- * bench/core_bench.c ("pass") measures it; BENCHMARKS.md has the
- * measurements.
+ * eventfd of a timer that has one. A periodic timer that queues no record
+ * is re-armed, an O(1) insert. The in-kernel API runs each callback with
+ * the lock dropped. The eventfds are signalled once the lock is dropped,
+ * each once per pass, at most HWT_PASS_EFDS of them; then the file's
+ * eventfd and pollers. Each such wake-up walks a wait queue as long as the
+ * user made it (epoll on dup()ed eventfds), which no count of units
+ * bounds. So a pass does them while it has run less than HWT_PASS_NS, and
+ * at least one, and leaves the rest to the file's worker (dev_signal.c).
  *
- * Every lock hold outside a pass is O(1) (one operation: add, modify,
- * cancel, a clock set-back included) or a fixed number of them (the
- * device's chunks of batch entries, records and drained or freed timers),
- * and long system calls give the CPU up between chunks. None of this
- * depends on PREEMPT_RT: there the pass runs in the ktimers thread and the
- * locks are sleeping ones, and the same budget bounds how long a boosted
- * lock holder runs.
+ * A pass thus lasts at most HWT_PASS_NS plus one step of HWT_PASS_CHECK
+ * cold units or one wake-up, as long as HWT_PASS_MIN cold units take less
+ * than HWT_PASS_NS. bench/core_bench.c ("pass") measures it, and
+ * BENCHMARKS.md has the measurements.
  *
- * Locking: the owner serialises every call on a base with its own lock,
- * which guards the wheel, the hrtimer's arming and the stats, and is never
- * held while a callback runs. The in-kernel API may be called from any
- * context, hard interrupts and raw spinlocks on PREEMPT_RT included, so its
- * bases' locks are raw spinlocks taken with interrupts off (kbase.h); the
- * bounded work above is what makes that acceptable on RT. Device files
- * share one lock between their bases (the file's lock), since their
- * expiries also feed the file's record queue; it is only ever taken from
- * process context and from the soft hrtimer callback, so it is a BH lock
- * and hard interrupts stay on while it is held.
+ * Every lock hold outside a pass is O(1): one operation (add, modify,
+ * cancel, a clock set-back included), or a fixed number of them (the
+ * device's chunks of batch entries, records, and drained or freed timers).
+ * Long system calls give the CPU up between chunks. None of this depends
+ * on PREEMPT_RT. There the pass runs in the ktimers thread and the locks
+ * are sleeping ones; the same budget bounds how long a boosted lock holder
+ * runs.
  *
- * Scaling: the in-kernel API shards by CPU. As with timer_list, a timer is
- * queued on the base of the CPU that arms it (HWTIMER_PINNED: of the CPU it
- * was initialised for), moving between bases under both locks, and those
- * bases keep their hrtimer on their CPU (hwt_base.cpu), so timers armed on
- * different CPUs never contend and fire where they were armed. Each device
- * file has its own bases, not bound to a CPU: one file's million timers
- * never delay another file's, and a process that wants parallelism opens
- * one file per thread.
+ * Locking. The owner serialises every call on a base with its own lock.
+ * The lock guards the wheel, the hrtimer's arming and the stats, and is
+ * never held while a callback runs. The in-kernel API may be called from
+ * any context, hard interrupts and raw spinlocks on PREEMPT_RT included.
+ * So its bases' locks are raw spinlocks, taken with interrupts off
+ * (kbase.h); the bounded work above is what makes that acceptable on RT.
+ * Device files share one lock between their bases (the file's lock), since
+ * their expiries also feed the file's record queue. It is only taken from
+ * process context and from the soft hrtimer callback: a BH lock, with hard
+ * interrupts on while it is held.
+ *
+ * Scaling. The in-kernel API shards by CPU. As with timer_list, a timer is
+ * queued on the base of the CPU that arms it (HWTIMER_PINNED: of the CPU
+ * it was initialised for). It moves between bases under both locks. Those
+ * bases keep their hrtimer on their CPU (hwt_base.cpu): timers armed on
+ * different CPUs never contend, and fire where they were armed. Each device
+ * file has its own bases, not bound to a CPU. One file's million timers
+ * never delay another file's; a process that wants parallelism opens one
+ * file per thread.
  */
 #ifndef _HWT_BASE_H
 #define _HWT_BASE_H

@@ -3,130 +3,130 @@
  * hwtimer wheel core: a hierarchical hashed timing wheel.
  *
  * This is a pure data structure. It takes no locks, reads no clock and
- * allocates nothing: the caller owns the wheel's storage and every node's
- * storage, serialises all calls, and says what time it is. The same source
- * builds in the kernel module and in userspace (tests/native/include holds the
- * few kernel headers it needs), where it is unit-tested with a fake clock,
+ * allocates nothing. The caller owns the wheel's storage and every node's,
+ * serialises all calls, and says what time it is. The same source builds
+ * in the kernel module and in userspace (tests/native/include holds the
+ * few kernel headers it needs). There it is unit-tested with a fake clock,
  * fuzzed and benchmarked.
  *
  * Design
  * ------
- * Time is u64 nanoseconds on the caller's clock, compared modulo 2^64, so the
- * wheel keeps working when the clock wraps. A tick is 2^shift ns. A node with
- * deadline D is due at its key K = D rounded up to a tick boundary; the wheel
- * never returns a node before "now" reaches K, and returns it as soon as the
- * caller advances the wheel to a time >= K. So a node is never early and at
- * most one tick late, whatever its delay (later only within its slack; see
- * below).
+ * Time is u64 nanoseconds on the caller's clock, compared modulo 2^64, so
+ * the wheel keeps working when the clock wraps. A tick is 2^shift ns. A
+ * node with deadline D is due at its key K: D rounded up to a tick
+ * boundary. The wheel never returns a node before "now" reaches K. It
+ * returns it as soon as the caller advances the wheel to a time >= K. So
+ * a node is never early, and at most one tick late whatever its delay
+ * (later only within its slack; see below).
  *
  * Level L (0 <= L < levels) has 64 slots of 32^L ticks each, and an
- * occupancy bitmap, so the next occupied slot of a level is one ffs away.
- * A level spans two steps of the level above it (64 slots where 32 would
- * tile), and a node is placed relative to the clock: on the lowest level
- * whose slot of K is fewer than 64 slots ahead of the clock's slot there,
- * in slot (K >> (shift + 5L)) & 63. A level's slots are thus a ring that
- * the clock goes round; nodes store no slot index, since (lvl, K) names it.
- * A node on level L >= 1 is always at least one slot ahead of the clock
- * there, so the clock's own slot of a level >= 1 receives no placements.
+ * occupancy bitmap: the next occupied slot of a level is one ffs away. A
+ * level spans two steps of the level above it (64 slots where 32 would
+ * tile). A node is placed relative to the clock, on the lowest level whose
+ * slot of K is fewer than 64 slots ahead of the clock's slot there, in
+ * slot (K >> (shift + 5L)) & 63. A level's slots are thus a ring that the
+ * clock goes round. Nodes store no slot index: (lvl, K) names it. A node
+ * on level L >= 1 is always at least one slot ahead of the clock there, so
+ * the clock's own slot of a level >= 1 receives no placements.
  *
- * When the clock reaches the start of an occupied slot on level L >= 1, the
- * slot is cascaded: its nodes are re-placed relative to the new clock, which
- * puts each on a lower level (or straight into the expiring slot when K equals
- * the clock). This is what keeps every horizon exact; the kernel's own
- * timer_list wheel skips it and is up to 12.5% late instead. A node cascades
- * at most once per level it passes, O(levels) over its life, and insert,
- * delete and same-slot modify are O(1). Most keys of a slot go exactly one
- * level down, which needs no level computation; a key equal to the one
- * placed just before goes to the same slot, so a run of them is spliced
- * over at once. A node alone in its slot, due, and due before anything on
- * the other levels is returned from where it is, not cascaded first: a
- * lone timer is never moved at all.
+ * When the clock reaches the start of an occupied slot on level L >= 1,
+ * the slot is cascaded. Its nodes are placed again relative to the new
+ * clock, which puts each on a lower level (or straight into the expiring
+ * slot when K is the clock). This keeps every horizon exact; the kernel's
+ * timer_list wheel skips it and is up to 12.5% late instead. A node
+ * cascades at most once per level it passes, O(levels) over its life.
+ * Insert, delete and same-slot modify are O(1). Most keys of a slot go
+ * exactly one level down, which needs no level computation. A key equal to
+ * the one placed just before goes to the same slot, so a run of them is
+ * spliced over at once. A node alone in its slot, due, and due before
+ * anything on the other levels is returned from where it is: a lone timer
+ * is never moved at all.
  *
- * Cascading ahead. The two steps per level are what lets a cascade run
- * before it is due: every key of the slot just after the clock's own on
- * level L fits on level L - 1 already, so that slot can be cascaded at any
- * time during the clock's slot, a budget at a time, and it receives no new
- * placements meanwhile. A slot holding HWT_CASCADE_EARLY nodes or more is
- * cascaded from the moment it becomes the next one, a whole slot's time
- * before it starts: no level boundary is then a burst of work in front of
- * the timers due just after it, however many timers a stream of timeouts
- * has put there. A smaller slot is cascaded when its first key is due, so a
- * lone timer an hour away still costs one wakeup (see the bounds below).
+ * Cascading ahead. The two steps per level let a cascade run before it is
+ * due. Every key of the slot just after the clock's own on level L fits on
+ * level L - 1 already. So that slot can be cascaded at any time during the
+ * clock's slot, a budget at a time, and it takes no new placements
+ * meanwhile. A slot of HWT_CASCADE_EARLY nodes or more is cascaded from
+ * the moment it becomes the next one, a whole slot's time before it
+ * starts. No level boundary is then a burst of work in front of the timers
+ * due just after it, however many a stream of timeouts put there. A
+ * smaller slot is cascaded when its first key is due: a lone timer an hour
+ * away still costs one wakeup (see the bounds below).
  *
- * Bounded work: hwt_wheel_pop() takes a budget and charges one unit for every
- * node it returns or places (cascaded, unparked, or re-placed after a
- * rebase), and one for every HWT_CHEAP_PER_UNIT nodes it splices after a
- * node of the same key, so one call never does more than that, however many
- * nodes share a slot. A cascade that runs out of budget leaves the rest of
- * its slot where it is; if that slot is the clock's own (@cascading), it is
- * finished before the clock passes its first key, and not before: the
- * clock may go into it up to there, nodes whose key is the clock land in
- * the clock's level-0 slot, and they are returned between the cascade's
- * chunks. A herd of nodes due at one instant thus starts firing at that
- * instant, not after the whole cascade. Nothing is due from that slot's
- * range before it is empty, since every node of it sorts at or after its
+ * Bounded work. hwt_wheel_pop() takes a budget. It charges one unit for
+ * every node it returns or places (cascaded, unparked, or placed again
+ * after a rebase), and one for every HWT_CHEAP_PER_UNIT nodes it splices
+ * after a node of the same key. So one call never does more than that,
+ * however many nodes share a slot. A cascade that runs out of budget
+ * leaves the rest of its slot where it is. If that slot is the clock's own
+ * (@cascading), it is finished before the clock passes its first key, and
+ * not before. The clock may go into it up to there; nodes whose key is the
+ * clock land in the clock's level-0 slot, and are returned between the
+ * cascade's chunks. A herd of nodes due at one instant thus starts firing
+ * at that instant, not after the whole cascade. Nothing is due from that
+ * slot's range before it is empty: every node of it sorts at or after its
  * first key. Each node records its level (struct hwt_node.lvl), so a node
  * deleted or modified while its slot is half cascaded is found where it
- * actually is.
+ * is.
  *
- * Each slot keeps a lower bound of the keys in it, so the next time
- * anything can be due (hwt_wheel_next()) is the bound of a level's first
- * slot, not its start: a lone timer an hour away costs one wakeup, not one
- * per level. Deleting the earliest node leaves a stale, lower bound, which
- * costs at most one early wakeup that finds nothing due.
+ * Each slot keeps a lower bound of its keys. The next time anything can be
+ * due (hwt_wheel_next()) is then the bound of a level's first slot, not
+ * its start: a lone timer an hour away costs one wakeup, not one per
+ * level. Deleting the earliest node leaves a stale, lower bound. That
+ * costs at most one early wakeup, which finds nothing due.
  *
  * What each level has to do next (expire, cascade, or cascade ahead, and
- * from when) is kept as times in struct hwt_events, looked up again only
- * for a level that changed, and the earliest of them all until anything
- * changes: a pop that finds nothing due, the hwt_wheel_next() after it and
- * the pop at that time share one look.
+ * from when) is kept as times in struct hwt_events. They are looked up
+ * again only for a level that changed, and the earliest of them is kept
+ * until anything changes. A pop that finds nothing due, the
+ * hwt_wheel_next() after it and the pop at that time share one look.
  *
  * A clock set back (CLOCK_REALTIME) moves the wheel's clock back in O(1)
- * (hwt_wheel_rebase()): nodes stay where they are. Every queued key lies
- * after the old clock, so a node sits in a slot that, relative to the new
- * clock, either is its own or comes around before its key does (a later
+ * (hwt_wheel_rebase()); nodes stay where they are. Every queued key lies
+ * after the old clock. So a node sits in a slot that, relative to the new
+ * clock, either is its own or comes round before its key does (a later
  * turn of the same level). Such a slot is cascaded when the clock reaches
- * it, which places its nodes right; a level-0 slot reached with a node whose
- * key is not the clock's re-places that node instead of returning it. Until
- * the clock is back where it was (@high), the per-slot bounds may mislead,
- * so hwt_wheel_next() answers with slot starts instead: a few more wakeups,
- * never a late one.
+ * it, which places its nodes right. A level-0 slot reached with a node
+ * whose key is not the clock's places that node again instead of
+ * returning it. Until the clock is back where it was (@high), the
+ * per-slot bounds may mislead: hwt_wheel_next() answers with slot starts
+ * instead. That is a few more wakeups, never a late one.
  *
  * Geometry
  * --------
- * shift is 10..30 (a tick of 1.024 us .. 1.07 s). By default the levels cover
- * all 64 bits of time, so any delay below 2^63 ns is accepted; the top level
- * then has fewer than 64 slots. With fewer levels the horizon is 63 top-level
- * slots (hwt_wheel_horizon()). Callers refuse longer delays from users, but
- * a node can still end up beyond the horizon (a clock set back, a periodic
- * re-arm, or an owner whose clock lags behind the time it arms for): it is
- * parked on a list of its own and placed once the clock comes within half
- * the horizon of it, so it is neither early nor late. Each round of placing
- * walks every parked node, so rounds come half a horizon apart, not a tick:
- * a node is walked about twice per horizon the clock moves. Parked nodes
- * are placed within the budget too, a few per call, from a list of their
- * own (@unparking), so that those still out of reach are parked again
- * without being walked twice in a round.
+ * shift is 10..30 (a tick of 1.024 us .. 1.07 s). By default the levels
+ * cover all 64 bits of time, so any delay below 2^63 ns is accepted; the
+ * top level then has fewer than 64 slots. With fewer levels the horizon is
+ * 63 top-level slots (hwt_wheel_horizon()). Callers refuse longer delays
+ * from users. A node can still end up beyond the horizon: a clock set
+ * back, a periodic re-arm, or an owner whose clock lags behind the time it
+ * arms for. It is parked on a list of its own, and placed once the clock
+ * comes within half the horizon of it: neither early nor late. Each round
+ * of placing walks every parked node, so rounds come half a horizon apart,
+ * not a tick; a node is walked about twice per horizon the clock moves.
+ * Parked nodes are placed within the budget too, a few per call, from a
+ * list of their own (@unparking). Those still out of reach are parked
+ * again without being walked twice in a round.
  *
  * Slack and windows
  * -----------------
- * A node may carry slack (hwt_node.slack, its amount kept by the owner and
- * read through @slack_of): it is due from its deadline on, and should be
+ * A node may carry slack (hwt_node.slack; the owner keeps its amount, read
+ * through @slack_of). It is due from its deadline on, and should be
  * returned by its deadline plus slack. A slot that holds a node with slack
  * also keeps a lower bound of those latest times (@late; without slack it
- * is the slot's first key), so hwt_wheel_next_range() gives a window
- * [earliest key, earliest "latest" time] in one walk of the occupancy
- * bitmaps, as FreeBSD's callout(9) arms its event timer for [first
- * deadline, first deadline + precision] since calloutng. The owner arms its
- * hrtimer for that window (hrtimer_start_range_ns()) and pops everything
- * due when it fires: nodes whose windows overlap share a wakeup, and nodes
- * without slack fire at their keys. Deleting a node leaves the bounds low,
- * which costs at most an early wakeup. Nothing is sorted, and insert,
- * delete and modify stay O(1).
+ * is the slot's first key). So hwt_wheel_next_range() gives a window,
+ * [earliest key, earliest "latest" time], in one walk of the occupancy
+ * bitmaps. FreeBSD's callout(9) arms its event timer the same way, for
+ * [first deadline, first deadline + precision], since calloutng. The
+ * owner arms its hrtimer for that window (hrtimer_start_range_ns()) and
+ * pops everything due when it fires. Nodes whose windows overlap share a
+ * wakeup; nodes without slack fire at their keys. Deleting a node leaves
+ * the bounds low, which costs at most an early wakeup. Nothing is sorted:
+ * insert, delete and modify stay O(1).
  *
- * The default tick is 2^12 ns (4.096 us): a node without slack fires at its
- * deadline rounded up to the tick, so the tick is the lateness the wheel
- * adds to the hrtimer's own; BENCHMARKS.md has what other ticks cost. A
+ * The default tick is 2^12 ns (4.096 us). A node without slack fires at
+ * its deadline rounded up to the tick: the tick is the lateness the wheel
+ * adds to the hrtimer's own (BENCHMARKS.md has what other ticks cost). A
  * node placed on level L is cascaded L times, each a list move. With the
  * default tick:
  *
