@@ -13,7 +13,6 @@
 #include "compat/compat.h"
 #include "dev.h"
 #include "dev_account.h"
-#include "dev_ids.h"
 #include "dev_signal.h"
 
 unsigned int hwt_max_timers_per_fd = 1U << 21;
@@ -140,15 +139,16 @@ void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
 }
 
 /**
- * hwt_file_uncharge() - a closing file gives its user back what it charged
+ * hwt_file_uncharge() - a closing file gives its user back its timers
  * @hf: the file, whose timers are freed
  *
- * Its timers and its id array, and its periodic timers' re-arms; the
- * ring's pages go with the ring (hwt_ring_free()).
+ * Its timers, and its periodic timers' re-arms. The id array's charge
+ * goes with the array (hwt_ids_destroy()), the ring's with the ring
+ * (hwt_ring_free()).
  */
 void hwt_file_uncharge(struct hwt_file *hf)
 {
-	hwt_user_uncharge(hf->user, hf->ntimers + hwt_ids_charged(hf->ids.cap));
+	hwt_user_uncharge(hf->user, hf->ntimers);
 	hwt_rearms_uncharge(hf, hf->rearms);
 }
 

@@ -152,7 +152,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	} while (more);
 	/* 4. give back what was charged, and free the rest */
 	hwt_file_uncharge(hf);
-	hwt_ids_destroy(&hf->ids);
+	hwt_ids_destroy(hf);
 	hwt_utimer_cache_free(hf);
 	hwt_file_bases_free(hf);
 	hwt_efd_put(hf->efd);

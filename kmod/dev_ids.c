@@ -228,8 +228,12 @@ struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan)
 	return NULL;
 }
 
-void hwt_ids_destroy(struct hwt_ids *ids)
+/* Free a closing file's id array, and give back what it was charged. */
+void hwt_ids_destroy(struct hwt_file *hf)
 {
+	struct hwt_ids *ids = &hf->ids;
+
+	hwt_user_uncharge(hf->user, hwt_ids_charged(ids->cap));
 	kvfree(ids->entry);
 	ids->entry = NULL;
 	ids->cap = 0;

@@ -12,6 +12,7 @@
 #include "dev.h"
 #include "dev_account.h"
 #include "dev_batch.h"
+#include "dev_clockset.h"
 #include "dev_copy.h"
 #include "dev_ids.h"
 #include "dev_ioctl.h"
@@ -360,6 +361,8 @@ long hwt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case HWTIMER_IOC_BASE(HWTIMER_IOC_RING_SETUP):
 		return hwt_ioc_ring_setup(hf, uarg, usize);
 	case HWTIMER_IOC_RING_FLUSH:
+		/* a clock set's walk goes first, as for read() */
+		hwt_cos_sync(hf);
 		return hwt_ioc_ring_flush(hf);
 	default:
 		return -ENOTTY;

@@ -31,7 +31,6 @@
 #include "compat/compat.h"
 #include "dev.h"
 #include "dev_account.h"
-#include "dev_clockset.h"
 #include "dev_copy.h"
 #include "dev_queue.h"
 #include "dev_record.h"
@@ -370,7 +369,6 @@ long hwt_ioc_ring_flush(struct hwt_file *hf)
 
 	if (!r)
 		return -ENODEV;
-	hwt_cos_sync(hf);
 	/* no read() is halfway through the records at the head */
 	if (mutex_lock_interruptible(&hf->read_lock))
 		return -ERESTARTSYS;
