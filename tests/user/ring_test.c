@@ -345,7 +345,7 @@ TEST_F(ring, periodic_timers_rearm_and_count_overruns)
 }
 
 /* 10^5 timers, harvested through a small ring, each exactly once */
-TEST_F(ring, harvests_1e5_timers_exactly_once)
+TEST_F_TIMEOUT(ring, harvests_1e5_timers_exactly_once, 300)
 {
 	const unsigned int n = 100000;
 	struct hwtimer_record recs[256];
