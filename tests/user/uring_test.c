@@ -645,12 +645,12 @@ static void long_submission(struct __test_metadata *_metadata, int fd,
 	io_uring_queue_exit(&r);
 }
 
-TEST_F(uring, a_long_submission_leaves_the_cpu)
+TEST_F_TIMEOUT(uring, a_long_submission_leaves_the_cpu, 300)
 {
 	long_submission(_metadata, self->fd, 0);
 }
 
-TEST_F(uring, a_long_defer_taskrun_submission_leaves_the_cpu)
+TEST_F_TIMEOUT(uring, a_long_defer_taskrun_submission_leaves_the_cpu, 300)
 {
 	long_submission(_metadata, self->fd, IORING_SETUP_SINGLE_ISSUER |
 			IORING_SETUP_DEFER_TASKRUN);
