@@ -36,18 +36,22 @@ static inline bool spin_until(atomic_t *v, int n, unsigned int ms)
 /*
  * Wait for @c, which a thread or callback of the test completes: a failure
  * that says what was waited for once @secs have passed. It waits on, since
- * what it waits for uses the test's memory, but in slices that the
- * hung-task detector does not mind, so that a machine slowed by other work
- * fails the test at most, and never splats.
+ * what it waits for uses the test's memory. It waits in slices of 10 s,
+ * which the hung-task detector (60 s in the debug kernels) does not mind,
+ * so that a machine slowed by other work fails the test at most, and never
+ * splats.
  */
 static inline void wait_done(struct kunit *test, struct completion *c,
 			     unsigned int secs, const char *what)
 {
-	if (wait_for_completion_timeout(c, secs * HZ))
-		return;
-	KUNIT_FAIL(test, "%s: not done after %u s", what, secs);
-	while (!wait_for_completion_timeout(c, 10 * HZ))
-		;
+	unsigned int waited = 0;
+
+	while (!wait_for_completion_timeout(c, 10 * HZ)) {
+		waited += 10;
+		if (waited == DIV_ROUND_UP(secs, 10) * 10)
+			KUNIT_FAIL(test, "%s: not done after %u s", what,
+				   waited);
+	}
 }
 
 /* Poll until @cond or @ms pass; the test then checks @cond itself. */
