@@ -35,7 +35,7 @@
  * header named after it (dev_ring.h for dev_ring.c; dev_copy.h is a helper
  * of the ioctls), so a file's #include lines are the files it depends on.
  *
- * Every open file has its own timers, in an array by id (struct hwt_ids),
+ * Every open file has its own timers, in a table by id (struct hwt_ids),
  * and up to three timer bases (one per clock, set up on first use). The
  * file's lock is its bases' lock too: it guards the timers, their ids, the
  * wheels, the queue of expired timers whose records wait to be read, and
@@ -43,18 +43,20 @@
  * soft hrtimer callbacks, so it is a BH lock and hard interrupts stay on.
  *
  * Expiry runs in the bases' soft hrtimer callbacks and does little per
- * timer: it moves the timer onto the record queue (the list link the wheel
- * no longer uses) and notes its eventfd, signalled once the lock is dropped.
- * Records are built by read(), which also re-arms periodic timers; a timer
- * is thus either on the wheel or on the queue, never both, and the queue
- * can never hold more entries than there are timers.
+ * timer. It puts the timer on the record queue, linked by ids in the
+ * place of the list link the wheel no longer uses, and notes its eventfd,
+ * signalled once the lock is dropped. Records are built by read(), which
+ * also re-arms periodic timers. A timer is thus either on the wheel or on
+ * the queue, never both, and the queue never holds more entries than
+ * there are timers.
  *
- * Memory: a one-shot timer without an eventfd is a 48-byte struct
- * hwt_utimer; periodic timers and timers with an eventfd take an 80-byte
- * struct hwt_utimer_ext, and MOD moves a timer to the larger object when it
- * gains a period. Each id takes a word of the id array, which is at most
- * twice the most timers the file held at once. The caches are SLAB_ACCOUNT
- * and the array is accounted too, so timers are charged to the memory
+ * Memory. A timer is a 40-byte slot of the file's table, whose id names
+ * it: ADD takes a free slot and CANCEL gives it back, with no allocation
+ * of their own. The table grows a chunk of slots at a time, as a page (a
+ * first, smaller chunk keeps a file of few timers small). A timer with a
+ * period, slack or an eventfd also has a 40-byte struct hwt_uext, which
+ * MOD adds when a timer gains a period. The chunks and the struct
+ * hwt_uext cache are accounted, so timers are charged to the memory
  * cgroup of whoever creates them, and module parameters cap the timers of
  * a file and of a user.
  *
@@ -88,27 +90,34 @@ enum {
 #define HWT_U_FIXED_DELAY	BIT(0)
 #define HWT_U_NO_RECORD		BIT(1)
 #define HWT_U_AUTOREMOVE	BIT(2)
-#define HWT_U_EXT		BIT(3)	/* a struct hwt_utimer_ext */
+#define HWT_U_EXT		BIT(3)	/* has a struct hwt_uext */
 #define HWT_U_CANCEL_ON_SET	BIT(4)
 
 /**
- * struct hwt_utimer - a timer of a /dev/hwtimer file
- * @node: on the wheel (PENDING) or on the record queue (FIRED); deadline
+ * struct hwt_utimer - a timer of a /dev/hwtimer file, a slot of its table
+ * @node: on the wheel (PENDING); deadline
  * @__node_entry: @node.entry, as the wheel's fields are named in the
  *		  overlay that names the owner's bits of @node
  * @__node_expires: @node.expires
  * @__node_lvl: @node.lvl
  * @__node_slack: @node.slack
- * @id: its id on the file, 1..HWT_ID_MAX
+ * @id: its id on the file, 1..HWT_ID_MAX; 0 in a free slot of the table
  * @gen: generation of its arming, from the file's counter (ADD, MOD)
  * @clk: index of its clock in hwt_clockids, or HWT_CLK_ELAPSED
  * @state: HWT_U_*
  * @flags: HWT_U_* flags
- * @cookie: the user's cookie
- * @fired: when it last fired
+ * @fired: FIRED or CANCELED, or just expired: when it fired, in place of
+ *	   @node.entry, which the wheel no longer uses
+ * @qprev: FIRED or CANCELED: the id before it on the record queue, 0 at
+ *	   its head (dev_queue.c)
+ * @qnext: and the id after it, 0 at its tail
+ * @cookie: the user's cookie, for a timer without HWT_U_EXT
+ * @ext: with HWT_U_EXT, what it has besides, its cookie included
+ * @next_free: in a free slot, the next free id (dev_ids.c)
  *
  * @id, @gen, @clk, @state and @flags are the owner's bits of @node
- * (HWT_NODE_OWNER_BITS), so that the timer stays 48 bytes.
+ * (HWT_NODE_OWNER_BITS), and @fired and the queue's links take @node's
+ * list link while it is off the wheel, so that the timer is 40 bytes.
  */
 struct hwt_utimer {
 	union {
@@ -124,9 +133,17 @@ struct hwt_utimer {
 			u64 state : 2;
 			u64 flags : 5;
 		};
+		struct {
+			u64 fired;
+			u32 qprev;
+			u32 qnext;
+		};
 	};
-	u64 cookie;
-	u64 fired;
+	union {
+		u64 cookie;
+		struct hwt_uext *ext;
+		u32 next_free;
+	};
 };
 
 /*
@@ -161,12 +178,12 @@ static inline clockid_t hwt_uclockid(unsigned int clk)
 	return hwt_clockids[clk == HWT_CLK_ELAPSED ? HWT_CLK_REAL : clk];
 }
 
-/* ids fit 26 bits, so that the timer stays 48 bytes */
+/* ids fit 26 bits, so that the timer stays 40 bytes */
 #define HWT_ID_MAX	((1U << 26) - 1)
 
 /**
- * struct hwt_utimer_ext - a timer with a period or an eventfd
- * @t: the timer
+ * struct hwt_uext - what a timer with a period, slack or an eventfd has
+ *		     besides its slot
  * @period: its period, 0 for a one-shot timer
  * @slack: how late it may fire after each deadline (the wheel's
  *	   struct hwt_wheel.slack_of)
@@ -174,53 +191,52 @@ static inline clockid_t hwt_uclockid(unsigned int clk)
  *	period's grid starts here, even where the wheel raised the timer's
  *	deadline to a tick it had not processed yet
  * @efd: its eventfd, or NULL
+ * @cookie: the user's cookie, which the slot holds for other timers
  */
-struct hwt_utimer_ext {
-	struct hwt_utimer t;
+struct hwt_uext {
 	u64 period;
 	u64 slack;
 	u64 due;
 	struct hwt_efd *efd;
+	u64 cookie;
 };
 
 /*
- * The overlay names the wheel's fields where struct hwt_node has them, and
- * the owner's bits must fit in the node's: the timer stays 48 bytes, and 80
- * with what struct hwt_utimer_ext adds (see the top of this file).
+ * The overlays name the wheel's fields where struct hwt_node has them,
+ * the owner's bits must fit in the node's, and the fire time and the
+ * queue's links only take the list link: the timer stays 40 bytes (see
+ * the top of this file).
  */
 static_assert(offsetof(struct hwt_utimer, __node_entry) ==
 	      offsetof(struct hwt_utimer, node.entry));
 static_assert(offsetof(struct hwt_utimer, __node_expires) ==
 	      offsetof(struct hwt_utimer, node.expires));
+static_assert(offsetof(struct hwt_utimer, qnext) + sizeof(u32) <=
+	      offsetof(struct hwt_utimer, node.expires));
 static_assert(offsetof(struct hwt_utimer, cookie) == sizeof(struct hwt_node));
-static_assert(sizeof(struct hwt_utimer) ==
-	      sizeof(struct hwt_node) + 2 * sizeof(u64));
-static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hwt_utimer) == 48);
-static_assert(!IS_ENABLED(CONFIG_64BIT) ||
-	      sizeof(struct hwt_utimer_ext) == 80);
+static_assert(sizeof(struct hwt_utimer) == sizeof(struct hwt_node) + 8);
+static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hwt_utimer) == 40);
 
 /**
- * struct hwt_ids - a file's timers by id (dev_ids.c)
- * @entry: entry[id - 1] is the timer of @id, or if bit 0 is set a free
- *	   entry, holding the next free id above bit 0
- * @cap: entries of @entry
- * @top: ids up to @top have been handed out; the entries above are unused
+ * struct hwt_ids - a file's timers: a table of slots, by id (dev_ids.c)
+ * @dir: the table's chunks. dir[0] holds the first HWT_IDS_CHUNK0 ids, each
+ *	 later one the next HWT_IDS_PER_CHUNK (hwt_ids_slot()).
+ * @dirsize: entries @dir has room for
+ * @nchunks: chunks in @dir
+ * @cap: slots in those chunks
+ * @top: ids up to @top have been handed out; the slots above are unused
  * @free: the id freed last, taken next; 0 if none
  * @nfree: free ids up to @top
- * @next: while the array grows, the larger one it is being copied into, a
- *	  chunk per hold of the lock; entries below @copied are written to
- *	  both (hwt_ids_set()). NULL otherwise.
- * @copied: entries of @entry copied into @next so far
- * @grow: one thread at a time grows the array
+ * @grow: one thread at a time grows the table
  */
 struct hwt_ids {
-	unsigned long *entry;
+	struct hwt_utimer **dir;
+	u32 dirsize;
+	u32 nchunks;
 	u32 cap;
 	u32 top;
 	u32 free;
 	u32 nfree;
-	unsigned long *next;
-	u32 copied;
 	struct mutex grow;		/* see @grow above */
 };
 
@@ -251,8 +267,9 @@ struct hwt_uring_batch {
  * @base: one timer base per clock, set up on first use
  * @clocks: bit c set once @base[c] is set up
  * @setup: serialises setting up a base
- * @read_lock: one reader at a time copies records off @ready
- * @ready: FIRED timers, oldest first
+ * @read_lock: one reader at a time copies records off the record queue
+ * @qhead: the id at the head of the record queue, oldest first; 0 if none
+ * @qtail: the id at its tail
  * @wq: readers and pollers wait here for records
  * @efd: the file's eventfd, or NULL
  * @last_efd: the eventfd of the last ADD with one, for the next to share
@@ -264,11 +281,8 @@ struct hwt_uring_batch {
  * @rec_size: the size of the records read() returns (HWTIMER_IOC_RECORD_SIZE)
  * @rbuf: read()'s buffer, set up by the first read(), under @read_lock
  * @ring: the expiry ring, or NULL; set once, under @setup and the lock
- * @cache_lock: guards @cache and @ncache
- * @cache: freed plain timers kept for the next ADDs (dev_account.c)
- * @ncache: entries of @cache
  * @ntimers: timers on the file
- * @nready: entries of @ready
+ * @nready: timers on the record queue
  * @uring: io_uring commands waiting for the task work that runs them
  * @cos_link: on the list of files that clock sets walk (dev_clockset.c),
  *	      once it armed a HWTIMER_F_CANCEL_ON_SET timer
@@ -294,7 +308,8 @@ struct hwt_file {
 	unsigned long clocks;
 	struct mutex setup;		/* see @setup above */
 	struct mutex read_lock;		/* see @read_lock above */
-	struct list_head ready;
+	u32 qhead;
+	u32 qtail;
 	wait_queue_head_t wq;
 	struct hwt_efd *efd;
 	struct hwt_efd *last_efd;
@@ -305,9 +320,6 @@ struct hwt_file {
 	u32 rec_size;
 	void *rbuf;
 	struct hwt_ring *ring;
-	spinlock_t cache_lock;		/* see @cache_lock above */
-	struct list_head cache;
-	unsigned int ncache;
 	u32 ntimers;
 	u32 nready;
 	struct hwt_uring_batch uring;
@@ -330,14 +342,19 @@ extern struct workqueue_struct *hwt_pass_wq;
 #define hwt_lock(hf)	spin_lock_bh(&(hf)->lock)
 #define hwt_unlock(hf)	spin_unlock_bh(&(hf)->lock)
 
-static inline struct hwt_utimer_ext *hwt_ext(struct hwt_utimer *t)
+static inline struct hwt_uext *hwt_ext(struct hwt_utimer *t)
 {
-	return container_of(t, struct hwt_utimer_ext, t);
+	return t->ext;
 }
 
 static inline u64 hwt_period(struct hwt_utimer *t)
 {
-	return t->flags & HWT_U_EXT ? hwt_ext(t)->period : 0;
+	return t->flags & HWT_U_EXT ? t->ext->period : 0;
+}
+
+static inline u64 hwt_cookie(struct hwt_utimer *t)
+{
+	return t->flags & HWT_U_EXT ? t->ext->cookie : t->cookie;
 }
 
 /*
@@ -354,7 +371,7 @@ static inline u64 hwt_reported_deadline(struct hwt_utimer *t)
 
 static inline struct hwt_efd *hwt_efd(struct hwt_utimer *t)
 {
-	return t->flags & HWT_U_EXT ? hwt_ext(t)->efd : NULL;
+	return t->flags & HWT_U_EXT ? t->ext->efd : NULL;
 }
 
 /*

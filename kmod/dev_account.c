@@ -2,7 +2,8 @@
 /*
  * /dev/hwtimer: what timers cost and who pays. The limits (module
  * parameters), what each user holds over all its files, the re-arms its
- * NO_RECORD periodic timers cost, and the timer objects. See dev.h.
+ * NO_RECORD periodic timers cost, and what timers with a period, slack or
+ * an eventfd have besides their slot. See dev.h.
  */
 #include <linux/cred.h>
 #include <linux/math64.h>
@@ -48,7 +49,7 @@ module_param_named(max_rearms_per_user, hwt_max_rearms_per_user, uint, 0644);
 MODULE_PARM_DESC(max_rearms_per_user,
 		 "Re-arms per second one user's NO_RECORD periodic timers may cost; EDQUOT past it (default 20000)");
 
-static struct kmem_cache *hwt_timer_cache, *hwt_ext_cache;
+static struct kmem_cache *hwt_uext_cache;
 static DEFINE_XARRAY(hwt_users);
 static DEFINE_MUTEX(hwt_users_lock);
 
@@ -228,176 +229,35 @@ bool hwt_pass_rearm_take(struct hwt_file *hf)
 	return true;
 }
 
-/* Timer objects */
+/* What timers with a period, slack or an eventfd have besides their slot */
 
-/* A timer with a period, slack or an eventfd: struct hwt_utimer_ext. */
-struct hwt_utimer *hwt_utimer_alloc_ext(void)
+/* A zeroed struct hwt_uext; no lock held. */
+struct hwt_uext *hwt_uext_alloc(void)
 {
-	struct hwt_utimer_ext *e = kmem_cache_zalloc(hwt_ext_cache,
-						     GFP_KERNEL_ACCOUNT);
-
-	if (!e)
-		return NULL;
-	e->t.flags = HWT_U_EXT;
-	INIT_LIST_HEAD(&e->t.node.entry);
-	return &e->t;
+	return kmem_cache_zalloc(hwt_uext_cache, GFP_KERNEL_ACCOUNT);
 }
 
-/*
- * Below this many objects, one slab call per object is no dearer than the
- * bulk calls, which disable interrupts and charge the memory cgroup for
- * the lot.
- */
-#define HWT_BULK_MIN	4
-
-/*
- * Each file keeps up to this many freed plain timers for its next ADDs, as
- * io_uring keeps its alloc caches: a cancel + add then costs neither the
- * slab nor the memory cgroup anything. They stay charged to whoever
- * allocated them, and go with the file.
- */
-#define HWT_CACHE_MAX	(2 * HWT_CHUNK)
-
-static void hwt_timer_init(struct hwt_utimer *t)
+/* Free @e, with its reference on its eventfd; any context. */
+void hwt_uext_free(struct hwt_uext *e)
 {
-	memset(t, 0, sizeof(*t));
-	INIT_LIST_HEAD(&t->node.entry);
-}
-
-/**
- * hwt_utimer_alloc_plain() - @n plain timers, from the file's cache first
- * @hf: the file
- * @ts: receives them
- * @n: how many, at most HWT_CHUNK
- *
- * Return: 0, or -ENOMEM with none allocated.
- */
-int hwt_utimer_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
-			   unsigned int n)
-{
-	unsigned int i, k = 0;
-
-	spin_lock_bh(&hf->cache_lock);
-	while (k < n && !list_empty(&hf->cache)) {
-		ts[k] = list_first_entry(&hf->cache, struct hwt_utimer,
-					 node.entry);
-		list_del(&ts[k++]->node.entry);
+	if (e) {
+		hwt_efd_put(e->efd);
+		kmem_cache_free(hwt_uext_cache, e);
 	}
-	hf->ncache -= k;
-	spin_unlock_bh(&hf->cache_lock);
-
-	if (n - k >= HWT_BULK_MIN) {
-		if (kmem_cache_alloc_bulk(hwt_timer_cache, GFP_KERNEL_ACCOUNT,
-					  n - k, (void **)ts + k) != n - k)
-			goto fail;
-	} else {
-		for (i = k; i < n; i++) {
-			ts[i] = kmem_cache_alloc(hwt_timer_cache,
-						 GFP_KERNEL_ACCOUNT);
-			if (!ts[i]) {
-				while (i-- > k)
-					kmem_cache_free(hwt_timer_cache, ts[i]);
-				goto fail;
-			}
-		}
-	}
-	for (i = 0; i < n; i++)
-		hwt_timer_init(ts[i]);
-	return 0;
-fail:
-	/* back to the cache: it had room for them */
-	spin_lock_bh(&hf->cache_lock);
-	for (i = 0; i < k; i++)
-		list_add(&ts[i]->node.entry, &hf->cache);
-	hf->ncache += k;
-	spin_unlock_bh(&hf->cache_lock);
-	return -ENOMEM;
-}
-
-/* Free the file's cache of timers (release). */
-void hwt_utimer_cache_free(struct hwt_file *hf)
-{
-	struct hwt_utimer *t, *next;
-
-	list_for_each_entry_safe(t, next, &hf->cache, node.entry)
-		kmem_cache_free(hwt_timer_cache, t);
-	INIT_LIST_HEAD(&hf->cache);
-	hf->ncache = 0;
-}
-
-void hwt_utimer_free(struct hwt_utimer *t)
-{
-	if (t->flags & HWT_U_EXT) {
-		hwt_efd_put(hwt_ext(t)->efd);
-		kmem_cache_free(hwt_ext_cache, hwt_ext(t));
-	} else {
-		kmem_cache_free(hwt_timer_cache, t);
-	}
-}
-
-/*
- * Free timers removed under the lock, once it is dropped: plain ones go to
- * the file's cache while it has room, the rest to the slab, in bulk.
- */
-void hwt_utimer_free_list(struct hwt_file *hf, struct list_head *dead)
-{
-	struct hwt_utimer *t, *next;
-	void *plain[HWT_CHUNK];
-	unsigned int k = 0;
-	long n = 0;
-
-	if (list_empty(dead))
-		return;
-	spin_lock_bh(&hf->cache_lock);
-	list_for_each_entry_safe(t, next, dead, node.entry) {
-		n++;
-		if (t->flags & HWT_U_EXT)
-			continue;
-		list_del(&t->node.entry);
-		if (hf->ncache < HWT_CACHE_MAX) {
-			list_add(&t->node.entry, &hf->cache);
-			hf->ncache++;
-			continue;
-		}
-		plain[k++] = t;
-		if (k == ARRAY_SIZE(plain)) {
-			kmem_cache_free_bulk(hwt_timer_cache, k, plain);
-			k = 0;
-		}
-	}
-	spin_unlock_bh(&hf->cache_lock);
-	if (k >= HWT_BULK_MIN)
-		kmem_cache_free_bulk(hwt_timer_cache, k, plain);
-	else
-		while (k)
-			kmem_cache_free(hwt_timer_cache, plain[--k]);
-	list_for_each_entry_safe(t, next, dead, node.entry)
-		hwt_utimer_free(t);
-	atomic_long_sub(n, &hf->user->timers);
 }
 
 int hwt_account_init(void)
 {
-	hwt_timer_cache = kmem_cache_create("hwtimer_timer",
-					    sizeof(struct hwt_utimer), 0,
-					    SLAB_ACCOUNT | HWT_SLAB_NO_MERGE,
-					    NULL);
-	hwt_ext_cache = kmem_cache_create("hwtimer_timer_ext",
-					  sizeof(struct hwt_utimer_ext), 0,
-					  SLAB_ACCOUNT | HWT_SLAB_NO_MERGE,
-					  NULL);
-	if (!hwt_timer_cache || !hwt_ext_cache) {
-		hwt_account_exit();
-		return -ENOMEM;
-	}
-	return 0;
+	hwt_uext_cache = kmem_cache_create("hwtimer_uext",
+					   sizeof(struct hwt_uext), 0,
+					   SLAB_ACCOUNT | HWT_SLAB_NO_MERGE,
+					   NULL);
+	return hwt_uext_cache ? 0 : -ENOMEM;
 }
 
 void hwt_account_exit(void)
 {
-	kmem_cache_destroy(hwt_ext_cache);
-	kmem_cache_destroy(hwt_timer_cache);
-	hwt_ext_cache = NULL;
-	hwt_timer_cache = NULL;
+	kmem_cache_destroy(hwt_uext_cache);
+	hwt_uext_cache = NULL;
 	WARN_ON_ONCE(!xa_empty(&hwt_users));
 }

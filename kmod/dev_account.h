@@ -44,12 +44,8 @@ unsigned long hwt_rearms(u32 uflags, u64 period);
 bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
 void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
 bool hwt_pass_rearm_take(struct hwt_file *hf);
-struct hwt_utimer *hwt_utimer_alloc_ext(void);
-int hwt_utimer_alloc_plain(struct hwt_file *hf, struct hwt_utimer **ts,
-			   unsigned int n);
-void hwt_utimer_cache_free(struct hwt_file *hf);
-void hwt_utimer_free(struct hwt_utimer *t);
-void hwt_utimer_free_list(struct hwt_file *hf, struct list_head *dead);
+struct hwt_uext *hwt_uext_alloc(void);
+void hwt_uext_free(struct hwt_uext *e);
 int hwt_account_init(void);
 void hwt_account_exit(void);
 

@@ -232,7 +232,6 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 		struct hwt_utimer *t;
 		bool more;
 		struct hwt_upin pin;
-		LIST_HEAD(dead);
 
 		if (d.max) {
 			room = min_t(u32, room, d.max - d.count);
@@ -256,7 +255,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 				hwt_stat_add(&hf->stats, HWT_C_DRAINED, 1);
 			}
 			ended |= hwt_signalling(t);
-			hwt_utimer_remove(hf, t, &dead);
+			hwt_utimer_remove(hf, t);
 			if (++seen == HWT_DRAIN_CHUNK)
 				break;
 		}
@@ -265,7 +264,6 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 		budget -= min_t(unsigned long, budget, seen);
 		d.remaining = hf->ntimers;
 		hwt_unlock(hf);
-		hwt_utimer_free_list(hf, &dead);
 
 		if (d.max) {
 			hwt_upin_copy(&pin, 0, ids, k * sizeof(*ids), true);

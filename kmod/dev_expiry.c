@@ -110,7 +110,6 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	struct hwt_node *n;
 	unsigned int queued = 0, withdrawn = 0;
 	bool more;
-	LIST_HEAD(dead);
 
 	hwt_lock(hf);
 	if (hf->dead) {
@@ -146,7 +145,7 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 			/* a periodic one is re-armed in the ring's put: paced */
 			if (ring.room &&
 			    (!hwt_period(t) || hwt_pass_rearm_take(hf)) &&
-			    hwt_ring_put(hf, &ring, t, &nows, &dead))
+			    hwt_ring_put(hf, &ring, t, &nows))
 				continue;
 			/* the ring is full or paced, or there is none */
 			ring.room = 0;
@@ -157,7 +156,7 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 			/* nothing waits to be read: re-arm at once */
 			hwt_utimer_rearm_period(hf, t, x.now, x.now);
 		} else if (t->flags & HWT_U_AUTOREMOVE) {
-			hwt_utimer_remove(hf, t, &dead);
+			hwt_utimer_remove(hf, t);
 		}
 	}
 	if (sig.nefd == HWT_PASS_EFDS)
@@ -168,7 +167,6 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	hwt_ring_end(hf, &ring, &sig);
 	/* release() waits for this pass before it frees @hf */
 	hwt_unlock_signal(hf, &sig);
-	hwt_utimer_free_list(hf, &dead);
 	return more;
 }
 

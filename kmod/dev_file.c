@@ -88,8 +88,6 @@ static int hwt_open(struct inode *inode, struct file *file)
 		return ret;
 	}
 	spin_lock_init(&hf->lock);
-	spin_lock_init(&hf->cache_lock);
-	INIT_LIST_HEAD(&hf->cache);
 	hf->rec_size = HWTIMER_RECORD_SIZE_VER0;
 	/* the opener's prctl(PR_SET_TIMERSLACK), as its nanosleep() gets */
 	if (current->timer_slack_ns != current->default_timer_slack_ns)
@@ -101,7 +99,6 @@ static int hwt_open(struct inode *inode, struct file *file)
 	INIT_LIST_HEAD(&hf->sig_left);
 	INIT_WORK(&hf->sig_work, hwt_signals_left);
 	mutex_init(&hf->ids.grow);
-	INIT_LIST_HEAD(&hf->ready);
 	INIT_LIST_HEAD(&hf->cos_link);
 	init_waitqueue_head(&hf->wq);
 	spin_lock_init(&hf->uring.lock);
@@ -127,8 +124,8 @@ static int hwt_release(struct inode *inode, struct file *file)
 	/* 2. wait for running expiries, and disarm */
 	hwt_file_bases_stop(hf);
 	/*
-	 * 3. nothing else can touch the timers now: free them a chunk at a
-	 * time, giving the CPU up in between
+	 * 3. nothing else can touch the timers now: free what they have
+	 * besides their slots, a chunk at a time, giving the CPU up in between
 	 */
 	do {
 		u32 scan = HWT_IDS_SCAN;
@@ -142,7 +139,8 @@ static int hwt_release(struct inode *inode, struct file *file)
 				trace_hwt_cancel(hwt_uclockid(t->clk), &t->node,
 						 t->id, t->node.expires);
 			}
-			hwt_utimer_free(t);
+			if (t->flags & HWT_U_EXT)
+				hwt_uext_free(t->ext);
 			if (++n == HWT_FREE_CHUNK)
 				break;
 		}
@@ -153,7 +151,6 @@ static int hwt_release(struct inode *inode, struct file *file)
 	/* 4. give back what was charged, and free the rest */
 	hwt_file_uncharge(hf);
 	hwt_ids_destroy(hf);
-	hwt_utimer_cache_free(hf);
 	hwt_file_bases_free(hf);
 	hwt_efd_put(hf->efd);
 	hwt_efd_put(hf->last_efd);

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/hwtimer: a file's ids. An array indexed by id holds each timer; the
- * free entries form a stack threaded through the array, so taking and
- * freeing an id is O(1) and touches one word, and ids stay dense: a file
- * never has an id above the most timers it ever held at once. The array
- * only grows, by doubling (hwt_ids_reserve()): the larger one is allocated
- * with no lock held and filled a chunk per hold of the file's lock, while
- * writes to entries already copied go to both, then swapped in under the
- * lock, which every reader holds. So no hold copies more than a chunk,
- * however many timers the file has. See dev.h.
+ * /dev/hwtimer: a file's timers, in a table of slots by id. The id names
+ * the slot: an ADD takes a free one and a CANCEL gives it back, with no
+ * allocation of their own. The free slots form a stack threaded through
+ * the table, so taking and freeing is O(1), and ids stay dense: a file
+ * never has an id above the most timers it ever held at once, and a churn
+ * of timers reuses the same slots.
+ *
+ * The table is a directory of chunks: a small first one, so that a file
+ * of a few timers stays small, then a page each. It grows a chunk at a
+ * time (hwt_ids_reserve()). The chunk is allocated with no lock held and
+ * put in under the lock; a larger directory is filled with no lock held
+ * either, since only the one thread that grows the table writes it, then
+ * swapped in under the lock, which every reader holds. So growing never
+ * copies under the lock, however many timers the file has. See dev.h.
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -17,22 +22,21 @@
 #include "dev_account.h"
 #include "dev_ids.h"
 
-#define HWT_IDS_MIN	64	/* entries of a file's first array */
-#define HWT_IDS_COPY	4096	/* entries copied per hold while it grows */
-#define HWT_IDS_KEEP	4096	/* an empty file keeps an array this small */
+#define HWT_IDS_KEEP	4096	/* an empty file keeps a table this small */
 /*
- * Entries beyond HWT_IDS_KEEP charged to the user as one timer: the array
+ * Slots beyond HWT_IDS_KEEP charged to the user as one timer: the table
  * stays as large as the file's busiest moment while any timer is left,
  * so it counts against max_timers_per_user too (EDQUOT).
  */
 #define HWT_IDS_PER_TIMER	16
 
-/* a timer's entry holds its pointer, whose bit 0 tells it from a free one */
-static_assert(__alignof__(struct hwt_utimer) > 1);
+/* the first chunk fits a small kmalloc() object, each later one a page */
+static_assert(HWT_IDS_CHUNK0 * sizeof(struct hwt_utimer) <= 512);
+static_assert(HWT_IDS_PER_CHUNK * sizeof(struct hwt_utimer) <= PAGE_SIZE);
 
 /**
- * hwt_ids_charged() - what an id array of @cap entries charges its user
- * @cap: its entries
+ * hwt_ids_charged() - what a table of @cap slots charges its user
+ * @cap: its slots
  *
  * Return: timers' worth, counted in struct hwt_user.timers.
  */
@@ -42,48 +46,80 @@ u32 hwt_ids_charged(u32 cap)
 	       DIV_ROUND_UP(cap - HWT_IDS_KEEP, HWT_IDS_PER_TIMER) : 0;
 }
 
-/* a free entry: the next free id, tagged so it is no pointer */
-static inline unsigned long hwt_ids_link(u32 next)
+/* Slots a table of @nchunks chunks has. */
+static u32 hwt_ids_cap(u32 nchunks)
 {
-	return (unsigned long)next << 1 | 1;
+	return nchunks ? HWT_IDS_CHUNK0 + (nchunks - 1) * HWT_IDS_PER_CHUNK : 0;
 }
 
-/* Ids a hwt_ids_get() can take without the array growing. */
+/* Ids a hwt_ids_get() can take without the table growing. */
 static u32 hwt_ids_room(const struct hwt_ids *ids)
 {
 	return ids->nfree + (ids->cap - ids->top);
 }
 
 /**
- * hwt_ids_get() - give @t the id that was freed last, or a fresh one
- * @ids: the file's ids, its lock held
- * @t: the timer
+ * hwt_ids_get() - a slot for a new timer: the one freed last, or a fresh one
+ * @ids: the file's table, its lock held
  *
- * Return: the id, or 0 if the array is full: hwt_ids_reserve() first.
+ * Return: the slot, zeroed but for its id, or NULL if the table is full:
+ * hwt_ids_reserve() first.
  */
-u32 hwt_ids_get(struct hwt_ids *ids, struct hwt_utimer *t)
+struct hwt_utimer *hwt_ids_get(struct hwt_ids *ids)
 {
+	struct hwt_utimer *t;
 	u32 id;
 
 	if (ids->free) {
 		id = ids->free;
-		ids->free = ids->entry[id - 1] >> 1;
+		t = hwt_ids_slot(ids, id - 1);
+		ids->free = t->next_free;
 		ids->nfree--;
 	} else if (ids->top < ids->cap) {
 		id = ++ids->top;
+		t = hwt_ids_slot(ids, id - 1);
 	} else {
-		return 0;
+		return NULL;
 	}
-	hwt_ids_set(ids, id - 1, (unsigned long)t);
-	return id;
+	memset(t, 0, sizeof(*t));
+	t->id = id;
+	return t;
 }
 
-/* Free @id, which hwt_ids_get() handed out: it is the next one taken. */
-void hwt_ids_put(struct hwt_ids *ids, u32 id)
+/* Give @t's slot back: its id is the next one taken. */
+void hwt_ids_put(struct hwt_ids *ids, struct hwt_utimer *t)
 {
-	hwt_ids_set(ids, id - 1, hwt_ids_link(ids->free));
+	u32 id = t->id;
+
+	t->id = 0;
+	t->next_free = ids->free;
 	ids->free = id;
 	ids->nfree++;
+}
+
+/*
+ * Make room in the directory for one chunk more: a larger directory,
+ * filled without the lock, which only this thread (holding @ids->grow)
+ * writes; swapped in under the lock.
+ */
+static int hwt_ids_grow_dir(struct hwt_file *hf)
+{
+	struct hwt_ids *ids = &hf->ids;
+	struct hwt_utimer **dir, **old;
+	u32 size = max(2 * ids->dirsize, 8U);
+
+	dir = kvmalloc_array(size, sizeof(*dir), GFP_KERNEL_ACCOUNT);
+	if (!dir)
+		return -ENOMEM;
+	if (ids->nchunks)
+		memcpy(dir, ids->dir, ids->nchunks * sizeof(*dir));
+	hwt_lock(hf);
+	old = ids->dir;
+	ids->dir = dir;
+	ids->dirsize = size;
+	hwt_unlock(hf);
+	kvfree(old);
+	return 0;
 }
 
 /**
@@ -91,11 +127,9 @@ void hwt_ids_put(struct hwt_ids *ids, u32 id)
  * @hf: the file, its lock not held
  * @n: ids about to be taken
  *
- * Grows the array, to twice its size or more, if fewer than @n ids are
- * left; other threads may still take them first, so callers that find
- * none left under the lock drop it and call again. The entries are copied
- * HWT_IDS_COPY per hold of the lock, so no hold copies more than that.
- * The larger array is charged to the user (hwt_ids_charged()).
+ * Adds chunks until @n slots are free; other threads may still take them
+ * first, so callers that find none left under the lock drop it and call
+ * again. The larger table is charged to the user (hwt_ids_charged()).
  *
  * Context: process context, no lock held; may sleep.
  * Return: 0, -EDQUOT past the user's max_timers_per_user, or -ENOMEM.
@@ -103,81 +137,76 @@ void hwt_ids_put(struct hwt_ids *ids, u32 id)
 int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 {
 	struct hwt_ids *ids = &hf->ids;
-	unsigned long *arr, *old;
-	u32 have, room, cap, extra;
 	int ret = 0;
 
-	/* a look without the lock says whether to take it: ids only grow */
+	/* a look without the lock says whether to take it: it only grows */
 	if (data_race(hwt_ids_room(ids)) >= n)
 		return 0;
 	mutex_lock(&ids->grow);
-	hwt_lock(hf);
-	have = ids->cap;
-	room = hwt_ids_room(ids);
-	hwt_unlock(hf);
-	if (room >= n)
-		goto out;
-	cap = max3(have * 2, have + n - room, (u32)HWT_IDS_MIN);
-	cap = min_t(u32, cap, HWT_ID_MAX);
-	if (cap <= have)
-		goto out;	/* no more ids: the caller's ENOSPC */
-	extra = hwt_ids_charged(cap) - hwt_ids_charged(have);
-	if (extra && !hwt_user_charge(hf->user, extra)) {
-		ret = -EDQUOT;
-		goto out;
-	}
-	arr = kvmalloc_array(cap, sizeof(*arr), GFP_KERNEL_ACCOUNT);
-	if (!arr) {
-		hwt_user_uncharge(hf->user, extra);
-		ret = -ENOMEM;
-		goto out;
-	}
+	for (;;) {
+		u32 room, have = ids->cap, cap, extra;
+		struct hwt_utimer *chunk;
+		size_t bytes;
 
-	hwt_lock(hf);
-	ids->next = arr;
-	ids->copied = 0;
-	/* entries from @top on were never used: they need no copy */
-	while (ids->copied < ids->top) {
-		u32 k = min_t(u32, ids->top - ids->copied, HWT_IDS_COPY);
-
-		memcpy(arr + ids->copied, ids->entry + ids->copied,
-		       k * sizeof(*arr));
-		ids->copied += k;
-		if (ids->copied == ids->top)
-			break;
-		/* others may take and free ids meanwhile: hwt_ids_set() */
-		hwt_unlock(hf);
-		cond_resched();
 		hwt_lock(hf);
+		room = hwt_ids_room(ids);
+		hwt_unlock(hf);
+		if (room >= n)
+			break;
+		cap = min_t(u32, hwt_ids_cap(ids->nchunks + 1), HWT_ID_MAX);
+		if (cap <= have)
+			break;		/* no more ids: the caller's ENOSPC */
+		extra = hwt_ids_charged(cap) - hwt_ids_charged(have);
+		if (extra && !hwt_user_charge(hf->user, extra)) {
+			ret = -EDQUOT;
+			break;
+		}
+		ret = -ENOMEM;
+		if (ids->nchunks == ids->dirsize && hwt_ids_grow_dir(hf))
+			goto uncharge;
+		bytes = (cap - have) * sizeof(*chunk);
+		chunk = kmalloc(bytes, GFP_KERNEL_ACCOUNT);
+		if (!chunk)
+			goto uncharge;
+		hwt_lock(hf);
+		ids->dir[ids->nchunks++] = chunk;
+		ids->cap = cap;
+		hwt_unlock(hf);
+		ret = 0;
+		continue;
+uncharge:
+		hwt_user_uncharge(hf->user, extra);
+		break;
 	}
-	old = ids->entry;
-	ids->entry = arr;
-	ids->cap = cap;
-	ids->next = NULL;
-	hwt_unlock(hf);
-	kvfree(old);
-out:
 	mutex_unlock(&ids->grow);
 	return ret;
 }
 
+/* Free @ids' chunks and directory, which nothing can look at any more. */
+static void hwt_ids_free(struct hwt_utimer **dir, u32 nchunks)
+{
+	while (nchunks)
+		kfree(dir[--nchunks]);
+	kvfree(dir);
+}
+
 /**
- * hwt_ids_shrink() - give back the id array of a file that holds no timer
+ * hwt_ids_shrink() - give back the table of a file that holds no timer
  * @hf: the file, its lock not held
  *
- * A file's array only grows while it has timers: ids in use cannot move.
- * Once it holds none, every id is free, so an array larger than
- * HWT_IDS_KEEP entries goes, and the next ADD starts a small one again, from
+ * A file's table only grows while it has timers: slots in use cannot
+ * move. Once it holds none, every slot is free, so a table larger than
+ * HWT_IDS_KEEP slots goes, and the next ADD starts a small one again, from
  * id 1. DRAIN and CANCEL call this; a file emptied by its AUTOREMOVE
- * timers keeps its array until one of them runs.
+ * timers keeps its table until one of them runs.
  *
  * Context: process context, no lock held; may sleep.
  */
 void hwt_ids_shrink(struct hwt_file *hf)
 {
 	struct hwt_ids *ids = &hf->ids;
-	unsigned long *old = NULL;
-	u32 charged = 0;
+	struct hwt_utimer **dir = NULL;
+	u32 charged = 0, nchunks = 0;
 
 	/* a look without the lock says whether to take it: checked again */
 	if (data_race(hf->ntimers) || data_race(ids->cap) <= HWT_IDS_KEEP)
@@ -186,8 +215,11 @@ void hwt_ids_shrink(struct hwt_file *hf)
 	hwt_lock(hf);
 	if (!hf->ntimers && ids->cap > HWT_IDS_KEEP) {
 		charged = hwt_ids_charged(ids->cap);
-		old = ids->entry;
-		ids->entry = NULL;
+		dir = ids->dir;
+		nchunks = ids->nchunks;
+		ids->dir = NULL;
+		ids->dirsize = 0;
+		ids->nchunks = 0;
 		ids->cap = 0;
 		ids->top = 0;
 		ids->free = 0;
@@ -196,15 +228,15 @@ void hwt_ids_shrink(struct hwt_file *hf)
 	hwt_unlock(hf);
 	mutex_unlock(&ids->grow);
 	hwt_user_uncharge(hf->user, charged);
-	kvfree(old);
+	hwt_ids_free(dir, nchunks);
 }
 
 /**
  * hwt_ids_next() - the timer of the lowest id at or after *@pos
- * @ids: the file's ids, its lock held
+ * @ids: the file's table, its lock held
  * @pos: where to look from; set past the timer found, or to where the
  *	 look stopped
- * @scan: entries the caller may still look at under this hold of the lock,
+ * @scan: slots the caller may still look at under this hold of the lock,
  *	  counted down: a walk over a file that once held millions of timers
  *	  and now holds few gives the lock up between holds of this many
  *
@@ -216,26 +248,28 @@ struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan)
 	u32 i;
 
 	for (i = max(*pos, 1U); i <= ids->top && *scan; i++) {
-		unsigned long v = ids->entry[i - 1];
+		struct hwt_utimer *t = hwt_ids_slot(ids, i - 1);
 
 		--*scan;
-		if (!(v & 1)) {
+		if (t->id) {
 			*pos = i + 1;
-			return (struct hwt_utimer *)v;
+			return t;
 		}
 	}
 	*pos = i;
 	return NULL;
 }
 
-/* Free a closing file's id array, and give back what it was charged. */
+/* Free a closing file's table, and give back what it was charged. */
 void hwt_ids_destroy(struct hwt_file *hf)
 {
 	struct hwt_ids *ids = &hf->ids;
 
 	hwt_user_uncharge(hf->user, hwt_ids_charged(ids->cap));
-	kvfree(ids->entry);
-	ids->entry = NULL;
+	hwt_ids_free(ids->dir, ids->nchunks);
+	ids->dir = NULL;
+	ids->dirsize = 0;
+	ids->nchunks = 0;
 	ids->cap = 0;
 	ids->top = 0;
 }

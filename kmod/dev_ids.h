@@ -4,45 +4,45 @@
 
 #include "dev.h"
 
-/* Write entry @i, and its copy if the array is growing past it. */
-static inline void hwt_ids_set(struct hwt_ids *ids, u32 i, unsigned long v)
+/* slots of a file's first chunk, and of each later one (a page) */
+#define HWT_IDS_CHUNK0		12
+#define HWT_IDS_PER_CHUNK	(PAGE_SIZE / sizeof(struct hwt_utimer))
+
+/* The slot of id @i + 1, which the table has (@i below @ids->cap). */
+static inline struct hwt_utimer *hwt_ids_slot(const struct hwt_ids *ids,
+					      u32 i)
 {
-	ids->entry[i] = v;
-	if (unlikely(ids->next) && i < ids->copied)
-		ids->next[i] = v;
+	if (i < HWT_IDS_CHUNK0)
+		return &ids->dir[0][i];
+	i -= HWT_IDS_CHUNK0;
+	return &ids->dir[1 + i / HWT_IDS_PER_CHUNK][i % HWT_IDS_PER_CHUNK];
 }
 
 /* The timer of @id, or NULL; the file's lock held. */
 static inline struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
 {
 	const struct hwt_ids *ids = &hf->ids;
-	unsigned long v;
+	struct hwt_utimer *t;
 
 	lockdep_assert_held(&hf->lock);
 	/* id 0 wraps past @top */
 	if (id - 1 >= ids->top)
 		return NULL;
-	v = ids->entry[id - 1];
-	return v & 1 ? NULL : (struct hwt_utimer *)v;
+	t = hwt_ids_slot(ids, id - 1);
+	return t->id == id ? t : NULL;
 }
 
-/* entries a walk of the ids looks at per hold of the lock (hwt_ids_next()) */
+/* slots a walk of the ids looks at per hold of the lock (hwt_ids_next()) */
 #define HWT_IDS_SCAN	4096
 
-/* Whether a walk of the ids that stopped at @pos has entries left to see. */
+/* Whether a walk of the ids that stopped at @pos has slots left to see. */
 static inline bool hwt_ids_more(const struct hwt_ids *ids, u32 pos)
 {
 	return pos <= ids->top;
 }
 
-/* Put @t in the entry of its id, in place of the timer it replaces. */
-static inline void hwt_ids_replace(struct hwt_file *hf, struct hwt_utimer *t)
-{
-	hwt_ids_set(&hf->ids, t->id - 1, (unsigned long)t);
-}
-
-u32 hwt_ids_get(struct hwt_ids *ids, struct hwt_utimer *t);
-void hwt_ids_put(struct hwt_ids *ids, u32 id);
+struct hwt_utimer *hwt_ids_get(struct hwt_ids *ids);
+void hwt_ids_put(struct hwt_ids *ids, struct hwt_utimer *t);
 int hwt_ids_reserve(struct hwt_file *hf, u32 n);
 void hwt_ids_shrink(struct hwt_file *hf);
 u32 hwt_ids_charged(u32 cap);

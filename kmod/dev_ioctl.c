@@ -240,7 +240,7 @@ static long hwt_ioc_get(struct hwt_file *hf, void __user *uarg, size_t usize)
 	if (t->state == HWT_U_PENDING && (s64)(t->node.expires - now) > 0)
 		g.remaining = t->node.expires - now;
 	g.period = period;
-	g.cookie = t->cookie;
+	g.cookie = hwt_cookie(t);
 	if (t->state == HWT_U_FIRED && period)
 		hwt_period_next(hwt_ext(t)->due, t->fired, now, period,
 				t->flags & HWT_U_FIXED_DELAY, &g.overruns);

@@ -54,10 +54,9 @@ static bool hwt_period_in_range(const struct hwt_prepped_op *s, bool no_record)
 
 /*
  * Validate an operation and allocate what it needs; no lock held. A plain
- * timer (no period, slack or eventfd) is left to hwt_run_ops(), which
- * allocates those of a chunk in bulk: @s->fresh stays NULL and 1 comes back.
- * Fields an operation writes back (an ADD's @id, @gen without
- * HWTIMER_F_GEN, @result, a CANCEL's @expires) are not read.
+ * timer (no period, slack or eventfd) needs nothing but its slot, which
+ * hwt_do_add() takes. Fields an operation writes back (an ADD's @id, @gen
+ * without HWTIMER_F_GEN, @result, a CANCEL's @expires) are not read.
  */
 static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
 {
@@ -113,9 +112,9 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
 				return -ENOMEM;
 		}
 		if (!op->period && !s->slack && !s->ctx)
-			return 1;	/* a plain timer, allocated in bulk */
-		s->fresh = hwt_utimer_alloc_ext();
-		return s->fresh ? 0 : -ENOMEM;
+			return 0;
+		s->ext = hwt_uext_alloc();
+		return s->ext ? 0 : -ENOMEM;
 	case HWTIMER_OP_MOD:
 		if (f & ~HWT_MOD_FLAGS)
 			return -EINVAL;
@@ -135,9 +134,9 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
 		if (f & HWTIMER_F_CANCEL_ON_SET)
 			hwt_cos_join(hf);
 		if (op->period || s->slack) {
-			/* in case the timer must move to a larger object */
-			s->fresh = hwt_utimer_alloc_ext();
-			if (!s->fresh)
+			/* in case the timer has none yet */
+			s->ext = hwt_uext_alloc();
+			if (!s->ext)
 				return -ENOMEM;
 		}
 		return 0;
@@ -152,26 +151,27 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
 }
 
 /*
- * An id for @t: the one freed last, so that ids stay dense. A stale id may
- * name a newer timer: HWTIMER_F_GEN guards against that. If the id array
- * must grow, the lock is dropped for it, and @nows forgotten.
+ * A slot for a new timer, whose id it is: the one freed last, so that ids
+ * stay dense. A stale id may name a newer timer: HWTIMER_F_GEN guards
+ * against that. If the table must grow, the lock is dropped for it, and
+ * @nows forgotten.
  */
-static int hwt_alloc_id(struct hwt_file *hf, u32 *id, struct hwt_utimer *t,
-			struct hwt_nows *nows)
+static struct hwt_utimer *hwt_alloc_slot(struct hwt_file *hf,
+					 struct hwt_nows *nows, int *err)
 {
-	int ret;
+	struct hwt_utimer *t = hwt_ids_get(&hf->ids);
 
-	*id = hwt_ids_get(&hf->ids, t);
-	if (*id)
-		return 0;
+	if (t)
+		return t;
 	hwt_unlock(hf);
 	hwt_nows_forget(nows);
-	ret = hwt_ids_reserve(hf, 1);
+	*err = hwt_ids_reserve(hf, 1);
 	hwt_lock(hf);
-	if (ret)
-		return ret;
-	*id = hwt_ids_get(&hf->ids, t);
-	return *id ? 0 : -ENOSPC;
+	if (*err)
+		return NULL;
+	t = hwt_ids_get(&hf->ids);
+	*err = -ENOSPC;
+	return t;
 }
 
 /* The file's entry for @s's eventfd: its last one, or @s's new entry. */
@@ -214,11 +214,10 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 		      struct hwt_nows *nows, unsigned int *prepaid)
 {
 	struct hwtimer_op *op = &s->op;
-	struct hwt_utimer *t = s->fresh;
 	unsigned int clk = hwt_op_clk(op);
 	unsigned long rearms = hwt_rearms(hwt_uflags(op->flags), op->period);
 	u64 now, deadline, asked;
-	u32 id;
+	struct hwt_utimer *t;
 	int ret;
 
 	if (hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
@@ -228,11 +227,11 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	else if (!hwt_user_charge(hf->user, 1))
 		return -EDQUOT;
 	/*
-	 * Take the id first: growing the id array drops the lock, so that
-	 * all the rest happens under one hold; nobody looks up @t before.
+	 * Take the slot first: growing the table drops the lock, so that all
+	 * the rest happens under one hold; nobody looks up @t before.
 	 */
-	ret = hwt_alloc_id(hf, &id, t, nows);
-	if (ret < 0) {
+	t = hwt_alloc_slot(hf, nows, &ret);
+	if (!t) {
 		hwt_user_uncharge(hf->user, 1);
 		return ret;
 	}
@@ -243,48 +242,43 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	if (!ret && !hwt_rearms_charge(hf, rearms))
 		ret = -EDQUOT;
 	if (ret) {
-		hwt_ids_put(&hf->ids, id);
+		hwt_ids_put(&hf->ids, t);
 		hwt_user_uncharge(hf->user, 1);
 		return ret;
 	}
 
-	t->id = id;
-	t->cookie = op->cookie;
 	t->clk = clk;
 	t->state = HWT_U_IDLE;
-	t->flags |= hwt_uflags(op->flags);
-	if (t->flags & HWT_U_EXT) {
-		hwt_ext(t)->period = op->period;
-		hwt_ext(t)->due = asked;
-		hwt_ext(t)->efd = s->ctx ? hwt_efd_of(hf, s) : NULL;
+	t->flags = hwt_uflags(op->flags);
+	if (s->ext) {
+		struct hwt_uext *e = s->ext;
+
+		e->period = op->period;
+		e->due = asked;
+		e->efd = s->ctx ? hwt_efd_of(hf, s) : NULL;
+		e->cookie = op->cookie;
+		t->ext = e;
+		t->flags |= HWT_U_EXT;
+		s->ext = NULL;
+	} else {
+		t->cookie = op->cookie;
 	}
 	hwt_utimer_set_slack(t, s->slack);
-	s->fresh = NULL;
 	s->added = t;
 	hwt_utimer_arm(hf, t, deadline, now);
 	hf->ntimers++;
 	hwt_stat_add(&hf->stats, HWT_C_ADDED, 1);
-	op->id = id;
+	op->id = t->id;
 	op->gen = t->gen;
 	return 0;
 }
 
-/* Give a timer the larger object, to hold a period. */
-static struct hwt_utimer *hwt_upgrade(struct hwt_file *hf,
-				      struct hwt_utimer *t,
-				      struct hwt_utimer *fresh)
+/* Give a timer what timers with a period or slack have; its slot stays. */
+static void hwt_upgrade(struct hwt_utimer *t, struct hwt_uext *e)
 {
-	struct hwt_utimer_ext *e = hwt_ext(fresh);
-
-	e->t = *t;
-	e->t.flags |= HWT_U_EXT;
-	if (t->state != HWT_U_IDLE)
-		list_replace(&t->node.entry, &e->t.node.entry);
-	else
-		INIT_LIST_HEAD(&e->t.node.entry);
-	hwt_ids_replace(hf, &e->t);
-	hwt_utimer_free(t);
-	return &e->t;
+	e->cookie = t->cookie;
+	t->ext = e;
+	t->flags |= HWT_U_EXT;
 }
 
 /*
@@ -329,17 +323,19 @@ static int hwt_arming_was(const struct hwt_utimer *t)
 	}
 }
 
-/* The timer of a MOD or CANCEL, if its generation is the one asked for. */
+/*
+ * The timer of a MOD or CANCEL, if its generation is the one asked for:
+ * with HWTIMER_F_GEN, an arming that is over is stale, whether its id
+ * names a newer timer, a free slot, or none the table still has.
+ */
 static struct hwt_utimer *hwt_op_timer(struct hwt_file *hf,
 				       const struct hwtimer_op *op, int *err)
 {
 	struct hwt_utimer *t = hwt_lookup(hf, op->id);
 
-	*err = -ENOENT;
-	if (t && (op->flags & HWTIMER_F_GEN) && t->gen != op->gen) {
-		*err = -ESTALE;
+	*err = op->flags & HWTIMER_F_GEN ? -ESTALE : -ENOENT;
+	if (t && (op->flags & HWTIMER_F_GEN) && t->gen != op->gen)
 		t = NULL;
-	}
 	return t;
 }
 
@@ -388,8 +384,8 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 			t->flags |= HWT_U_FIXED_DELAY;
 	}
 	if ((op->period || s->slack) && !(t->flags & HWT_U_EXT)) {
-		t = hwt_upgrade(hf, t, s->fresh);
-		s->fresh = NULL;
+		hwt_upgrade(t, s->ext);
+		s->ext = NULL;
 		if (op->flags & HWTIMER_F_PERIOD)
 			hwt_ext(t)->period = op->period;
 	}
@@ -414,7 +410,7 @@ out:
 }
 
 static int hwt_do_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
-			 struct hwt_nows *nows, struct list_head *dead)
+			 struct hwt_nows *nows)
 {
 	struct hwtimer_op *op = &s->op;
 	struct hwt_utimer *t;
@@ -434,32 +430,8 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
 		hwt_stat_add(&hf->stats, HWT_C_CANCELLED, 1);
 	}
 	s->ended = hwt_signalling(t);
-	hwt_utimer_remove(hf, t, dead);
+	hwt_utimer_remove(hf, t);
 	return was;
-}
-
-/* Allocate the plain timers of a chunk at once; ENOMEM fails them all. */
-static void hwt_prepped_alloc(struct hwt_file *hf,
-			      struct hwt_prepped_op *preps, unsigned int n)
-{
-	struct hwt_utimer *ts[HWT_CHUNK];
-	unsigned int i, k = 0;
-
-	for (i = 0; i < n; i++)
-		if (preps[i].op.result == 1)
-			k++;
-	if (k && hwt_utimer_alloc_plain(hf, ts, k))
-		k = 0;
-	for (i = 0; i < n; i++) {
-		if (preps[i].op.result != 1)
-			continue;
-		if (!k) {
-			preps[i].op.result = -ENOMEM;
-			continue;
-		}
-		preps[i].fresh = ts[--k];
-		preps[i].op.result = 0;
-	}
 }
 
 /**
@@ -481,12 +453,11 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 	unsigned int i, adds, prepaid, ran = n;
 	struct hwt_nows nows = {};
 	bool ended = false, cancelled = false;
-	LIST_HEAD(dead);
 
 	for (i = 0; i < n; i++) {
 		struct hwt_prepped_op *s = &preps[i];
 
-		s->fresh = NULL;
+		s->ext = NULL;
 		s->added = NULL;
 		s->ctx = NULL;
 		s->efd = NULL;
@@ -494,7 +465,6 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		if (!s->op.result)
 			s->op.result = hwt_prep(hf, s);
 	}
-	hwt_prepped_alloc(hf, preps, n);
 	/*
 	 * Ids for the ADDs, grown without the lock (hwt_alloc_id() copes
 	 * if others took them), and their charge to the user, in one go
@@ -525,7 +495,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 			s->op.result = hwt_do_mod(hf, s, &nows);
 			break;
 		case HWTIMER_OP_CANCEL:
-			s->op.result = hwt_do_cancel(hf, s, &nows, &dead);
+			s->op.result = hwt_do_cancel(hf, s, &nows);
 			break;
 		}
 		ended |= s->ended;
@@ -538,12 +508,10 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 
 	if (prepaid)
 		hwt_user_uncharge(hf->user, prepaid);
-	hwt_utimer_free_list(hf, &dead);
 	if (cancelled)
 		hwt_ids_shrink(hf);
 	for (i = 0; i < n; i++) {
-		if (preps[i].fresh)
-			hwt_utimer_free(preps[i].fresh);
+		hwt_uext_free(preps[i].ext);
 		if (preps[i].ctx)
 			eventfd_ctx_put(preps[i].ctx);
 		kfree(preps[i].efd);
@@ -564,7 +532,6 @@ void hwt_undo_adds(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		   unsigned int n)
 {
 	unsigned int i;
-	LIST_HEAD(dead);
 
 	hwt_lock(hf);
 	for (i = 0; i < n; i++) {
@@ -575,8 +542,7 @@ void hwt_undo_adds(struct hwt_file *hf, struct hwt_prepped_op *preps,
 			continue;
 		t = hwt_lookup(hf, s->op.id);
 		if (t == s->added && t->gen == s->op.gen)
-			hwt_utimer_remove(hf, t, &dead);
+			hwt_utimer_remove(hf, t);
 	}
 	hwt_unlock(hf);
-	hwt_utimer_free_list(hf, &dead);
 }

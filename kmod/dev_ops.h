@@ -7,17 +7,18 @@
 struct eventfd_ctx;
 
 /*
- * One operation of a batch, with what it needs allocated beforehand: a
- * timer object and, for an eventfd, its context and an entry for it in case
- * it is not the file's last one; and the slack it arms with, its own or
- * the file's. @added is the timer an ADD created, for hwt_undo_adds();
+ * One operation of a batch, with what it needs allocated beforehand: for
+ * a timer with a period, slack or an eventfd, what it has besides its slot
+ * (@ext), and for an eventfd, its context and an entry for it in case it
+ * is not the file's last one; and the slack it arms with, its own or the
+ * file's. @added is the timer an ADD created, for hwt_undo_adds();
  * @ended says that a MOD or CANCEL ended an arming whose eventfd a run was
  * signalling (hwt_signalling(), hwt_signals_wait()).
  */
 struct hwt_prepped_op {
 	struct hwtimer_op op;
 	u64 slack;
-	struct hwt_utimer *fresh;
+	struct hwt_uext *ext;
 	struct hwt_utimer *added;
 	struct eventfd_ctx *ctx;
 	struct hwt_efd *efd;

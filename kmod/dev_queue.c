@@ -7,15 +7,26 @@
  * header and the readers when it changes.
  */
 #include "dev.h"
+#include "dev_ids.h"
 #include "dev_queue.h"
 #include "dev_ring.h"
 #include "dev_signal.h"
 
-/* Queue @t, off the wheel, in its FIRED or CANCELED state. */
+/*
+ * Queue @t, off the wheel, in its FIRED or CANCELED state. The queue is
+ * linked by ids, in the place of the list link the wheel no longer uses
+ * (struct hwt_utimer.qprev, .qnext), beside the fire time.
+ */
 void hwt_queue_push(struct hwt_file *hf, struct hwt_utimer *t)
 {
 	lockdep_assert_held(&hf->lock);
-	list_add_tail(&t->node.entry, &hf->ready);
+	t->qprev = hf->qtail;
+	t->qnext = 0;
+	if (hf->qtail)
+		hwt_lookup(hf, hf->qtail)->qnext = t->id;
+	else
+		hf->qhead = t->id;
+	hf->qtail = t->id;
 	WRITE_ONCE(hf->nready, hf->nready + 1);
 }
 
@@ -23,7 +34,14 @@ void hwt_queue_push(struct hwt_file *hf, struct hwt_utimer *t)
 void hwt_queue_del(struct hwt_file *hf, struct hwt_utimer *t)
 {
 	lockdep_assert_held(&hf->lock);
-	list_del_init(&t->node.entry);
+	if (t->qprev)
+		hwt_lookup(hf, t->qprev)->qnext = t->qnext;
+	else
+		hf->qhead = t->qnext;
+	if (t->qnext)
+		hwt_lookup(hf, t->qnext)->qprev = t->qprev;
+	else
+		hf->qtail = t->qprev;
 	WRITE_ONCE(hf->nready, hf->nready - 1);
 	/*
 	 * The one call back up, by design: delivering into the ring

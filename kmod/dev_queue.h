@@ -3,6 +3,7 @@
 #define _HWT_DEV_QUEUE_H
 
 #include "dev.h"
+#include "dev_ids.h"
 
 struct hwt_signals;
 
@@ -11,15 +12,17 @@ void hwt_queue_del(struct hwt_file *hf, struct hwt_utimer *t);
 void hwt_queued_records(struct hwt_file *hf, struct hwt_signals *sig,
 			unsigned int full);
 
-/* The first timer on the queue, or NULL; with the file's lock held. */
+/* The timer at the head of the queue, or NULL; with the file's lock held. */
 static inline struct hwt_utimer *hwt_queue_first(struct hwt_file *hf)
 {
-	return list_first_entry_or_null(&hf->ready, struct hwt_utimer,
-					node.entry);
+	return hf->qhead ? hwt_lookup(hf, hf->qhead) : NULL;
 }
 
-/* Each timer on the queue, oldest first; with the file's lock held. */
-#define hwt_queue_for_each(t, hf) \
-	list_for_each_entry(t, &(hf)->ready, node.entry)
+/* The timer after @t on the queue, or NULL; with the file's lock held. */
+static inline struct hwt_utimer *hwt_queue_next(struct hwt_file *hf,
+						struct hwt_utimer *t)
+{
+	return t->qnext ? hwt_lookup(hf, t->qnext) : NULL;
+}
 
 #endif /* _HWT_DEV_QUEUE_H */

@@ -52,7 +52,7 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 	for (clk = 0; clk <= HWT_CLK_ELAPSED; clk++)
 		off[clk] = hwt_view_offset(clk);
 	hwt_lock(hf);
-	hwt_queue_for_each(t, hf) {
+	for (t = hwt_queue_first(hf); t; t = hwt_queue_next(hf, t)) {
 		struct hwt_peek *p;
 
 		if (n == max)
@@ -82,7 +82,7 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
  */
 static unsigned int hwt_take_records(struct hwt_file *hf,
 				     const struct hwt_peek *peek,
-				     unsigned int n, struct list_head *dead)
+				     unsigned int n)
 {
 	struct hwt_nows now = {};
 	struct hwt_utimer *t;
@@ -95,8 +95,7 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 		if (t != peek[i].t || t->id != peek[i].id ||
 		    t->gen != peek[i].gen || canceled != peek[i].canceled)
 			break;
-		hwt_record_taken(hf, t, peek[i].canceled, peek[i].now, &now,
-				 dead);
+		hwt_record_taken(hf, t, peek[i].canceled, peek[i].now, &now);
 	}
 	hwt_stat_add(&hf->stats, HWT_C_RECORDS, i);
 	hwt_unlock(hf);
@@ -164,7 +163,6 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 	rb = hf->rbuf;
 	while (done < max) {
 		unsigned int n = min_t(size_t, HWT_READ_CHUNK, max - done);
-		LIST_HEAD(dead);
 
 		n = hwt_peek_records(hf, rb->recs, rb->peek, n);
 		if (n) {
@@ -172,8 +170,7 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 					       rb->recs, n);
 			if (ret)
 				break;
-			n = hwt_take_records(hf, rb->peek, n, &dead);
-			hwt_utimer_free_list(hf, &dead);
+			n = hwt_take_records(hf, rb->peek, n);
 			done += n;
 			/* a signal, not task_work: see hwt_ioc_batch() */
 			if (done < max && task_sigpending(current))

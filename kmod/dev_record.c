@@ -22,7 +22,7 @@ void hwt_fill_record(struct hwtimer_record *r, struct hwt_utimer *t, s64 off,
 {
 	r->id = t->id;
 	r->gen = t->gen;
-	r->cookie = t->cookie;
+	r->cookie = hwt_cookie(t);
 	r->deadline = hwt_reported_deadline(t) + off;
 	r->fired = t->fired + off;
 	r->overruns = 0;
@@ -48,15 +48,13 @@ void hwt_fill_record(struct hwtimer_record *r, struct hwt_utimer *t, s64 off,
  * @when: up to when its record counted a periodic timer's overruns
  * @nows: the clock reads of this hold of the lock, for the wheel (a fresh
  *	  one: see hwt_base_sync())
- * @dead: where an HWTIMER_F_AUTOREMOVE timer goes
  *
  * Whether read() took the record or it went into the ring: the timer
  * leaves the queue, and a periodic one is re-armed, an AUTOREMOVE one
  * deleted.
  */
 void hwt_record_taken(struct hwt_file *hf, struct hwt_utimer *t,
-		      bool canceled, u64 when, struct hwt_nows *nows,
-		      struct list_head *dead)
+		      bool canceled, u64 when, struct hwt_nows *nows)
 {
 	lockdep_assert_held(&hf->lock);
 	hwt_utimer_disarm(hf, t);
@@ -64,5 +62,5 @@ void hwt_record_taken(struct hwt_file *hf, struct hwt_utimer *t,
 		hwt_utimer_rearm_period(hf, t, when,
 					hwt_now_once(hf, nows, t->clk));
 	else if (t->flags & HWT_U_AUTOREMOVE)
-		hwt_utimer_remove(hf, t, dead);
+		hwt_utimer_remove(hf, t);
 }

@@ -259,7 +259,6 @@ static s64 hwt_ring_off(const struct hwt_ring *r, unsigned int clk)
  * @p: the pass (hwt_ring_begin())
  * @t: a timer the pass expired, or one from the head of the queue
  * @nows: the clock reads of this hold of the lock
- * @dead: where an HWTIMER_F_AUTOREMOVE timer goes once delivered
  *
  * As read() taking the record would (hwt_record_taken()): a periodic timer
  * is re-armed, its missed periods counted as overruns, and an AUTOREMOVE
@@ -268,8 +267,7 @@ static s64 hwt_ring_off(const struct hwt_ring *r, unsigned int clk)
  * Return: false, and @t untouched, if the ring has no room.
  */
 bool hwt_ring_put(struct hwt_file *hf, struct hwt_ring_pass *p,
-		  struct hwt_utimer *t, struct hwt_nows *nows,
-		  struct list_head *dead)
+		  struct hwt_utimer *t, struct hwt_nows *nows)
 {
 	struct hwt_ring *r = hf->ring;
 	bool canceled;
@@ -286,7 +284,7 @@ bool hwt_ring_put(struct hwt_file *hf, struct hwt_ring_pass *p,
 			hwt_ring_off(r, t->clk), canceled, now);
 	/* poll() reads it without the lock */
 	WRITE_ONCE(r->prod, r->prod + 1);
-	hwt_record_taken(hf, t, canceled, now, nows, dead);
+	hwt_record_taken(hf, t, canceled, now, nows);
 	return true;
 }
 
@@ -377,18 +375,16 @@ long hwt_ioc_ring_flush(struct hwt_file *hf)
 		struct hwt_nows nows = {};
 		struct hwt_ring_pass p;
 		struct hwt_utimer *t;
-		LIST_HEAD(dead);
 
 		hwt_lock(hf);
 		hwt_ring_begin(hf, &p);
 		for (n = 0; n < HWT_FLUSH_CHUNK && (t = hwt_queue_first(hf));
 		     n++)
-			if (!hwt_ring_put(hf, &p, t, &nows, &dead))
+			if (!hwt_ring_put(hf, &p, t, &nows))
 				break;
 		hwt_ring_end(hf, &p, &sig);
 		hwt_ring_restore(r);
 		hwt_unlock_signal(hf, &sig);
-		hwt_utimer_free_list(hf, &dead);
 		moved += n;
 		cond_resched();
 	} while (n == HWT_FLUSH_CHUNK && !task_sigpending(current));

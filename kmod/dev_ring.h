@@ -22,8 +22,7 @@ long hwt_ioc_ring_flush(struct hwt_file *hf);
 int hwt_mmap(struct file *file, struct vm_area_struct *vma);
 void hwt_ring_begin(struct hwt_file *hf, struct hwt_ring_pass *p);
 bool hwt_ring_put(struct hwt_file *hf, struct hwt_ring_pass *p,
-		  struct hwt_utimer *t, struct hwt_nows *nows,
-		  struct list_head *dead);
+		  struct hwt_utimer *t, struct hwt_nows *nows);
 void hwt_ring_end(struct hwt_file *hf, struct hwt_ring_pass *p,
 		  struct hwt_signals *sig);
 void hwt_ring_queue_changed(struct hwt_file *hf, unsigned int full);

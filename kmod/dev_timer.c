@@ -31,15 +31,19 @@ void hwt_utimer_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 	t->state = HWT_U_IDLE;
 }
 
-/* Delete a timer; it goes on @dead, to be freed after the lock is dropped. */
-void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t,
-		       struct list_head *dead)
+/*
+ * Delete a timer: its slot goes back to the table, what it had besides to
+ * the slab, and its charges to its user.
+ */
+void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t)
 {
 	hwt_rearms_uncharge(hf, hwt_rearms(t->flags, hwt_period(t)));
 	hwt_utimer_disarm(hf, t);
-	hwt_ids_put(&hf->ids, t->id);
+	if (t->flags & HWT_U_EXT)
+		hwt_uext_free(t->ext);
+	hwt_ids_put(&hf->ids, t);
 	hf->ntimers--;
-	list_add(&t->node.entry, dead);
+	hwt_user_uncharge(hf->user, 1);
 }
 
 /* Arm or re-arm @t for @deadline; every arming is a new generation. */
@@ -84,7 +88,7 @@ void hwt_utimer_set_slack(struct hwt_utimer *t, u64 slack)
 void hwt_utimer_rearm_period(struct hwt_file *hf, struct hwt_utimer *t,
 			     u64 when, u64 now)
 {
-	struct hwt_utimer_ext *e = hwt_ext(t);
+	struct hwt_uext *e = hwt_ext(t);
 	u64 over;
 
 	e->due = hwt_period_next(e->due, t->fired, when, e->period,

@@ -5,8 +5,7 @@
 #include "dev.h"
 
 void hwt_utimer_disarm(struct hwt_file *hf, struct hwt_utimer *t);
-void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t,
-		       struct list_head *dead);
+void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t);
 void hwt_utimer_arm(struct hwt_file *hf, struct hwt_utimer *t, u64 deadline,
 		    u64 now);
 u64 hwt_utimer_slack(const struct hwt_node *n);

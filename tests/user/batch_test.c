@@ -177,10 +177,13 @@ TEST_F(dev, batch_resubmits_as_it_came_back)
 		EXPECT_EQ(1, ops[i].result);
 		EXPECT_LT(0ULL, ops[i].expires);
 	}
-	/* and once more, as they came back (@expires is CANCEL's out field) */
+	/*
+	 * and once more, as they came back (@expires is CANCEL's out
+	 * field): those armings are over, the timers gone
+	 */
 	ASSERT_EQ(3, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	for (i = 0; i < 3; i++)
-		EXPECT_EQ(-ENOENT, ops[i].result);
+		EXPECT_EQ(-ESTALE, ops[i].result);
 }
 
 /* Faults: nothing takes effect that the caller does not hear of */

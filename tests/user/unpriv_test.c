@@ -219,16 +219,19 @@ static long add_until_edquot(int fd)
 }
 
 /*
- * As A with a limit of 5,000: a file's id array beyond 4,096 slots counts
- * one timer per 16, for as long as the file keeps it. File a grows its
- * array to 8,192 slots (256) and keeps one timer; file b then gets 5,000 -
- * 257 - 256 = 4,487 timers. Once a is empty, its array and timer are given
- * back: b gets 257 more.
+ * As A: a file's table beyond 4,096 slots counts one timer per 16 (fdinfo's
+ * id_slots says how many it has), for as long as the file keeps it. File a
+ * grows its table past 4,096 slots and keeps one timer. With the limit
+ * then set (through a descriptor root opened) to what a holds plus 1,000,
+ * file b, whose table stays small, gets exactly 1,000 timers. Once a is
+ * empty, its table and timer are given back, and b gets that many more.
  */
 static int ids_count_against_the_limit(void *arg)
 {
-	int a = t_open(), b = t_open(), i;
+	int limit = *(int *)arg, a = t_open(), b = t_open(), i;
 	struct hwtimer_drain d = { 0 };
+	unsigned long long slots, held;
+	char v[32];
 
 	if (a < 0 || b < 0)
 		return 1;
@@ -238,17 +241,30 @@ static int ids_count_against_the_limit(void *arg)
 	for (i = 1; i <= 4096; i++)
 		if (t_cancel(a, i) != 1)
 			return 3;
-	if (add_until_edquot(b) != 4487)
+	slots = t_fdinfo_u64(a, "id_slots");
+	if (slots <= 4096 || slots == ~0ULL)
 		return 4;
-	if (t_ioctl(a, HWTIMER_IOC_DRAIN, &d) || d.count != 1)
+	held = 1 + (slots - 4096 + 15) / 16;
+	snprintf(v, sizeof(v), "%llu", held + 1000);
+	if (pwrite(limit, v, strlen(v), 0) != (ssize_t)strlen(v))
 		return 5;
-	return add_until_edquot(b) == 257 ? 0 : 6;
+	if (add_until_edquot(b) != 1000)
+		return 6;
+	if (t_ioctl(a, HWTIMER_IOC_DRAIN, &d) || d.count != 1)
+		return 7;
+	return add_until_edquot(b) == (long)held ? 0 : 8;
 }
 
 TEST_F(unpriv, a_big_id_array_counts_against_the_limit)
 {
+	int limit;
+
 	ASSERT_NE(-1, t_param_set("max_timers_per_user", 5000));
-	EXPECT_EQ(0, as_user(UID_A, ids_count_against_the_limit, NULL));
+	limit = open("/sys/module/hwtimer/parameters/max_timers_per_user",
+		     O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, limit);
+	EXPECT_EQ(0, as_user(UID_A, ids_count_against_the_limit, &limit));
+	close(limit);
 }
 
 static long ring_setup(int fd, uint32_t entries)

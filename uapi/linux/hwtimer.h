@@ -15,7 +15,8 @@
  * out, so a file never has an id above the most timers it held at once.
  * An id is thus reused as soon as its timer is gone, and a stale id may
  * name a newer timer; an operation with HWTIMER_F_GEN acts only on the
- * arming whose generation it gives, and fails with ESTALE otherwise.
+ * arming whose generation it gives, and fails with ESTALE otherwise, the
+ * timer being gone included.
  * A timer fires no earlier than its deadline and, with no slack, less than
  * one wheel tick (struct hwtimer_info.tick_ns, 4096 ns by default) after
  * it, plus the latency of the hrtimer that drives the wheel. A timer with

@@ -313,8 +313,8 @@ const char *hwtimer_strerror(int err)
 		return "too many open files: this process's (RLIMIT_NOFILE), or this user's "
 		       "files of " HWTIMER_DEVICE " (max_files_per_user)";
 	case ESTALE:
-		return "the timer was re-armed or replaced since the generation given "
-		       "with HWTIMER_F_GEN";
+		return "the timer was re-armed, replaced or deleted since the generation "
+		       "given with HWTIMER_F_GEN";
 	case E2BIG:
 		return "batch too large, or a struct with fields this module does not know";
 	case EINVAL:
