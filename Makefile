@@ -36,7 +36,7 @@ SMOKE_TESTS := $(patsubst tests/smoke/%.c,$(BUILD)/smoke/%,$(wildcard tests/smok
 # libhwtimer and hwtimerctl
 UT := userspace-tool
 LIB_SOVER := 1
-LIB_VERSION := 1.0.0
+LIB_VERSION := 1.1.0
 LIB_CFLAGS := $(UCFLAGS) -fPIC -fvisibility=default -I$(UT)/lib
 CLI_SRCS := $(UT)/hwtimerctl.c $(UT)/cli.c $(UT)/cmd_timer.c $(UT)/cmd_latency.c \
 	$(UT)/cmd_bench.c $(UT)/cmd_observe.c $(UT)/parse.c $(UT)/hist.c

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Layer 2 of make bench, io_uring submission: hwtimer's ADD and CANCEL as
- * IORING_OP_URING_CMD SQEs, 256 per submission, against what bounds them
+ * IORING_OP_URING_CMD SQEs, 256 per submission, one operation each, or 256
+ * operations in one SQE (HWTIMER_URING_BATCH, from user memory and from a
+ * registered buffer), against what bounds them
  * from below (the same number of NOP SQEs, whose cost is io_uring's own,
  * and of URING_CMD SQEs that fail at once, which add io_uring's handling
  * of a driver command) and from beside (io_uring's TIMEOUT +
@@ -80,6 +82,58 @@ static double hwt_uring(void *arg)
 		if (io_uring_submit(&u->ring) != BATCH)
 			die("io_uring_submit", EIO);
 		reap(&u->ring, BATCH, NULL, "HWTIMER_URING_CANCEL");
+		done += BATCH;
+	}
+	return (double)(now_ns() - t0) / (double)done;
+}
+
+/*
+ * 256 ADDs in one HWTIMER_URING_BATCH SQE, then CANCELs of as many of the
+ * oldest pending in another: @ops in a registered buffer if @fixed.
+ */
+struct batch_arg {
+	struct uring_arg *u;
+	struct hwtimer_op *ops;
+	bool fixed;
+};
+
+static void batch_submit(struct batch_arg *b)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&b->u->ring);
+
+	if (b->fixed)
+		hwtimer_uring_prep_batch_fixed(sqe, b->u->fd, b->ops, BATCH, 0,
+					       0, 0);
+	else
+		hwtimer_uring_prep_batch(sqe, b->u->fd, b->ops, BATCH, 0, 0);
+	if (io_uring_submit(&b->u->ring) != 1)
+		die("io_uring_submit", EIO);
+	reap(&b->u->ring, 1, NULL, "HWTIMER_URING_BATCH");
+}
+
+static double hwt_uring_batch(void *arg)
+{
+	struct batch_arg *b = arg;
+	uint64_t t0 = now_ns(), done = 0;
+	unsigned int k;
+
+	while (done < OPS) {
+		for (k = 0; k < BATCH; k++)
+			b->ops[k] = (struct hwtimer_op){
+				.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+				.expires = FAR + k,
+			};
+		batch_submit(b);
+		for (k = 0; k < BATCH; k++) {
+			uint32_t old = fifo[fifo_head];
+
+			fifo[fifo_head] = b->ops[k].id;
+			fifo_head = (fifo_head + 1) % PENDING;
+			b->ops[k] = (struct hwtimer_op){
+				.op = HWTIMER_OP_CANCEL, .id = old,
+			};
+		}
+		batch_submit(b);
 		done += BATCH;
 	}
 	return (double)(now_ns() - t0) / (double)done;
@@ -174,6 +228,21 @@ void uring_cmd_all(void)
 	}
 	emit("arm_cancel", "hwtimer io_uring, batch of 256", "ns_per_timer",
 	     median3(hwt_uring, &u), NULL);
+	{
+		static struct hwtimer_op ops[BATCH];
+		struct iovec iov = { .iov_base = ops, .iov_len = sizeof(ops) };
+		struct batch_arg b = { .u = &u, .ops = ops };
+
+		emit("arm_cancel", "hwtimer io_uring vectored, 256 per SQE",
+		     "ns_per_timer", median3(hwt_uring_batch, &b), NULL);
+		if (!io_uring_register_buffers(&u.ring, &iov, 1)) {
+			b.fixed = true;
+			emit("arm_cancel",
+			     "hwtimer io_uring vectored, 256 per SQE, registered buffer",
+			     "ns_per_timer", median3(hwt_uring_batch, &b), NULL);
+			io_uring_unregister_buffers(&u.ring);
+		}
+	}
 	emit("arm_cancel", "io_uring NOP pair, batch of 256", "ns_per_timer",
 	     median3(nop_pairs, &u), NULL);
 	emit("arm_cancel", "io_uring URING_CMD pair failing at once, batch of 256",

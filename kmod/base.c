@@ -38,7 +38,6 @@ const char * const hwt_counter_names[HWT_NR_COUNTERS] = {
 	[HWT_C_REBASES] = "rebases",
 	[HWT_C_CONTINUED] = "continued",
 	[HWT_C_HANDED_OFF] = "handed_off",
-	[HWT_C_URING_RUNS] = "uring_runs",
 	[HWT_C_WAKEUPS_HANDED_OFF] = "wakeups_handed_off",
 };
 

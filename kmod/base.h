@@ -174,7 +174,6 @@ enum hwt_counter {
 	HWT_C_REBASES,		/* rebases after the clock was set back */
 	HWT_C_CONTINUED,	/* passes a run went on with, not re-armed */
 	HWT_C_HANDED_OFF,	/* passes run by the worker of a base */
-	HWT_C_URING_RUNS,	/* task-work runs of queued io_uring commands */
 	HWT_C_WAKEUPS_HANDED_OFF, /* wake-ups passes left to a worker */
 	HWT_NR_COUNTERS
 };

@@ -241,26 +241,6 @@ struct hwt_ids {
 };
 
 /**
- * struct hwt_uring_batch - io_uring commands waiting to run together
- * @lock: guards the rest
- * @head: the first command, whose task work runs them all; NULL if none
- * @tail: where the next command is linked in
- * @ctx: the io_uring instance they came from
- * @task: the task that issued them, where the task work runs
- *
- * io_uring issues the SQEs of a submission one by one; those that queue
- * here run under one hold of the file's lock per HWT_CHUNK, as a BATCH's
- * do (dev_uring.c).
- */
-struct hwt_uring_batch {
-	spinlock_t lock;		/* see @lock above */
-	struct io_uring_cmd *head;
-	struct io_uring_cmd **tail;
-	const void *ctx;
-	const struct task_struct *task;
-};
-
-/**
  * struct hwt_file - an open /dev/hwtimer
  * @lock: the file's lock: see above
  * @ids: its timers by id
@@ -283,7 +263,6 @@ struct hwt_uring_batch {
  * @ring: the expiry ring, or NULL; set once, under @setup and the lock
  * @ntimers: timers on the file
  * @nready: timers on the record queue
- * @uring: io_uring commands waiting for the task work that runs them
  * @cos_link: on the list of files that clock sets walk (dev_clockset.c),
  *	      once it armed a HWTIMER_F_CANCEL_ON_SET timer
  * @cos_seq: the count of clock sets its HWTIMER_F_CANCEL_ON_SET timers were
@@ -322,7 +301,6 @@ struct hwt_file {
 	struct hwt_ring *ring;
 	u32 ntimers;
 	u32 nready;
-	struct hwt_uring_batch uring;
 	struct list_head cos_link;
 	u32 cos_seq;
 	spinlock_t sig_lock;		/* see @sig_lock above */

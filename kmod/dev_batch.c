@@ -14,6 +14,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include "dev.h"
 #include "dev_account.h"
@@ -60,10 +61,63 @@ static void hwt_unpin(struct hwt_upin *p)
 	unpin_user_pages_dirty_lock(p->pages, p->nr, true);
 }
 
-/* Copy @len bytes from (@out false) or to (@out true) offset @at of @p. */
-static void hwt_upin_copy(struct hwt_upin *p, size_t at, void *buf,
-			  size_t len, bool out)
+/*
+ * A chunk of a batch's entries: pinned user memory, or a copy of a
+ * registered buffer's bytes (@buf), written back when the chunk is done.
+ */
+struct hwt_chunk {
+	struct hwt_upin pin;
+	void *buf;
+	size_t at;
+	size_t len;
+};
+
+/* Get the @len bytes at offset @at of @src: -EFAULT if they are not there. */
+static int hwt_chunk_get(struct hwt_chunk *c, const struct hwt_batch_src *src,
+			 size_t at, size_t len, void *buf)
 {
+	struct iov_iter it;
+
+	c->at = at;
+	c->len = len;
+	if (!src->in) {
+		c->buf = NULL;
+		return hwt_upin(&c->pin, src->uops + at, len);
+	}
+	c->buf = buf;
+	it = *src->in;
+	iov_iter_advance(&it, at);
+	return copy_from_iter(buf, len, &it) == len ? 0 : -EFAULT;
+}
+
+/* Done with a chunk: its pages unpinned, or its copy written back. */
+static void hwt_chunk_put(struct hwt_chunk *c, const struct hwt_batch_src *src)
+{
+	struct iov_iter it;
+
+	if (!c->buf) {
+		hwt_unpin(&c->pin);
+		return;
+	}
+	it = *src->out;
+	iov_iter_advance(&it, c->at);
+	/* a registered buffer's pages are there: it cannot come up short */
+	WARN_ON_ONCE(copy_to_iter(c->buf, c->len, &it) != c->len);
+}
+
+/* Copy @len bytes from (@out false) or to (@out true) offset @at of @c. */
+static void hwt_chunk_copy(struct hwt_chunk *c, size_t at, void *buf,
+			   size_t len, bool out)
+{
+	struct hwt_upin *p = &c->pin;
+
+	if (c->buf) {
+		if (out)
+			memcpy(c->buf + at, buf, len);
+		else
+			memcpy(buf, c->buf + at, len);
+		return;
+	}
 	at += p->off;
 	while (len) {
 		struct page *page = p->pages[at >> PAGE_SHIFT];
@@ -79,15 +133,15 @@ static void hwt_upin_copy(struct hwt_upin *p, size_t at, void *buf,
 	}
 }
 
-/* Whether @len bytes at offset @at of @p are all zero. */
-static bool hwt_upin_zero(struct hwt_upin *p, size_t at, size_t len)
+/* Whether @len bytes at offset @at of @c are all zero. */
+static bool hwt_chunk_zero(struct hwt_chunk *c, size_t at, size_t len)
 {
 	u8 buf[64];
 
 	while (len) {
 		size_t n = min(len, sizeof(buf));
 
-		hwt_upin_copy(p, at, buf, n, false);
+		hwt_chunk_copy(c, at, buf, n, false);
 		if (memchr_inv(buf, 0, n))
 			return false;
 		at += n;
@@ -102,95 +156,135 @@ static bool hwt_upin_zero(struct hwt_upin *p, size_t at, size_t len)
  * longer one whose tail is not zero (a newer op than this kernel knows)
  * fails alone, with E2BIG. Its @result is an output, not read.
  */
-static void hwt_read_op(struct hwt_upin *p, unsigned int i, size_t osize,
+static void hwt_read_op(struct hwt_chunk *c, unsigned int i, size_t osize,
 			struct hwtimer_op *op)
 {
 	size_t k = min(osize, sizeof(*op));
 
 	if (k < sizeof(*op))
 		memset((void *)op + k, 0, sizeof(*op) - k);
-	hwt_upin_copy(p, i * osize, op, k, false);
+	hwt_chunk_copy(c, i * osize, op, k, false);
 	op->result = 0;
-	if (osize > k && !hwt_upin_zero(p, i * osize + k, osize - k)) {
+	if (osize > k && !hwt_chunk_zero(c, i * osize + k, osize - k)) {
 		memset(op, 0, sizeof(*op));
 		op->result = -E2BIG;
 	}
 }
 
 /* Write entry @i back: whole, or only the @result of an entry it refused. */
-static void hwt_write_op(struct hwt_upin *p, unsigned int i, size_t osize,
+static void hwt_write_op(struct hwt_chunk *c, unsigned int i, size_t osize,
 			 struct hwtimer_op *op)
 {
 	size_t at = i * osize;
 
 	if (!op->op) {
 		at += offsetof(struct hwtimer_op, result);
-		hwt_upin_copy(p, at, &op->result, sizeof(op->result), true);
+		hwt_chunk_copy(c, at, &op->result, sizeof(op->result), true);
 		return;
 	}
-	hwt_upin_copy(p, at, op, min(osize, sizeof(*op)), true);
+	hwt_chunk_copy(c, at, op, min(osize, sizeof(*op)), true);
 }
 
-long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize)
+/**
+ * hwt_batch_check() - what BATCH, and its io_uring command, refuse at once
+ * @count: entries
+ * @op_size: the size of each
+ * @flags: HWTIMER_BATCH_*
+ *
+ * Return: 0, -EINVAL or -E2BIG.
+ */
+int hwt_batch_check(u32 count, u32 op_size, u32 flags)
 {
-	struct hwtimer_batch hb;
-	struct hwt_prepped_op *preps;
-	unsigned int per;
-	void __user *uops;
-	size_t osize;
-	u32 done = 0;
-	long ret;
+	if (flags & ~HWTIMER_BATCH_STOP_ON_ERROR)
+		return -EINVAL;
+	if (op_size < HWTIMER_OP_SIZE_VER0 || op_size % 8)
+		return -EINVAL;
+	if (op_size > PAGE_SIZE || count > HWT_MAX_BATCH)
+		return -E2BIG;
+	return 0;
+}
 
-	ret = hwt_copy_in(&hb, sizeof(hb), HWTIMER_BATCH_SIZE_VER0, uarg,
-			  usize);
-	if (ret)
-		return ret;
-	if (hb.flags & ~HWTIMER_BATCH_STOP_ON_ERROR)
-		return -EINVAL;
-	if (hb.op_size < HWTIMER_OP_SIZE_VER0 || hb.op_size % 8)
-		return -EINVAL;
-	if (hb.op_size > PAGE_SIZE)
-		return -E2BIG;
-	if (hb.count > HWT_MAX_BATCH)
-		return -E2BIG;
-	osize = hb.op_size;
-	uops = u64_to_user_ptr(hb.ops);
+/**
+ * hwt_batch_run() - run a batch's entries, a chunk at a time
+ * @hf: the file
+ * @src: where the entries are
+ * @count: how many, checked by hwt_batch_check()
+ * @osize: the size of each
+ * @stop: stop at the first failure (HWTIMER_BATCH_STOP_ON_ERROR)
+ * @done: set to how many ran, their results written back
+ *
+ * A chunk whose memory is not there does not run, and ends the batch; so
+ * does a signal, between chunks.
+ *
+ * Return: 0, or -errno for what ended the batch early.
+ */
+long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
+		   u32 count, size_t osize, bool stop, u32 *done)
+{
+	struct hwt_prepped_op *preps;
+	void *buf = NULL;
+	unsigned int per;
+	long ret = 0;
+
+	*done = 0;
 	/* a chunk spans at most a page's worth of bytes: two pages pinned */
 	per = min_t(size_t, HWT_CHUNK, PAGE_SIZE / osize);
-
-	preps = kmalloc_array(min(hb.count, per) ?: 1, sizeof(*preps),
+	preps = kmalloc_array(min(count, per) ?: 1, sizeof(*preps),
 			      GFP_KERNEL);
-	if (!preps)
+	if (preps && src->in)
+		buf = kmalloc(min(count, per) * osize ?: 1, GFP_KERNEL);
+	if (!preps || (src->in && !buf)) {
+		kfree(preps);
 		return -ENOMEM;
-	while (done < hb.count) {
-		unsigned int i, n = min(per, hb.count - done);
-		struct hwt_upin pin;
+	}
+	while (*done < count) {
+		unsigned int i, n = min(per, count - *done);
+		struct hwt_chunk chunk;
 		unsigned int ran;
 
-		ret = hwt_upin(&pin, uops + done * osize, n * osize);
+		ret = hwt_chunk_get(&chunk, src, *done * osize, n * osize, buf);
 		if (ret)
 			break;
 		for (i = 0; i < n; i++)
-			hwt_read_op(&pin, i, osize, &preps[i].op);
-		ran = hwt_run_ops(hf, preps, n,
-				  hb.flags & HWTIMER_BATCH_STOP_ON_ERROR);
+			hwt_read_op(&chunk, i, osize, &preps[i].op);
+		ran = hwt_run_ops(hf, preps, n, stop);
 		for (i = 0; i < ran; i++)
-			hwt_write_op(&pin, i, osize, &preps[i].op);
-		hwt_unpin(&pin);
-		done += ran;
-		if (ran < n || ((hb.flags & HWTIMER_BATCH_STOP_ON_ERROR) &&
-				preps[ran - 1].op.result < 0))
+			hwt_write_op(&chunk, i, osize, &preps[i].op);
+		hwt_chunk_put(&chunk, src);
+		*done += ran;
+		if (ran < n || (stop && preps[ran - 1].op.result < 0))
 			break;
 		/*
 		 * A signal ends it: @done tells the caller where to go on.
 		 * Not signal_pending(): task_work (io_uring's, say) sets
 		 * TIF_NOTIFY_SIGNAL, which a short count cannot restart.
 		 */
-		if (done < hb.count && task_sigpending(current))
+		if (*done < count && task_sigpending(current))
 			break;
 		cond_resched();
 	}
+	kfree(buf);
 	kfree(preps);
+	return ret;
+}
+
+long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize)
+{
+	struct hwtimer_batch hb;
+	struct hwt_batch_src src = {};
+	u32 done;
+	long ret;
+
+	ret = hwt_copy_in(&hb, sizeof(hb), HWTIMER_BATCH_SIZE_VER0, uarg,
+			  usize);
+	if (ret)
+		return ret;
+	ret = hwt_batch_check(hb.count, hb.op_size, hb.flags);
+	if (ret)
+		return ret;
+	src.uops = u64_to_user_ptr(hb.ops);
+	ret = hwt_batch_run(hf, &src, hb.count, hb.op_size,
+			    hb.flags & HWTIMER_BATCH_STOP_ON_ERROR, &done);
 	/* the return value says it too, should this store fault */
 	if (put_user(done, (u32 __user *)(uarg +
 					   offsetof(struct hwtimer_batch, done))) &&
@@ -231,12 +325,13 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 		u32 at = pos, scan = HWT_IDS_SCAN;
 		struct hwt_utimer *t;
 		bool more;
-		struct hwt_upin pin;
+		struct hwt_chunk chunk = {};
 
 		if (d.max) {
 			room = min_t(u32, room, d.max - d.count);
 			/* the ids taken must reach the caller: pin them first */
-			if (hwt_upin(&pin, uids + d.count, room * sizeof(*ids))) {
+			if (hwt_upin(&chunk.pin, uids + d.count,
+				     room * sizeof(*ids))) {
 				ret = d.count ? 0 : -EFAULT;
 				break;
 			}
@@ -266,8 +361,8 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 		hwt_unlock(hf);
 
 		if (d.max) {
-			hwt_upin_copy(&pin, 0, ids, k * sizeof(*ids), true);
-			hwt_unpin(&pin);
+			hwt_chunk_copy(&chunk, 0, ids, k * sizeof(*ids), true);
+			hwt_unpin(&chunk.pin);
 		}
 		d.count += k;
 		if (!more || !d.remaining || (d.max && d.count == d.max) ||

@@ -4,9 +4,25 @@
 
 #include "dev.h"
 
+struct iov_iter;
+
 /* entries one BATCH may carry */
 #define HWT_MAX_BATCH	65536
 
+/*
+ * Where a batch's operations are: user memory (@uops), pinned a chunk at a
+ * time; or a buffer io_uring registered, read through @in and written
+ * through @out, which never fault.
+ */
+struct hwt_batch_src {
+	void __user *uops;
+	struct iov_iter *in;
+	struct iov_iter *out;
+};
+
+int hwt_batch_check(u32 count, u32 op_size, u32 flags);
+long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
+		   u32 count, size_t osize, bool stop, u32 *done);
 long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize);
 long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize);
 

@@ -101,8 +101,6 @@ static int hwt_open(struct inode *inode, struct file *file)
 	mutex_init(&hf->ids.grow);
 	INIT_LIST_HEAD(&hf->cos_link);
 	init_waitqueue_head(&hf->wq);
-	spin_lock_init(&hf->uring.lock);
-	hf->uring.tail = &hf->uring.head;
 	file->private_data = hf;
 	return stream_open(inode, file);
 }

@@ -144,7 +144,8 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 			    HWTIMER_FEAT_GEN | HWTIMER_FEAT_RECORD_SIZE |
 			    HWTIMER_FEAT_RING |
 			    (IS_ENABLED(CONFIG_IO_URING) ?
-			     HWTIMER_FEAT_URING_CMD : 0),
+			     HWTIMER_FEAT_URING_CMD |
+			     HWTIMER_FEAT_URING_BATCH : 0),
 		.tick_ns = hwt_geo.tick_ns,
 		.max_delay_ns = hwt_geo.max_delay,
 		.slots_per_level = HWT_LVL_SIZE,
@@ -164,16 +165,39 @@ static long hwt_ioc_info(void __user *uarg, size_t usize)
 }
 
 /*
- * ADD, MOD or CANCEL on its own. Results go back into the caller's struct.
- * An ADD whose result cannot be written back is undone (hwt_undo_adds()),
- * but MOD and CANCEL cannot be, so for them the struct must be writable
- * before they run: writing back what was read probes both pages of a
- * struct that straddles two, at the cost of one copy.
+ * The out fields of a single op, which is all it writes back: its result,
+ * an ADD's id and generation, a MOD's generation, a CANCEL's generation
+ * and time left.
+ */
+static int hwt_op_out(struct hwtimer_op __user *u, const struct hwtimer_op *op)
+{
+	if (put_user(op->result, &u->result))
+		return -EFAULT;
+	switch (op->op) {
+	case HWTIMER_OP_ADD:
+		if (put_user(op->id, &u->id))
+			return -EFAULT;
+		fallthrough;
+	case HWTIMER_OP_MOD:
+		return put_user(op->gen, &u->gen);
+	default:
+		if (put_user(op->expires, &u->expires))
+			return -EFAULT;
+		return put_user(op->gen, &u->gen);
+	}
+}
+
+/*
+ * ADD, MOD or CANCEL on its own. Results go back into the caller's struct,
+ * its out fields only. An ADD whose result cannot be written back is
+ * undone (hwt_undo_adds()), but MOD and CANCEL cannot be, so for them the
+ * out fields must be writable before they run: they are written first
+ * with what was read.
  */
 static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 		       u32 opcode)
 {
-	size_t n = min(usize, sizeof(struct hwtimer_op));
+	struct hwtimer_op __user *u = uarg;
 	struct hwt_prepped_op s;
 	u32 given;
 	int ret;
@@ -185,17 +209,15 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 	given = s.op.op;
 	if (given && given != opcode)
 		return -EINVAL;
-	if (opcode != HWTIMER_OP_ADD && copy_to_user(uarg, &s.op, n))
-		return -EFAULT;
 	s.op.op = opcode;
+	if (opcode != HWTIMER_OP_ADD && hwt_op_out(u, &s.op))
+		return -EFAULT;
 	s.op.result = 0;
 	hwt_run_ops(hf, &s, 1, false);
 	ret = s.op.result;
 	if (ret < 0)
 		return ret;
-	s.op.op = given;
-	/* a longer struct's tail was checked to be zero: leave it */
-	if (copy_to_user(uarg, &s.op, n)) {
+	if (hwt_op_out(u, &s.op)) {
 		hwt_undo_adds(hf, &s, 1);
 		return -EFAULT;
 	}

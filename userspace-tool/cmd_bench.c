@@ -135,6 +135,32 @@ static double bench_hwtimer_uring(struct io_uring *ring, int fd, uint64_t n)
 	return (double)(now_ns(CLOCK_MONOTONIC) - t0) / (double)i;
 }
 
+/* ADD then CANCEL, URING_BATCH operations in one HWTIMER_URING_BATCH SQE */
+static double bench_hwtimer_uring_vec(struct io_uring *ring, int fd, uint64_t n)
+{
+	static struct hwtimer_op ops[URING_BATCH];
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC), i;
+	unsigned int k, pass;
+
+	for (i = 0; i < n; i += URING_BATCH) {
+		for (pass = 0; pass < 2; pass++) {
+			for (k = 0; k < URING_BATCH; k++)
+				ops[k] = pass ? (struct hwtimer_op){
+					.op = HWTIMER_OP_CANCEL, .id = ops[k].id,
+				} : (struct hwtimer_op){
+					.op = HWTIMER_OP_ADD,
+					.clockid = CLOCK_MONOTONIC,
+					.expires = 3600 * NSEC_PER_SEC + k,
+				};
+			hwtimer_uring_prep_batch(io_uring_get_sqe(ring), fd, ops,
+						 URING_BATCH, 0, 0);
+			io_uring_submit(ring);
+			check(uring_reap(ring, 1, NULL), "io_uring HWTIMER_URING_BATCH");
+		}
+	}
+	return (double)(now_ns(CLOCK_MONOTONIC) - t0) / (double)i;
+}
+
 /* io_uring's own: TIMEOUT then TIMEOUT_REMOVE, as many per submission */
 static double bench_uring_timeout(struct io_uring *ring, uint64_t n)
 {
@@ -164,7 +190,8 @@ static double bench_uring_timeout(struct io_uring *ring, uint64_t n)
 }
 
 /* the io_uring rows, or why there are none */
-static unsigned int bench_uring(int fd, uint64_t n, double *hw, double *own)
+static unsigned int bench_uring(int fd, uint64_t n, double *hw, double *vec,
+				double *own)
 {
 	struct io_uring ring;
 	int ret = io_uring_queue_init(2 * URING_BATCH, &ring, 0);
@@ -176,16 +203,19 @@ static unsigned int bench_uring(int fd, uint64_t n, double *hw, double *own)
 		return 0;
 	}
 	*hw = bench_hwtimer_uring(&ring, fd, n);
+	*vec = bench_hwtimer_uring_vec(&ring, fd, n);
 	*own = bench_uring_timeout(&ring, n);
 	io_uring_queue_exit(&ring);
-	return 2;
+	return 3;
 }
 #else
-static unsigned int bench_uring(int fd, uint64_t n, double *hw, double *own)
+static unsigned int bench_uring(int fd, uint64_t n, double *hw, double *vec,
+				double *own)
 {
 	(void)fd;
 	(void)n;
 	(void)hw;
+	(void)vec;
 	(void)own;
 	return 0;
 }
@@ -201,7 +231,7 @@ int cmd_bench(int argc, char **argv)
 	struct {
 		const char *name;
 		double ns;
-	} r[7];
+	} r[8];
 	uint64_t n = 20000;
 	int c, json = 0, fd;
 	unsigned int i, rows = 5;
@@ -231,10 +261,11 @@ int cmd_bench(int argc, char **argv)
 	r[3].ns = bench_hwtimer_batch(fd, n, 16);
 	r[4].name = "hwtimer ADD+CANCEL, batches of 256";
 	r[4].ns = bench_hwtimer_batch(fd, n, 256);
-	if (bench_uring(fd, n, &r[5].ns, &r[6].ns)) {
+	if (bench_uring(fd, n, &r[5].ns, &r[6].ns, &r[7].ns)) {
 		r[5].name = "hwtimer ADD+CANCEL, io_uring, 256 SQEs";
-		r[6].name = "io_uring TIMEOUT+REMOVE, 256 SQEs";
-		rows = 7;
+		r[6].name = "hwtimer ADD+CANCEL, io_uring, 256 per SQE";
+		r[7].name = "io_uring TIMEOUT+REMOVE, 256 SQEs";
+		rows = 8;
 	}
 	close(fd);
 

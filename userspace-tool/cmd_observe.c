@@ -39,6 +39,7 @@ static const char *feature_name(unsigned int bit, char *buf, size_t len)
 		{ HWTIMER_FEAT_RECORD_SIZE, "record-size" },
 		{ HWTIMER_FEAT_RING, "ring" },
 		{ HWTIMER_FEAT_URING_CMD, "io_uring-commands" },
+		{ HWTIMER_FEAT_URING_BATCH, "io_uring-batch" },
 	};
 	unsigned int i;
 

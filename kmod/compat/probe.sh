@@ -25,10 +25,11 @@ has mm.h 'static inline void vm_flags_set\(' && echo -DHWT_COMPAT_VM_FLAGS_SET
 [ -f "$inc/io_uring/cmd.h" ] && echo -DHWT_COMPAT_IO_URING_CMD_H
 has io_uring/cmd.h 'const struct io_uring_sqe[[:space:]]+\*sqe;' &&
 	echo -DHWT_COMPAT_URING_CMD_SQE
-# task work that gets io_uring's issue flags, to hand to io_uring_cmd_done()
-# (6.1 stable and 6.12; io_tw_token_t later): without it, no batching
+# io_uring_cmd_import_fixed() without issue flags (6.1 to 6.12): a command's
+# registered buffer as an iov_iter
 for f in io_uring.h io_uring/cmd.h; do
-	has $f 'task_work_cb\)\(struct io_uring_cmd \*cmd, unsigned\);' &&
-		echo -DHWT_COMPAT_URING_CMD_TW_FLAGS && break
+	[ -f "$inc/$f" ] && tr '\n' ' ' < "$inc/$f" | grep -qE \
+		'int io_uring_cmd_import_fixed\(u64 ubuf, unsigned long len, int rw,[[:space:]]+struct iov_iter \*iter, void \*ioucmd\);' &&
+		echo -DHWT_COMPAT_URING_IMPORT_FIXED && break
 done
 exit 0

@@ -394,6 +394,7 @@ TEST(bench_compares_with_timerfd)
 	EXPECT_NE(NULL, strstr(r.out, "\"speedup_vs_timerfd\":"));
 	/* built with liburing: io_uring rows beside */
 	EXPECT_NE(NULL, strstr(r.out, "hwtimer ADD+CANCEL, io_uring, 256 SQEs")) TH_LOG("%s", r.out);
+	EXPECT_NE(NULL, strstr(r.out, "hwtimer ADD+CANCEL, io_uring, 256 per SQE"));
 	EXPECT_NE(NULL, strstr(r.out, "io_uring TIMEOUT+REMOVE, 256 SQEs"));
 }
 

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A file's ids while its array grows: the array is copied into a larger one
- * a chunk per hold of the file's lock, and ids taken or freed meanwhile go
- * to both. One thread adds 200,000 timers in batches, which grows the array
- * a dozen times; another cancels every other one as soon as it is added,
- * so frees land in entries already copied and in entries not yet copied. At
- * the end every id left names its own timer, and every freed id was handed
- * out again (ids stay dense).
+ * A file's ids, which name the slots of its table of timers. While the
+ * table grows a chunk at a time, and its directory is replaced by larger
+ * ones: one thread adds 200,000 timers in batches, another cancels every
+ * other one as soon as it is added. At the end every id left names its own
+ * timer, and every freed id was handed out again (ids stay dense). Then
+ * what is left of a table an emptied file gave back (ESTALE), and a chunk
+ * that cannot be allocated (ENOMEM, with failslab).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+
+#include <stdio.h>
+#include <string.h>
 
 #include "kselftest_harness.h"
 #include "helpers.h"
@@ -116,6 +119,132 @@ TEST_F_TIMEOUT(ids, frees_while_the_array_grows_are_kept, 600)
 			wrong++;
 	}
 	EXPECT_EQ(0U, wrong);
+}
+
+/*
+ * An emptied file gives its table back once it held more than 4,096
+ * timers; the ids of the timers it had are stale then: with HWTIMER_F_GEN,
+ * MOD and CANCEL say so (ESTALE), without it there is no such timer
+ * (ENOENT), and the next ADD starts again from id 1.
+ */
+TEST_F(ids, ids_of_a_table_given_back_are_stale)
+{
+	struct hwtimer_batch b = {
+		.ops = (uintptr_t)self->ops, .op_size = sizeof(*self->ops),
+		.count = CHUNK,
+	};
+	struct hwtimer_op op = { 0 };
+	uint32_t id, gen, i, k;
+
+	for (i = 0; i < 5000; i += CHUNK) {
+		for (k = 0; k < CHUNK; k++)
+			self->ops[k] = (struct hwtimer_op){
+				.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+				.expires = 3600 * SEC,
+			};
+		ASSERT_EQ((long)CHUNK, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	}
+	id = self->ops[CHUNK - 1].id;
+	gen = self->ops[CHUNK - 1].gen;
+	EXPECT_LT(4096ULL, t_fdinfo_u64(self->fd, "id_slots"));
+	for (i = 1; i <= id; i++)
+		ASSERT_EQ(1, t_cancel(self->fd, i));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "id_slots"));
+	op = (struct hwtimer_op){ .id = id, .gen = gen, .flags = HWTIMER_F_GEN };
+	EXPECT_EQ(-ESTALE, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
+	op = (struct hwtimer_op){
+		.id = id, .gen = gen, .flags = HWTIMER_F_GEN, .expires = SEC,
+	};
+	EXPECT_EQ(-ESTALE, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	EXPECT_EQ(-ENOENT, t_cancel(self->fd, id));
+	EXPECT_EQ(-ENOENT, t_mod(self->fd, id, 0, SEC, 0, NULL));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	EXPECT_EQ(1U, id);
+}
+
+#define FAILSLAB "/sys/kernel/debug/failslab/"
+
+static int put_str(const char *path, const char *v)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(v, f) >= 0;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
+/* The text of hwtimer.ko, from its lowest function to past its highest. */
+static int module_text(unsigned long long *lo, unsigned long long *hi)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256], type;
+	unsigned long long a;
+
+	*lo = ~0ULL;
+	*hi = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[hwtimer]") ||
+		    sscanf(line, "%llx %c", &a, &type) != 2 ||
+		    (type != 't' && type != 'T') || !a)
+			continue;
+		if (a < *lo)
+			*lo = a;
+		if (a > *hi)
+			*hi = a;
+	}
+	if (f)
+		fclose(f);
+	*hi += 65536;
+	return *lo < *hi ? 0 : -1;
+}
+
+/*
+ * The 13th timer needs a new chunk of the table (the first holds 12). With
+ * failslab failing every allocation of hwtimer.ko's for this thread, its
+ * ADD fails with ENOMEM and nothing of it is left; the 12 are untouched,
+ * and once allocations work again the next ADD gets id 13.
+ */
+TEST_F(ids, a_chunk_that_cannot_be_allocated_enomem)
+{
+	unsigned long long lo, hi;
+	char v[32];
+	uint32_t id, i;
+	long ret;
+
+	if (geteuid() || access(FAILSLAB "probability", W_OK))
+		SKIP(return, "no failslab here (debugfs, root)");
+	ASSERT_EQ(0, module_text(&lo, &hi));
+	for (i = 1; i <= 12; i++) {
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, i,
+				   &id));
+		ASSERT_EQ(i, id);
+	}
+	snprintf(v, sizeof(v), "0x%llx", lo);
+	ASSERT_EQ(0, put_str(FAILSLAB "require-start", v));
+	snprintf(v, sizeof(v), "0x%llx", hi);
+	ASSERT_EQ(0, put_str(FAILSLAB "require-end", v));
+	ASSERT_EQ(0, put_str(FAILSLAB "stacktrace-depth", "32"));
+	ASSERT_EQ(0, put_str(FAILSLAB "task-filter", "Y"));
+	ASSERT_EQ(0, put_str(FAILSLAB "ignore-gfp-wait", "N"));
+	ASSERT_EQ(0, put_str(FAILSLAB "verbose", "0"));
+	ASSERT_EQ(0, put_str(FAILSLAB "space", "0"));
+	ASSERT_EQ(0, put_str(FAILSLAB "times", "-1"));
+	ASSERT_EQ(0, put_str(FAILSLAB "interval", "1"));
+	ASSERT_EQ(0, put_str(FAILSLAB "probability", "100"));
+	ASSERT_EQ(0, put_str("/proc/thread-self/make-it-fail", "1"));
+	ret = t_add(self->fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 13, &id);
+	put_str("/proc/thread-self/make-it-fail", "0");
+	put_str(FAILSLAB "probability", "0");
+	EXPECT_EQ(-ENOMEM, ret);
+	EXPECT_EQ(12ULL, t_fdinfo_u64(self->fd, "timers"));
+	EXPECT_EQ(12ULL, t_fdinfo_u64(self->fd, "id_slots"));
+	for (i = 1; i <= 12; i++)
+		EXPECT_EQ(HWTIMER_STATE_PENDING, t_get_state(self->fd, i));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 13,
+			   &id));
+	EXPECT_EQ(13U, id);
 }
 
 HWT_HARNESS_MAIN

@@ -209,6 +209,7 @@
 #define HWTIMER_FEAT_RECORD_SIZE	_BITULL(13) /* HWTIMER_IOC_RECORD_SIZE */
 #define HWTIMER_FEAT_RING		_BITULL(14) /* HWTIMER_IOC_RING_SETUP */
 #define HWTIMER_FEAT_URING_CMD		_BITULL(15) /* HWTIMER_URING_* */
+#define HWTIMER_FEAT_URING_BATCH	_BITULL(16) /* HWTIMER_URING_BATCH */
 
 /**
  * struct hwtimer_info - what the module offers, from HWTIMER_IOC_INFO
@@ -641,19 +642,17 @@ struct hwtimer_ring_setup {
  * 80 command bytes can hold a whole struct hwtimer_op instead, for every
  * flag and field (HWTIMER_URING_OP, whose cookie is @op.cookie); the short
  * form refuses the flags that need fields it lacks, HWTIMER_F_EVENTFD,
- * HWTIMER_F_PERIOD and HWTIMER_F_GEN (EINVAL). An unknown @cmd_op fails
- * with ENOTTY. The short commands that one submission issues on a file
- * run together, in submission order, once all are issued and before the
- * submitting task returns to user space, 1024 at most per task-work item,
- * the rest in a fresh one that keeps their order, whatever other rings or
- * threads queue on the file meanwhile; those of a task that exits first
- * complete with ECANCELED. On an IORING_SETUP_DEFER_TASKRUN ring, whose
- * deferred work runs only when the submitting thread next waits, each
- * runs as it is issued instead: a thread that submits and exits without
- * waiting leaves its completions posted and its timers added, as on any
- * other ring. Long-form commands, and short ones io_uring issues from its
- * io-wq workers (IOSQE_ASYNC), run as they are issued too, so before
- * short commands of the same submission that wait to run together. Expiries do
+ * HWTIMER_F_PERIOD and HWTIMER_F_GEN (EINVAL). HWTIMER_URING_BATCH carries
+ * an array of operations in one SQE, as HWTIMER_IOC_BATCH does (struct
+ * hwtimer_uring_batch): each entry's result is written back into it, and
+ * the one CQE's @res is how many ran (a short count when one could not be
+ * read or written, or failed with HWTIMER_BATCH_STOP_ON_ERROR), or -errno
+ * if none did. The array may be in a buffer registered with the ring
+ * (IORING_URING_CMD_FIXED and the SQE's @buf_index), which is pinned
+ * already. An unknown @cmd_op fails with ENOTTY. Every command runs and
+ * completes as io_uring issues it, in submission order, on any kind of
+ * ring: nothing waits for task work, so a thread that submits and exits
+ * leaves its completions posted and its timers added. Expiries do
  * not come back as CQEs: they go to the ring or read(), which cost less
  * per record than a CQE each (see BENCHMARKS.md).
  */
@@ -672,6 +671,24 @@ struct hwtimer_uring_cmd {
 	__u16 flags;
 	__u8 clockid;
 	__u8 padding;
+};
+
+/**
+ * struct hwtimer_uring_batch - the inline bytes of HWTIMER_URING_BATCH
+ * @ops: the address of @count struct hwtimer_op, @op_size bytes apart, as
+ *	 for HWTIMER_IOC_BATCH; with IORING_URING_CMD_FIXED in the SQE's
+ *	 @uring_cmd_flags, an address in the registered buffer its
+ *	 @buf_index names
+ * @count: entries, at most struct hwtimer_info.max_batch
+ * @op_size: sizeof(struct hwtimer_op) as the program knows it, a multiple
+ *	     of 8 from HWTIMER_OP_SIZE_VER0 on
+ * @flags: HWTIMER_BATCH_STOP_ON_ERROR, or 0
+ */
+struct hwtimer_uring_batch {
+	__aligned_u64 ops;
+	__u32 count;
+	__u16 op_size;
+	__u16 flags;
 };
 
 /* The sizes of the first version of each struct: smaller ones are refused. */
@@ -712,5 +729,6 @@ struct hwtimer_uring_cmd {
 #define HWTIMER_URING_MOD	_IOW(HWTIMER_IOC_MAGIC, 0x21, struct hwtimer_uring_cmd)
 #define HWTIMER_URING_CANCEL	_IOW(HWTIMER_IOC_MAGIC, 0x22, struct hwtimer_uring_cmd)
 #define HWTIMER_URING_OP	_IOW(HWTIMER_IOC_MAGIC, 0x23, struct hwtimer_op)
+#define HWTIMER_URING_BATCH	_IOW(HWTIMER_IOC_MAGIC, 0x24, struct hwtimer_uring_batch)
 
 #endif /* _UAPI_LINUX_HWTIMER_H */

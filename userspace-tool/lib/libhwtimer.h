@@ -105,6 +105,14 @@ void hwtimer_uring_prep_cancel(struct io_uring_sqe *sqe, int fd, uint32_t id,
 			       uint64_t user_data);
 void hwtimer_uring_prep_op(struct io_uring_sqe *sqe, int fd,
 			   const struct hwtimer_op *op, uint64_t user_data);
+/* an array of operations in one SQE: see hwtimer_uring_prep_batch(3) */
+void hwtimer_uring_prep_batch(struct io_uring_sqe *sqe, int fd,
+			      struct hwtimer_op *ops, unsigned int count,
+			      unsigned int flags, uint64_t user_data);
+void hwtimer_uring_prep_batch_fixed(struct io_uring_sqe *sqe, int fd,
+				    struct hwtimer_op *ops, unsigned int count,
+				    unsigned int flags, unsigned int buf_index,
+				    uint64_t user_data);
 
 const char *hwtimer_strerror(int err);
 

@@ -171,3 +171,26 @@ void hwtimer_uring_prep_op(struct io_uring_sqe *sqe, int fd,
 	prep_cmd(sqe, fd, HWTIMER_URING_OP, user_data);
 	memcpy(sqe->cmd, op, sizeof(*op));
 }
+
+void hwtimer_uring_prep_batch(struct io_uring_sqe *sqe, int fd,
+			      struct hwtimer_op *ops, unsigned int count,
+			      unsigned int flags, uint64_t user_data)
+{
+	struct hwtimer_uring_batch *b = (struct hwtimer_uring_batch *)
+		prep_cmd(sqe, fd, HWTIMER_URING_BATCH, user_data);
+
+	b->ops = (uintptr_t)ops;
+	b->count = count;
+	b->op_size = sizeof(*ops);
+	b->flags = (uint16_t)flags;
+}
+
+void hwtimer_uring_prep_batch_fixed(struct io_uring_sqe *sqe, int fd,
+				    struct hwtimer_op *ops, unsigned int count,
+				    unsigned int flags, unsigned int buf_index,
+				    uint64_t user_data)
+{
+	hwtimer_uring_prep_batch(sqe, fd, ops, count, flags, user_data);
+	sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
+	sqe->buf_index = (uint16_t)buf_index;
+}
