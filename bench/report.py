@@ -838,6 +838,26 @@ def main():
                             f'{ucmd / (nops + kpair):.2f}x ({fmt_ns(ucmd)} against '
                             f'{fmt_ns(nops)} + {fmt_ns(kpair)})',
                             verdict(ucmd / (nops + kpair) <= 1.5)))
+        vec = gv('arm_cancel', 'hwtimer io_uring vectored, 256 per SQE')
+        vecf = gv('arm_cancel', 'hwtimer io_uring vectored, 256 per SQE, registered buffer')
+        if iou and (vec or vecf):
+            best = min(v for v in (vec, vecf) if v)
+            targets.append((f'{label}: the vectored io_uring command (256 per SQE) >= 2x cheaper '
+                            'than io_uring TIMEOUT+REMOVE (256)',
+                            f'{iou / best:.2f}x' + (f' ({iou / vec:.2f}x from user memory, '
+                                                    f'{iou / vecf:.2f}x from a registered buffer)'
+                                                    if vec and vecf else ''),
+                            verdict(iou / best >= 2)))
+        if iou and ucmd:
+            targets.append((f'{label}: single-op io_uring commands (256 SQEs) no dearer than '
+                            'io_uring TIMEOUT+REMOVE (256)', f'{ucmd / iou:.2f}x its cost',
+                            verdict(ucmd <= iou)))
+        if one and null:
+            targets.append((f'{label}: one ioctl each within 2.5x of two null ioctls',
+                            f'{one / (2 * null):.1f}x', verdict(one / (2 * null) <= 2.5)))
+        if iou and b256:
+            targets.append((f'{label}: BATCH (256) arm + cancel >= 2x cheaper than io_uring '
+                            'TIMEOUT+REMOVE (256)', f'{iou / b256:.2f}x', verdict(iou / b256 >= 2)))
         ex_r = gv('expiry', 'hwtimer expiry ring')
         if ex_r and ex_h:
             targets.append((f'{label}: ring harvest: CPU per expired timer (10^5/s) >= 2x below '

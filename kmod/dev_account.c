@@ -143,7 +143,7 @@ void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
  * hwt_file_uncharge() - a closing file gives its user back its timers
  * @hf: the file, whose timers are freed
  *
- * Its timers, and its periodic timers' re-arms. The id array's charge
+ * Its timers, and its periodic timers' re-arms. The table's charge
  * goes with the array (hwt_ids_destroy()), the ring's with the ring
  * (hwt_ring_free()).
  */

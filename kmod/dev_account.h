@@ -14,7 +14,7 @@ struct cred;
  * @uid: the user who pays: see hwt_payer()
  * @ref: open files of the user
  * @timers: timers the user holds, with what counts as timers: stretches of
- *	    the id arrays (dev_ids.c) and record slots of the expiry rings
+ *	    the tables of timers (dev_ids.c) and record slots of the expiry rings
  *	    (dev_ring.c)
  * @rearms: re-arms per second its NO_RECORD periodic timers cost
  * @pass_rearms: periodic timers expiry passes re-armed in the current

@@ -52,7 +52,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 		hwt_stats_fold(&st, b);
 	}
 	seq_printf(m, "timers:\t%u\n", hf->ntimers);
-	/* the id array's entries; the key predates that word */
+	/* the table's slots; the key predates that word */
 	seq_printf(m, "id_slots:\t%u\n", hf->ids.cap);
 	seq_printf(m, "pending:\t%u\n", pending);
 	seq_printf(m, "ready:\t%u\n", hf->nready);

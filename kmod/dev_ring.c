@@ -18,7 +18,7 @@
  * timers. What bounds them per user is the module's own budget: a ring
  * counts as one timer per record slot against max_timers_per_user, over
  * all the user's files (hwt_ring_units(); EDQUOT past it), as a timer or
- * a stretch of the id array does.
+ * a stretch of the table of timers does.
  */
 #include <linux/fs.h>
 #include <linux/log2.h>

@@ -129,13 +129,13 @@
  * namespace, the user who created the outermost one, so that the uids of
  * a namespace do not multiply their creator's limits. The memory a file
  * takes is thus bounded per user: its timer bases, at most three, and per
- * timer its object (48 bytes, 80 with a period, slack or eventfd) and a
- * word or two of the id array; it is charged to the memory cgroup of the
- * task that allocates it. The id array keeps the size the file's busiest
- * moment needed while the file has timers (ids in use cannot move), so
- * beyond its first 4096 entries it counts as one timer per 16 entries against
- * max_timers_per_user; it goes once a CANCEL or DRAIN leaves the file with
- * none. A timer added with
+ * timer a 40-byte slot of the file's table of timers, which its id names
+ * (40 bytes more with a period, slack or eventfd); it is charged to the
+ * memory cgroup of the task that allocates it. The table keeps the size
+ * the file's busiest moment needed while the file has timers (ids in use
+ * cannot move), so beyond its first 4096 slots it counts as one timer per
+ * 16 slots against max_timers_per_user; it goes once a CANCEL or DRAIN
+ * leaves the file with none. A timer added with
  * an eventfd holds a reference to it, as a poll() on it would, so the
  * eventfd's context (about 100 bytes) lives while the timer does, whether
  * or not the fd is still open; consecutive ADDs with the same eventfd
