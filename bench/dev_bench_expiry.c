@@ -497,6 +497,15 @@ void latency_all(void)
 }
 
 
+/* The load @ld in the four ways the rate curve and the herd compare. */
+static void expiry_four(int64_t *late)
+{
+	expiry_hwtimer(late, 0, 4096, "hwtimer expiry ring");
+	expiry_hwtimer(late, 0, 0, "hwtimer read()");
+	expiry_uheap(late);
+	expiry_uring(late);
+}
+
 /* the rate curve: a second of timers at each rate, every way in one run */
 static const uint64_t rates[] = { 10000, 30000, 100000, 300000 };
 #define NRATES	(sizeof(rates) / sizeof(rates[0]))
@@ -530,10 +539,7 @@ void rate_all(void)
 		l = (struct load){ "rate", rates[r], SEC + rates[r] * 5000,
 				   SEC / rates[r], rates[r] };
 		ld = &l;
-		expiry_hwtimer(late, 0, 4096, "hwtimer expiry ring");
-		expiry_hwtimer(late, 0, 0, "hwtimer read()");
-		expiry_uheap(late);
-		expiry_uring(late);
+		expiry_four(late);
 	}
 	ld = &exp_1s;
 	free(late);
@@ -549,10 +555,7 @@ void herd_all(void)
 	/* a herd: 10^5 due at one instant */
 	l = (struct load){ "herd", NEXP, SEC + NEXP * 5000, 0, 0 };
 	ld = &l;
-	expiry_hwtimer(late, 0, 4096, "hwtimer expiry ring");
-	expiry_hwtimer(late, 0, 0, "hwtimer read()");
-	expiry_uheap(late);
-	expiry_uring(late);
+	expiry_four(late);
 	ld = &exp_1s;
 	free(late);
 }

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <liburing.h>
 #include <grp.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -485,6 +486,53 @@ TEST_F(unpriv, only_root_changes_limits_anyone_reads_stats)
 {
 	EXPECT_EQ(0, as_user(UID_A, change_limit, NULL));
 	EXPECT_EQ(0, as_user(UID_A, read_stats, NULL));
+}
+
+/*
+ * As A with a limit of 5 (the fixture's): one io_uring SQE of 8 ADDs runs
+ * them all, each with its own result: 5 timers, then EDQUOT for the rest,
+ * and nothing else taken or lost.
+ */
+static int uring_batch_at_the_limit(void *arg)
+{
+	struct hwtimer_op ops[8];
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	int fd = t_open(), i, res;
+
+	if (fd < 0)
+		return 1;
+	if (io_uring_queue_init(4, &ring, 0))
+		return 100;	/* no io_uring for this user: not the point */
+	memset(ops, 0, sizeof(ops));
+	for (i = 0; i < 8; i++)
+		ops[i] = (struct hwtimer_op){
+			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+			.expires = 60 * SEC,
+		};
+	hwtimer_uring_prep_batch(io_uring_get_sqe(&ring), fd, ops, 8, 0, 0);
+	if (io_uring_submit(&ring) != 1 || io_uring_wait_cqe(&ring, &cqe))
+		return 2;
+	res = cqe->res;
+	io_uring_cqe_seen(&ring, cqe);
+	if (res != 8)
+		return 3;
+	for (i = 0; i < 8; i++)
+		if (ops[i].result != (i < 5 ? 0 : -EDQUOT))
+			return 4;
+	if (t_fdinfo_u64(fd, "timers") != 5)
+		return 5;
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
+TEST_F(unpriv, a_batch_through_io_uring_stops_at_the_users_limit)
+{
+	int ret = as_user(UID_A, uring_batch_at_the_limit, NULL);
+
+	if (ret == 100)
+		SKIP(return, "io_uring not allowed to an ordinary user here");
+	EXPECT_EQ(0, ret);
 }
 
 HWT_HARNESS_MAIN

@@ -809,6 +809,46 @@ TEST_F(uring, a_batch_that_faults_half_way_loses_nothing)
 	munmap(ops, page);
 }
 
+/*
+ * An array at an address that is no multiple of 8, across a page
+ * boundary: the kernel reads and writes it a byte at a time where it must,
+ * in user memory and in a registered buffer alike.
+ */
+TEST_F(uring, a_batch_from_a_misaligned_array)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct hwtimer_op *ops;
+	struct iovec iov;
+	unsigned int i, fixed;
+	char *mem;
+
+	mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, mem);
+	iov = (struct iovec){ .iov_base = mem, .iov_len = 2 * page };
+	ASSERT_EQ(0, io_uring_register_buffers(&self->ring, &iov, 1));
+	/* 20 entries, the 10th across the boundary */
+	ops = (struct hwtimer_op *)(mem + page - 9 * sizeof(*ops) - 3);
+	for (fixed = 0; fixed < 2; fixed++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&self->ring);
+
+		batch_adds(ops, 20);
+		if (fixed)
+			hwtimer_uring_prep_batch_fixed(sqe, self->fd, ops, 20,
+						       0, 0, 0);
+		else
+			hwtimer_uring_prep_batch(sqe, self->fd, ops, 20, 0, 0);
+		ASSERT_EQ(20, batch_res(&self->ring));
+		for (i = 0; i < 20; i++) {
+			EXPECT_EQ(0, ops[i].result);
+			EXPECT_EQ(i + 1 + 20 * fixed, ops[i].id);
+		}
+	}
+	EXPECT_EQ(40, t_fdinfo_u64(self->fd, "timers"));
+	ASSERT_EQ(0, io_uring_unregister_buffers(&self->ring));
+	munmap(mem, 2 * page);
+}
+
 /* HWTIMER_BATCH_STOP_ON_ERROR: the failing entry is the last to run. */
 TEST_F(uring, a_batch_stops_at_an_error_if_asked)
 {
