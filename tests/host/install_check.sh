@@ -67,10 +67,14 @@ built_against_install() {
 }
 
 # the installed library exports exactly what its header declares, each at
-# the version its map gives
+# the version its map gives (the version node whose block names it)
 exports_the_header() {
 	local lib=$dest/usr/local/lib/libhwtimer.so.1 hdr=$dest/usr/local/include/libhwtimer.h
-	diff <(sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(hwtimer_[a-z0-9_]*\)(.*/\1@@LIBHWTIMER_1.0/p' "$hdr" | sort) \
+	local map=$top/userspace-tool/lib/libhwtimer.map
+	diff <(sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(hwtimer_[a-z0-9_]*\)(.*/\1/p' "$hdr" | sort |
+		join -a 1 - <(awk '/^LIBHWTIMER_[0-9.]* *{/ { v = $1 }
+			/^[ \t]*hwtimer_[a-z0-9_]*;/ { sub(/;/, "", $1); print $1, v }' "$map" | sort) |
+		awk '{ print $1 "@@" $2 }') \
 		<(nm -D --defined-only "$lib" | awk '$2 == "T" { print $3 }' | sort)
 }
 
