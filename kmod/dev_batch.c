@@ -17,7 +17,6 @@
 #include <linux/uio.h>
 
 #include "dev.h"
-#include "dev_account.h"
 #include "dev_batch.h"
 #include "dev_copy.h"
 #include "dev_ids.h"

@@ -36,7 +36,6 @@
 #include "dev_ids.h"
 #include "dev_queue.h"
 #include "dev_signal.h"
-#include "dev_timer.h"
 
 /* timers one hold of a file's lock looks at, pending or not */
 #define HWT_COS_CHUNK	256

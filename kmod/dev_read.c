@@ -10,7 +10,6 @@
 #include <linux/uaccess.h>
 
 #include "dev.h"
-#include "dev_account.h"
 #include "dev_clockset.h"
 #include "dev_read.h"
 #include "dev_queue.h"

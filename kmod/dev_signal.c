@@ -21,7 +21,6 @@
 
 #include "compat/compat.h"
 #include "dev.h"
-#include "dev_account.h"
 #include "dev_signal.h"
 
 /* Eventfd entries: one per eventfd that timers were added with in a row */
