@@ -110,6 +110,17 @@ static void kernel_view(int fd, char *extra, size_t size)
 		 "\"handed_off\":%llu", b ? 1ULL << (b + 10) : 1024ULL, v[0], v[1], v[2]);
 }
 
+/* Sorts @late and returns how many of its @n timers fired early. */
+static size_t sort_late(int64_t *late, size_t n)
+{
+	size_t early = 0, i;
+
+	qsort(late, n, sizeof(*late), cmp_i64);
+	for (i = 0; i < n; i++)
+		early += late[i] < 0;
+	return early;
+}
+
 /*
  * A rate of the curve, or the herd: lateness, CPU per timer, and for the
  * curve whether the way kept up (p99 under 10 ms, as in these guests even
@@ -119,11 +130,8 @@ static void report_load(const char *name, int64_t *late, size_t n,
 			uint64_t busy, int fd)
 {
 	char extra[480];
-	size_t early = 0, i;
+	size_t early = sort_late(late, n);
 
-	qsort(late, n, sizeof(*late), cmp_i64);
-	for (i = 0; i < n; i++)
-		early += late[i] < 0;
 	snprintf(extra, sizeof(extra),
 		 "\"timers\":%zu,\"rate\":%llu,\"late_p50_ns\":%lld,"
 		 "\"late_p99_ns\":%lld,\"late_max_ns\":%lld,\"first_late_ns\":%lld,"
@@ -141,15 +149,13 @@ static void report_expiry(const char *name, int64_t *late, size_t n,
 			  uint64_t busy, uint64_t span, long woken, int fd)
 {
 	char extra[480];
-	size_t early = 0, i;
+	size_t early;
 
 	if (ld != &exp_1s) {
 		report_load(name, late, n, busy, fd);
 		return;
 	}
-	qsort(late, n, sizeof(*late), cmp_i64);
-	for (i = 0; i < n; i++)
-		early += late[i] < 0;
+	early = sort_late(late, n);
 	snprintf(extra, sizeof(extra),
 		 "\"timers\":%zu,\"late_p50_ns\":%lld,\"late_p99_ns\":%lld,"
 		 "\"late_max_ns\":%lld,\"early\":%zu,\"wall_ns\":%llu,"
@@ -453,6 +459,7 @@ static void latency_seq(const char *name, void (*arm_wait)(struct seq_ctx *, uin
 	int64_t late[NSEQ];
 	char extra[160];
 	unsigned int i, seed = 14;
+	size_t early;
 
 	for (i = 0; i < NSEQ; i++) {
 		uint64_t d = now_ns() + 500000 + rand_r(&seed) % (4500 * 1000);
@@ -460,11 +467,11 @@ static void latency_seq(const char *name, void (*arm_wait)(struct seq_ctx *, uin
 		arm_wait(c, d);
 		late[i] = (int64_t)(now_ns() - d);
 	}
-	qsort(late, NSEQ, sizeof(*late), cmp_i64);
+	early = sort_late(late, NSEQ);
 	snprintf(extra, sizeof(extra),
 		 "\"timers\":%d,\"late_p99_ns\":%lld,\"late_max_ns\":%lld,"
-		 "\"early\":%d", NSEQ, (long long)late[NSEQ * 99 / 100],
-		 (long long)late[NSEQ - 1], late[0] < 0);
+		 "\"early\":%zu", NSEQ, (long long)late[NSEQ * 99 / 100],
+		 (long long)late[NSEQ - 1], early);
 	emit("latency", name, "late_p50_ns", (double)late[NSEQ / 2], extra);
 }
 
