@@ -34,13 +34,8 @@
 static_assert(HWT_IDS_CHUNK0 * sizeof(struct hwt_utimer) <= 512);
 static_assert(HWT_IDS_PER_CHUNK * sizeof(struct hwt_utimer) <= PAGE_SIZE);
 
-/**
- * hwt_ids_charged() - what a table of @cap slots charges its user
- * @cap: its slots
- *
- * Return: timers' worth, counted in struct hwt_user.timers.
- */
-u32 hwt_ids_charged(u32 cap)
+/* What a table of @cap slots charges its user, in timers' worth. */
+static u32 hwt_ids_charged(u32 cap)
 {
 	return cap > HWT_IDS_KEEP ?
 	       DIV_ROUND_UP(cap - HWT_IDS_KEEP, HWT_IDS_PER_TIMER) : 0;
@@ -132,7 +127,8 @@ static int hwt_ids_grow_dir(struct hwt_file *hf)
  * again. The larger table is charged to the user (hwt_ids_charged()).
  *
  * Context: process context, no lock held; may sleep.
- * Return: 0, -EDQUOT past the user's max_timers_per_user, or -ENOMEM.
+ * Return: 0; -ENOSPC if the table holds HWT_ID_MAX slots and fewer than @n
+ * are free, -EDQUOT past the user's max_timers_per_user, or -ENOMEM.
  */
 int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 {
@@ -154,8 +150,10 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 		if (room >= n)
 			break;
 		cap = min_t(u32, hwt_ids_cap(ids->nchunks + 1), HWT_ID_MAX);
-		if (cap <= have)
-			break;		/* no more ids: the caller's ENOSPC */
+		if (cap <= have) {
+			ret = -ENOSPC;
+			break;
+		}
 		extra = hwt_ids_charged(cap) - hwt_ids_charged(have);
 		if (extra && !hwt_user_charge(hf->user, extra)) {
 			ret = -EDQUOT;
@@ -180,6 +178,18 @@ uncharge:
 	}
 	mutex_unlock(&ids->grow);
 	return ret;
+}
+
+/* Leave @ids empty, holding no chunk, as a new file's table starts. */
+static void hwt_ids_reset(struct hwt_ids *ids)
+{
+	ids->dir = NULL;
+	ids->dirsize = 0;
+	ids->nchunks = 0;
+	ids->cap = 0;
+	ids->top = 0;
+	ids->free = 0;
+	ids->nfree = 0;
 }
 
 /* Free @ids' chunks and directory, which nothing can look at any more. */
@@ -217,13 +227,7 @@ void hwt_ids_shrink(struct hwt_file *hf)
 		charged = hwt_ids_charged(ids->cap);
 		dir = ids->dir;
 		nchunks = ids->nchunks;
-		ids->dir = NULL;
-		ids->dirsize = 0;
-		ids->nchunks = 0;
-		ids->cap = 0;
-		ids->top = 0;
-		ids->free = 0;
-		ids->nfree = 0;
+		hwt_ids_reset(ids);
 	}
 	hwt_unlock(hf);
 	mutex_unlock(&ids->grow);
@@ -267,9 +271,5 @@ void hwt_ids_destroy(struct hwt_file *hf)
 
 	hwt_user_uncharge(hf->user, hwt_ids_charged(ids->cap));
 	hwt_ids_free(ids->dir, ids->nchunks);
-	ids->dir = NULL;
-	ids->dirsize = 0;
-	ids->nchunks = 0;
-	ids->cap = 0;
-	ids->top = 0;
+	hwt_ids_reset(ids);
 }

@@ -45,7 +45,6 @@ struct hwt_utimer *hwt_ids_get(struct hwt_ids *ids);
 void hwt_ids_put(struct hwt_ids *ids, struct hwt_utimer *t);
 int hwt_ids_reserve(struct hwt_file *hf, u32 n);
 void hwt_ids_shrink(struct hwt_file *hf);
-u32 hwt_ids_charged(u32 cap);
 struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan);
 void hwt_ids_destroy(struct hwt_file *hf);
 

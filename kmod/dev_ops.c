@@ -154,24 +154,25 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
  * A slot for a new timer, whose id it is: the one freed last, so that ids
  * stay dense. A stale id may name a newer timer: HWTIMER_F_GEN guards
  * against that. If the table must grow, the lock is dropped for it, and
- * @nows forgotten.
+ * @nows forgotten; another thread may take the room made meanwhile, so
+ * this tries again until the table can grow no more.
  */
 static struct hwt_utimer *hwt_alloc_slot(struct hwt_file *hf,
 					 struct hwt_nows *nows, int *err)
 {
-	struct hwt_utimer *t = hwt_ids_get(&hf->ids);
+	struct hwt_utimer *t;
 
-	if (t)
-		return t;
-	hwt_unlock(hf);
-	hwt_nows_forget(nows);
-	*err = hwt_ids_reserve(hf, 1);
-	hwt_lock(hf);
-	if (*err)
-		return NULL;
-	t = hwt_ids_get(&hf->ids);
-	*err = -ENOSPC;
-	return t;
+	for (;;) {
+		t = hwt_ids_get(&hf->ids);
+		if (t)
+			return t;
+		hwt_unlock(hf);
+		hwt_nows_forget(nows);
+		*err = hwt_ids_reserve(hf, 1);
+		hwt_lock(hf);
+		if (*err)
+			return NULL;
+	}
 }
 
 /* The file's entry for @s's eventfd: its last one, or @s's new entry. */
@@ -466,9 +467,9 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 			s->op.result = hwt_prep(hf, s);
 	}
 	/*
-	 * Ids for the ADDs, grown without the lock (hwt_alloc_id() copes
-	 * if others took them), and their charge to the user, in one go
-	 * unless that would pass the limit (hwt_do_add() then charges one
+	 * Slots for the ADDs, grown without the lock (hwt_alloc_slot() grows
+	 * again if others took them), and their charge to the user, in one
+	 * go unless that would pass the limit (hwt_do_add() then charges one
 	 * by one, to fail the right ones)
 	 */
 	for (i = 0, adds = 0; i < n; i++)
