@@ -38,7 +38,10 @@ struct hwt_upin {
 	unsigned int off;
 };
 
-/* Pin @len bytes (1..PAGE_SIZE) at @u; -EFAULT unless all are writable. */
+/*
+ * Pin @len bytes (1..PAGE_SIZE) at @u: -EFAULT unless all are there and
+ * writable, or what pinning failed with (-ENOMEM, say).
+ */
 static int hwt_upin(struct hwt_upin *p, const void __user *u, size_t len)
 {
 	unsigned long addr = (unsigned long)u;
@@ -52,7 +55,7 @@ static int hwt_upin(struct hwt_upin *p, const void __user *u, size_t len)
 		return 0;
 	if (ret > 0)
 		unpin_user_pages(p->pages, ret);
-	return -EFAULT;
+	return ret < 0 ? ret : -EFAULT;
 }
 
 static void hwt_unpin(struct hwt_upin *p)
@@ -67,41 +70,40 @@ static void hwt_unpin(struct hwt_upin *p)
 struct hwt_chunk {
 	struct hwt_upin pin;
 	void *buf;
-	size_t at;
 	size_t len;
 };
 
-/* Get the @len bytes at offset @at of @src: -EFAULT if they are not there. */
+/*
+ * Get the @len bytes at offset @at of @src: -EFAULT if they are not there.
+ * Chunks are got and put in order: a registered buffer's iterators move
+ * on with each.
+ */
 static int hwt_chunk_get(struct hwt_chunk *c, const struct hwt_batch_src *src,
 			 size_t at, size_t len, void *buf)
 {
-	struct iov_iter it;
-
-	c->at = at;
 	c->len = len;
 	if (!src->in) {
 		c->buf = NULL;
 		return hwt_upin(&c->pin, src->uops + at, len);
 	}
 	c->buf = buf;
-	it = *src->in;
-	iov_iter_advance(&it, at);
-	return copy_from_iter(buf, len, &it) == len ? 0 : -EFAULT;
+	return copy_from_iter(buf, len, src->in) == len ? 0 : -EFAULT;
 }
 
-/* Done with a chunk: its pages unpinned, or its copy written back. */
-static void hwt_chunk_put(struct hwt_chunk *c, const struct hwt_batch_src *src)
+/*
+ * Done with a chunk whose first @ran bytes' entries ran: its pages
+ * unpinned, or those bytes of its copy written back.
+ */
+static void hwt_chunk_put(struct hwt_chunk *c, const struct hwt_batch_src *src,
+			  size_t ran)
 {
-	struct iov_iter it;
-
 	if (!c->buf) {
 		hwt_unpin(&c->pin);
 		return;
 	}
-	it = *src->out;
-	iov_iter_advance(&it, c->at);
 	/* a registered buffer's pages are there: it cannot come up short */
-	WARN_ON_ONCE(copy_to_iter(c->buf, c->len, &it) != c->len);
+	WARN_ON_ONCE(copy_to_iter(c->buf, ran, src->out) != ran);
+	iov_iter_advance(src->out, c->len - ran);
 }
 
 /* Copy @len bytes from (@out false) or to (@out true) offset @at of @c. */
@@ -249,7 +251,7 @@ long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
 		ran = hwt_run_ops(hf, preps, n, stop);
 		for (i = 0; i < ran; i++)
 			hwt_write_op(&chunk, i, osize, &preps[i].op);
-		hwt_chunk_put(&chunk, src);
+		hwt_chunk_put(&chunk, src, ran * osize);
 		*done += ran;
 		if (ran < n || (stop && preps[ran - 1].op.result < 0))
 			break;
@@ -267,6 +269,7 @@ long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
 	return ret;
 }
 
+/* HWTIMER_IOC_BATCH: see struct hwtimer_batch */
 long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize)
 {
 	struct hwtimer_batch hb;
@@ -292,6 +295,7 @@ long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize)
 	return done ? done : ret;
 }
 
+/* HWTIMER_IOC_DRAIN: see struct hwtimer_drain */
 long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 {
 	struct hwtimer_drain d;
