@@ -18,6 +18,11 @@
  * chunk at a time, or in a buffer registered with the ring
  * (IORING_URING_CMD_FIXED), which is pinned already.
  *
+ * A command does not return -EAGAIN under IO_URING_F_NONBLOCK: what may
+ * sleep in it (a table's growth, a clock-set walk, a wait for a run that
+ * signals the timer's eventfd) is short and bounded, and a hand-off to
+ * io-wq would cost more than it.
+ *
  * Expiries do not come back as CQEs. A multishot command could post one
  * per record, but each would cost a CQE of the ring's (and, once the CQ is
  * full, an allocation on io_uring's overflow list), where the expiry ring
@@ -42,6 +47,7 @@
 				 HWTIMER_F_GEN)
 
 /* a short command is an SQE's 16 command bytes; a long one, SQE128's 80 */
+#define HWT_URING_CMD128_BYTES	80
 static_assert(offsetof(struct hwtimer_uring_cmd, expires) == 0);
 static_assert(offsetof(struct hwtimer_uring_cmd, id) == 8);
 static_assert(offsetof(struct hwtimer_uring_cmd, flags) == 12);
@@ -53,7 +59,7 @@ static_assert(offsetof(struct hwtimer_uring_batch, count) == 8);
 static_assert(offsetof(struct hwtimer_uring_batch, op_size) == 12);
 static_assert(offsetof(struct hwtimer_uring_batch, flags) == 14);
 static_assert(sizeof(struct hwtimer_uring_batch) == 16);
-static_assert(sizeof(struct hwtimer_op) <= 80);
+static_assert(sizeof(struct hwtimer_op) <= HWT_URING_CMD128_BYTES);
 
 /* The SQE's command bytes: 16, or 80 on an IORING_SETUP_SQE128 ring. */
 static const void *hwt_uring_bytes(struct io_uring_cmd *ioucmd)
@@ -68,9 +74,13 @@ static const void *hwt_uring_bytes(struct io_uring_cmd *ioucmd)
 /* A registered buffer, as an iterator: 6.1 to 6.12 take no issue flags. */
 static int hwt_uring_import_fixed(u64 ubuf, size_t len, int rw,
 				  struct iov_iter *iter,
-				  struct io_uring_cmd *ioucmd)
+				  struct io_uring_cmd *ioucmd,
+				  unsigned int issue_flags)
 {
-#ifdef HWT_COMPAT_URING_IMPORT_FIXED
+#if defined(HWT_COMPAT_URING_IMPORT_FIXED_FLAGS)
+	return io_uring_cmd_import_fixed(ubuf, len, rw, iter, ioucmd,
+					 issue_flags);
+#elif defined(HWT_COMPAT_URING_IMPORT_FIXED)
 	return io_uring_cmd_import_fixed(ubuf, len, rw, iter, ioucmd);
 #else
 	return -EOPNOTSUPP;
@@ -134,11 +144,30 @@ static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
 }
 
 /*
+ * The long form: a struct hwtimer_op in SQE128's command bytes, read once.
+ * The bytes after it are a newer program's larger op, if not zero: E2BIG,
+ * as copy_struct_from_user() says.
+ */
+static int hwt_uring_long(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
+{
+	u8 bytes[HWT_URING_CMD128_BYTES];
+	struct hwt_prepped_op s = {};
+
+	memcpy(bytes, hwt_uring_bytes(ioucmd), sizeof(bytes));
+	if (memchr_inv(bytes + sizeof(s.op), 0, sizeof(bytes) - sizeof(s.op)))
+		return -E2BIG;
+	memcpy(&s.op, bytes, sizeof(s.op));
+	s.op.result = 0;
+	return hwt_uring_run(hf, &s);
+}
+
+/*
  * HWTIMER_URING_BATCH: an array of operations, as BATCH takes them, in
  * user memory or in a registered buffer; the CQE's @res is how many ran,
  * or -errno if none did.
  */
-static int hwt_uring_batch(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
+static int hwt_uring_batch(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
+			   unsigned int issue_flags)
 {
 	struct hwt_batch_src src = {};
 	struct hwtimer_uring_batch b;
@@ -154,10 +183,10 @@ static int hwt_uring_batch(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
 		size_t len = (size_t)b.count * b.op_size;
 
 		ret = hwt_uring_import_fixed(b.ops, len, ITER_SOURCE, &in,
-					     ioucmd);
+					     ioucmd, issue_flags);
 		if (!ret)
 			ret = hwt_uring_import_fixed(b.ops, len, ITER_DEST,
-						     &out, ioucmd);
+						     &out, ioucmd, issue_flags);
 		if (ret)
 			return ret;
 		src.in = &in;
@@ -181,7 +210,6 @@ static int hwt_uring_batch(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
 int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 {
 	struct hwt_file *hf = ioucmd->file->private_data;
-	struct hwt_prepped_op s = {};
 
 	switch (ioucmd->cmd_op) {
 	case HWTIMER_URING_ADD:
@@ -192,11 +220,9 @@ int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 		/* a whole struct hwtimer_op needs the 80 bytes of SQE128 */
 		if (!(issue_flags & IO_URING_F_SQE128))
 			return -EINVAL;
-		memcpy(&s.op, hwt_uring_bytes(ioucmd), sizeof(s.op));
-		s.op.result = 0;
-		return hwt_uring_run(hf, &s);
+		return hwt_uring_long(hf, ioucmd);
 	case HWTIMER_URING_BATCH:
-		return hwt_uring_batch(hf, ioucmd);
+		return hwt_uring_batch(hf, ioucmd, issue_flags);
 	default:
 		return -ENOTTY;
 	}

@@ -25,11 +25,15 @@ has mm.h 'static inline void vm_flags_set\(' && echo -DHWT_COMPAT_VM_FLAGS_SET
 [ -f "$inc/io_uring/cmd.h" ] && echo -DHWT_COMPAT_IO_URING_CMD_H
 has io_uring/cmd.h 'const struct io_uring_sqe[[:space:]]+\*sqe;' &&
 	echo -DHWT_COMPAT_URING_CMD_SQE
-# io_uring_cmd_import_fixed() without issue flags (6.1 to 6.12): a command's
-# registered buffer as an iov_iter
+# io_uring_cmd_import_fixed(): a command's registered buffer as an
+# iov_iter; without issue flags in 6.1 to 6.12, with them after
 for f in io_uring.h io_uring/cmd.h; do
-	[ -f "$inc/$f" ] && tr '\n' ' ' < "$inc/$f" | grep -qE \
-		'int io_uring_cmd_import_fixed\(u64 ubuf, unsigned long len, int rw,[[:space:]]+struct iov_iter \*iter, void \*ioucmd\);' &&
-		echo -DHWT_COMPAT_URING_IMPORT_FIXED && break
+	[ -f "$inc/$f" ] || continue
+	proto=$(tr '\n' ' ' < "$inc/$f" | grep -oE \
+		'int io_uring_cmd_import_fixed\(u64 ubuf, unsigned long len, int rw,[^;]*\);')
+	case "$proto" in
+	*issue_flags*) echo -DHWT_COMPAT_URING_IMPORT_FIXED_FLAGS; break ;;
+	*ioucmd*) echo -DHWT_COMPAT_URING_IMPORT_FIXED; break ;;
+	esac
 done
 exit 0

@@ -285,6 +285,26 @@ TEST_F(uring, the_op_form_carries_everything)
 	io_uring_queue_exit(&big);
 }
 
+/* bytes after the op in SQE128 are a newer, larger op's: E2BIG, none added */
+TEST_F(uring, the_op_form_refuses_a_larger_op)
+{
+	struct hwtimer_op op = { .op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+				 .expires = SEC };
+	struct io_uring_sqe *sqe;
+	struct io_uring big;
+
+	ASSERT_EQ(0, io_uring_queue_init(8, &big, IORING_SETUP_SQE128));
+	sqe = io_uring_get_sqe(&big);
+	hwtimer_uring_prep_op(sqe, self->fd, &op, 5);
+	((uint8_t *)sqe->cmd)[sizeof(op) + 15] = 1;
+	EXPECT_EQ(-E2BIG, submit_one(&big, NULL));
+	EXPECT_EQ(-ENOENT, t_get_state(self->fd, 1));
+	/* zeroes there are what an op of this size has: it runs */
+	hwtimer_uring_prep_op(io_uring_get_sqe(&big), self->fd, &op, 6);
+	EXPECT_LT(0, submit_one(&big, NULL));
+	io_uring_queue_exit(&big);
+}
+
 /* a command on an fd that is not /dev/hwtimer, or no fd at all */
 TEST_F(uring, a_bad_fd_fails)
 {
@@ -582,10 +602,10 @@ static void *spin_on_cpu0(void *arg)
  * that wants the same CPU, on every preemption model: the run gives the
  * CPU up between chunks, so the submitter is switched out several times
  * inside the one system call that submits and reaps them all (review R2).
- * On a DEFER_TASKRUN ring io_uring ran the queue's re-queued items in a
- * loop with no resched point, and at preempt=none the commands reach none
- * of their own (an ADD served from the file's cache of timers does not
- * even allocate): the submitter kept the CPU for the whole run. What
+ * When commands were queued and run from task work, a DEFER_TASKRUN ring
+ * ran them in a loop with no resched point, and at preempt=none the
+ * submitter kept the CPU for the whole run; each command now gives it up
+ * first if it should (hwt_uring_run()). What
  * counts is the kernel's count of the submitter's involuntary switches,
  * which only a resched point or a preemption makes; the return to user
  * space may add one.
@@ -731,6 +751,14 @@ TEST_F(uring, a_batch_in_a_registered_buffer)
 				       ops + 1, N, 0, 0, 2);
 	EXPECT_EQ(-EFAULT, batch_res(&self->ring));
 	EXPECT_EQ(N, t_fdinfo_u64(self->fd, "timers"));
+	/* an index that names no buffer, nor fits the SQE's field: the same */
+	hwtimer_uring_prep_batch_fixed(io_uring_get_sqe(&self->ring), self->fd,
+				       ops, N, 0, 1, 3);
+	EXPECT_EQ(-EFAULT, batch_res(&self->ring));
+	hwtimer_uring_prep_batch_fixed(io_uring_get_sqe(&self->ring), self->fd,
+				       ops, N, 0, 65536, 4);
+	EXPECT_EQ(-EFAULT, batch_res(&self->ring));
+	EXPECT_EQ(N, t_fdinfo_u64(self->fd, "timers"));
 	ASSERT_EQ(0, io_uring_unregister_buffers(&self->ring));
 	munmap(ops, N * sizeof(*ops));
 }
@@ -746,6 +774,10 @@ TEST_F(uring, a_batch_is_checked_first)
 	/* flags it does not know */
 	hwtimer_uring_prep_batch(io_uring_get_sqe(&self->ring), self->fd, ops,
 				 4, 0x80, 0);
+	EXPECT_EQ(-EINVAL, batch_res(&self->ring));
+	/* and flags the command's 16 bits cannot hold: not dropped */
+	hwtimer_uring_prep_batch(io_uring_get_sqe(&self->ring), self->fd, ops,
+				 4, 0x10000 | HWTIMER_BATCH_STOP_ON_ERROR, 0);
 	EXPECT_EQ(-EINVAL, batch_res(&self->ring));
 	/* over the limit */
 	hwtimer_uring_prep_batch(io_uring_get_sqe(&self->ring), self->fd, ops,

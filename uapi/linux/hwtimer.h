@@ -638,23 +638,25 @@ struct hwtimer_ring_setup {
  * struct hwtimer_uring_cmd (read once, at submission), and each CQE's @res
  * is the ioctl's return: an ADD's is the new id, whose cookie is the SQE's
  * @user_data; a MOD's or CANCEL's is 0, 1 or 2 as for HWTIMER_IOC_MOD and
- * HWTIMER_IOC_CANCEL; an error is -errno. With IORING_SETUP_SQE128, the
- * 80 command bytes can hold a whole struct hwtimer_op instead, for every
- * flag and field (HWTIMER_URING_OP, whose cookie is @op.cookie); the short
- * form refuses the flags that need fields it lacks, HWTIMER_F_EVENTFD,
- * HWTIMER_F_PERIOD and HWTIMER_F_GEN (EINVAL). HWTIMER_URING_BATCH carries
- * an array of operations in one SQE, as HWTIMER_IOC_BATCH does (struct
- * hwtimer_uring_batch): each entry's result is written back into it, and
- * the one CQE's @res is how many ran (a short count when one could not be
- * read or written, or failed with HWTIMER_BATCH_STOP_ON_ERROR), or -errno
- * if none did. The array may be in a buffer registered with the ring
- * (IORING_URING_CMD_FIXED and the SQE's @buf_index), which is pinned
- * already. An unknown @cmd_op fails with ENOTTY. Every command runs and
- * completes as io_uring issues it, in submission order, on any kind of
- * ring: nothing waits for task work, so a thread that submits and exits
- * leaves its completions posted and its timers added. Expiries do
- * not come back as CQEs: they go to the ring or read(), which cost less
- * per record than a CQE each (see BENCHMARKS.md).
+ * HWTIMER_IOC_CANCEL; an error is -errno. With IORING_SETUP_SQE128, the 80
+ * command bytes can hold a whole struct hwtimer_op instead, for every flag
+ * and field (HWTIMER_URING_OP, whose cookie is @op.cookie; the 16 bytes
+ * after it are zero, or it fails with E2BIG, as a larger op from a newer
+ * program would); the short form refuses the flags that need fields it
+ * lacks, HWTIMER_F_EVENTFD, HWTIMER_F_PERIOD and HWTIMER_F_GEN (EINVAL).
+ * HWTIMER_URING_BATCH carries an array of operations in one SQE, as
+ * HWTIMER_IOC_BATCH does (struct hwtimer_uring_batch): each entry's result
+ * is written back into it, and the one CQE's @res is how many ran (a short
+ * count when one could not be read or written, failed with
+ * HWTIMER_BATCH_STOP_ON_ERROR, or a signal came for the issuing task
+ * between chunks), or -errno if none did. The array may be in a buffer
+ * registered with the ring (IORING_URING_CMD_FIXED and the SQE's
+ * @buf_index), which is pinned already. An unknown @cmd_op fails with
+ * ENOTTY. Every command runs and completes as io_uring issues it, in
+ * submission order, on any kind of ring: nothing waits for task work, so a
+ * thread that submits and exits leaves its completions posted and its
+ * timers added. Expiries do not come back as CQEs: they go to the ring or
+ * read(), which cost less per record than a CQE each (see BENCHMARKS.md).
  */
 
 /**

@@ -182,7 +182,8 @@ void hwtimer_uring_prep_batch(struct io_uring_sqe *sqe, int fd,
 	b->ops = (uintptr_t)ops;
 	b->count = count;
 	b->op_size = sizeof(*ops);
-	b->flags = (uint16_t)flags;
+	/* flags the field cannot hold are unknown flags: the kernel's EINVAL */
+	b->flags = flags > UINT16_MAX ? UINT16_MAX : flags;
 }
 
 void hwtimer_uring_prep_batch_fixed(struct io_uring_sqe *sqe, int fd,
@@ -192,5 +193,6 @@ void hwtimer_uring_prep_batch_fixed(struct io_uring_sqe *sqe, int fd,
 {
 	hwtimer_uring_prep_batch(sqe, fd, ops, count, flags, user_data);
 	sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
-	sqe->buf_index = (uint16_t)buf_index;
+	/* past the field is past every registered buffer: io_uring's EFAULT */
+	sqe->buf_index = buf_index > UINT16_MAX ? UINT16_MAX : buf_index;
 }
