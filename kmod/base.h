@@ -7,8 +7,10 @@
  *   base    a wheel on one clock and the hrtimer that drives it (base.c)
  *   kbase   a base of the in-kernel API, per CPU and clock (kbase.h, kbase.c)
  *   file    an open /dev/hwtimer: its ids, bases and lock (dev.h)
- *   utimer  a timer of a file, 48 bytes (struct hwt_utimer, dev.h)
- *   ext     the larger utimer, with a period or an eventfd (dev.h)
+ *   utimer  a timer of a file, a 40-byte slot of its table (struct
+ *           hwt_utimer, dev.h)
+ *   ext     what a utimer with a period, slack or an eventfd keeps
+ *           beside its slot (struct hwt_uext, dev.h)
  *   pass    one bounded run of a base's expiry (below, pass.h)
  *   unit    what a pass counts: a timer expired or a node placed, or
  *           HWT_CHEAP_PER_UNIT nodes moved along with one (pass.h)
@@ -58,8 +60,8 @@
  * again: an hrtimer programmed for "now" costs an interrupt and a softirq
  * entry per pass, most of a pass's time on a VM, and the wheel falls
  * behind. The owner starts the next pass at once instead, as
- * __do_softirq() and rcu_do_batch() do, after dropping the lock,
- * signalling and freeing. It goes on while nobody else wants the CPU and
+ * __do_softirq() and rcu_do_batch() do, after dropping the lock and
+ * signalling. It goes on while nobody else wants the CPU and
  * the run has taken less than HWT_RUN_NS (hwt_run_more()).
  *
  * Past that, a device file hands the base to a worker: a per-CPU kworker

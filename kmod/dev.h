@@ -7,7 +7,8 @@
  *   dev_file.c     a file's life: open, release, fdinfo, the misc device
  *   dev_account.c  what timers cost and who pays: the limits, per-user
  *                  charges, timer objects
- *   dev_ids.c      a file's ids: an array of its timers by id
+ *   dev_ids.c      a file's table of timers: slots, whose index is the
+ *                  timer's id
  *   dev_timer.c    a file's timers on its wheels: arming, re-arming,
  *                  removal
  *   dev_queue.c    the record queue, where fired timers wait for read()

@@ -97,7 +97,8 @@ void hwt_file_bases_free(struct hwt_file *hf)
 
 /*
  * One pass over @b (see base.h): records go to the ring or the queue,
- * eventfds are signalled and timers freed once the lock is dropped.
+ * spent AUTOREMOVE timers go, and eventfds are signalled once the lock is
+ * dropped.
  * Returns true if it stopped with work left due.
  */
 static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)

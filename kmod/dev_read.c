@@ -171,7 +171,7 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 				break;
 			n = hwt_take_records(hf, rb->peek, n);
 			done += n;
-			/* a signal, not task_work: see hwt_ioc_batch() */
+			/* a signal, not task_work: see hwt_batch_run() */
 			if (done < max && task_sigpending(current))
 				break;
 			cond_resched();

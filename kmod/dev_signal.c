@@ -25,6 +25,13 @@
 
 /* Eventfd entries: one per eventfd that timers were added with in a row */
 
+/**
+ * hwt_efd_new() - an entry for an eventfd that timers are added with
+ * @ctx: the eventfd, whose reference the entry takes over
+ *
+ * Context: process context; may sleep.
+ * Return: the entry, holding one reference, or NULL if out of memory.
+ */
 struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx)
 {
 	struct hwt_efd *e = kmalloc(sizeof(*e), GFP_KERNEL_ACCOUNT);
@@ -38,12 +45,26 @@ struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx)
 	return e;
 }
 
+/**
+ * hwt_efd_put() - drop a reference to an eventfd entry
+ * @e: the entry, or NULL
+ *
+ * The last reference puts the eventfd and frees the entry.
+ */
 void hwt_efd_put(struct hwt_efd *e)
 {
 	if (e && refcount_dec_and_test(&e->ref)) {
 		eventfd_ctx_put(e->ctx);
 		kfree(e);
 	}
+}
+
+/* A run is done with @e: a MOD or CANCEL waiting for it may go on. */
+static void hwt_efd_done(struct hwt_efd *e)
+{
+	/* pairs with the acquire in hwt_signalling() */
+	atomic_dec_return_release(&e->busy);
+	hwt_efd_put(e);
 }
 
 /*
@@ -78,7 +99,7 @@ bool hwt_signalling(struct hwt_utimer *t)
 {
 	struct hwt_efd *e = hwt_efd(t);
 
-	/* pairs with the release in hwt_unlock_signal() */
+	/* pairs with the release in hwt_efd_done() */
 	return e && atomic_read_acquire(&e->busy);
 }
 
@@ -96,9 +117,7 @@ static bool hwt_signal_one_left(struct hwt_file *hf)
 	if (e) {
 		list_del_init(&e->left);
 		hwt_eventfd_signal(e->ctx);
-		/* pairs with the acquire in hwt_signalling() */
-		atomic_dec_return_release(&e->busy);
-		hwt_efd_put(e);
+		hwt_efd_done(e);
 		return true;
 	}
 	if (hf->sig_left_poll) {
@@ -265,9 +284,7 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 			hwt_eventfd_signal(e->ctx);
 			done++;
 		}
-		/* pairs with the acquire in hwt_signalling() */
-		atomic_dec_return_release(&e->busy);
-		hwt_efd_put(e);
+		hwt_efd_done(e);
 	}
 	if (sig->file && hwt_signal_late(sig, done)) {
 		atomic_inc(&sig->file->busy);

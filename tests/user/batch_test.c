@@ -376,7 +376,7 @@ TEST_F(dev, drain_stops_before_a_read_only_chunk)
 
 /*
  * A file that held many timers and now holds a few at its highest ids:
- * DRAIN walks the id array a bounded stretch per hold of the lock, and
+ * DRAIN walks the table a bounded stretch per hold of the lock, and
  * still finds every one.
  */
 TEST_F(dev, drain_finds_the_few_left_among_many_freed_ids)
@@ -403,11 +403,11 @@ TEST_F(dev, drain_finds_the_few_left_among_many_freed_ids)
 }
 
 /*
- * A file keeps the id array its busiest moment needed while it has timers;
- * once a DRAIN or a CANCEL leaves it with none, the array goes, and ids
+ * A file keeps the table its busiest moment needed while it has timers;
+ * once a DRAIN or a CANCEL leaves it with none, the table goes, and ids
  * start from 1 again.
  */
-TEST_F(dev, an_empty_file_gives_its_id_array_back)
+TEST_F(dev, an_empty_file_gives_its_table_back)
 {
 	struct hwtimer_op *ops = calloc(10000, sizeof(*ops));
 	struct hwtimer_drain d = { 0 };

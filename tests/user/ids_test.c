@@ -76,7 +76,7 @@ FIXTURE_TEARDOWN(ids)
 	close(self->fd);
 }
 
-TEST_F_TIMEOUT(ids, frees_while_the_array_grows_are_kept, 600)
+TEST_F_TIMEOUT(ids, frees_while_the_table_grows_are_kept, 600)
 {
 	struct hwtimer_batch b = {
 		.ops = (uintptr_t)self->ops, .op_size = sizeof(*self->ops),

@@ -35,6 +35,8 @@ static inline uint64_t t_pace_now(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+static uint64_t t_pace_ns;	/* the calibration's fastest run, once measured */
+
 /**
  * t_slow() - how many times slower than the reference this guest runs
  *
@@ -43,8 +45,6 @@ static inline uint64_t t_pace_now(void)
  *
  * Return: the factor.
  */
-static uint64_t t_pace_ns;	/* the calibration's fastest run, once measured */
-
 static inline double t_slow(void)
 {
 	static double slow;
