@@ -442,21 +442,31 @@ static void kbase_burst_in_one_tick(struct kunit *test)
 	const unsigned int n = 20000;
 	struct probe *p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
 	unsigned int i, early = 0, twice = 0;
-	u64 deadline;
+	u64 start, deadline, arming, max_late;
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	for (i = 0; i < n; i++)
 		hwtimer_init(&p[i].t, probe_fn, 0);
-	deadline = hwtimer_now(&p[0].t) + 100 * MS;
+	start = hwtimer_now(&p[0].t);
+	deadline = start + 100 * MS;
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, hwtimer_start(&p[i].t, deadline, 0,
 						    HWTIMER_ABS), 0);
+	/*
+	 * The last of them fires after n expiries, each about an arming's
+	 * work (the last came 1.5-2.6x the arming's time late in debug
+	 * guests, idle and beside two CPU-bound jobs): the bound grows with
+	 * what arming them took on this machine, as busy as it is now.
+	 */
+	arming = hwtimer_now(&p[0].t) - start;
+	max_late = MAX_LATE + 8 * arming;
 	KUNIT_EXPECT_TRUE(test, wait_until(total_fires(p, n) == n, 60000));
 	for (i = 0; i < n; i++) {
 		early += atomic_read(&p[i].early);
 		twice += atomic_read(&p[i].fires) != 1;
 		/* one fire time for the whole batch it fired in */
-		KUNIT_EXPECT_LT(test, p[i].fired - deadline, MAX_LATE);
+		KUNIT_EXPECT_LT_MSG(test, p[i].fired - deadline, max_late,
+				    "arming %u took %llu ns", n, arming);
 	}
 	KUNIT_EXPECT_EQ(test, early, 0U);
 	KUNIT_EXPECT_EQ(test, twice, 0U);
