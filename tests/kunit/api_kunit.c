@@ -70,7 +70,7 @@ static void hostile_fn(struct hwtimer *t)
 		if (in_task())
 			msleep(30);
 		else
-			mdelay(30);
+			spin_ms(30);
 	}
 	atomic_inc(&h->fires);
 	hwtimer_start(t, 50 * US, 0, HWTIMER_REL);

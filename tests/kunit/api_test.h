@@ -34,6 +34,19 @@ static inline bool spin_until(atomic_t *v, int n, unsigned int ms)
 }
 
 /*
+ * Busy-wait @ms on CLOCK_MONOTONIC. Not mdelay(): a guest whose vCPU lost
+ * the host's CPU while it calibrated its delay loop at boot ("failed to
+ * get a good estimate for loops_per_jiffy") may wait a tenth as long.
+ */
+static inline void spin_ms(unsigned int ms)
+{
+	u64 end = ktime_get_ns() + ms * MS;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+}
+
+/*
  * Wait for @c, which a thread or callback of the test completes: a failure
  * that says what was waited for once @secs have passed. It waits on, since
  * what it waits for uses the test's memory. It waits in slices of 10 s,

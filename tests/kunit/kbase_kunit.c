@@ -69,19 +69,15 @@ static void probe_fn(struct hwtimer *t)
 	}
 	atomic_inc(&p->entered);
 	if (p->stall_at && n + 1 == p->stall_at)
-		mdelay(35);
+		spin_ms(35);
 	if (p->delay_ms) {
 		if (in_task())
 			msleep(p->delay_ms);
 		else
-			mdelay(p->delay_ms);
+			spin_ms(p->delay_ms);
 	}
-	if (p->hold) {
-		unsigned int ms = 10000;
-
-		while (!atomic_read(p->hold) && ms--)
-			mdelay(1);
-	}
+	if (p->hold)
+		spin_until(p->hold, 1, 10000);
 	if (p->stop_after && n + 1 >= p->stop_after)
 		hwtimer_cancel(t);
 	atomic_inc(&p->done);
