@@ -975,6 +975,7 @@ TEST_F(uring, closing_the_ring_leaves_the_timers)
 	struct io_uring_sqe *sqe;
 	struct io_uring r2;
 	int id, fd2, i;
+	long state;
 
 	for (i = 0; i < 16; i++)
 		ASSERT_LT(0, uring_add(&self->ring, self->fd, 10 * MS, 0, i));
@@ -982,7 +983,10 @@ TEST_F(uring, closing_the_ring_leaves_the_timers)
 	id = uring_add(&r2, self->fd, 10 * MS, 0, 99);
 	ASSERT_LT(0, id);
 	io_uring_queue_exit(&r2);
-	EXPECT_EQ(HWTIMER_STATE_PENDING, t_get_state(self->fd, id));
+	/* still there: pending, or fired already if the exit took 10 ms */
+	state = t_get_state(self->fd, id);
+	EXPECT_TRUE(state == HWTIMER_STATE_PENDING ||
+		    state == HWTIMER_STATE_FIRED);
 	for (i = 0; i < 17; i++)
 		ASSERT_EQ(1, t_read(self->fd, &rec, 1));
 
