@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the io_uring suites (uring_test, uring_batch_test) share: the
+ * fixture, one open /dev/hwtimer and a 64-entry ring, and a way to submit
+ * one SQE and take its CQE. Include it once, after kselftest_harness.h,
+ * helpers.h and liburing.h.
+ */
+#ifndef _HWT_URING_FIXTURE_H
+#define _HWT_URING_FIXTURE_H
+
+/* submit one SQE as prepared by @prep and return its CQE's res */
+static int submit_one(struct io_uring *ring, uint64_t *user_data)
+{
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	ret = io_uring_submit(ring);
+	if (ret != 1)
+		return ret < 0 ? ret : -EIO;
+	ret = io_uring_wait_cqe(ring, &cqe);
+	if (ret)
+		return ret;
+	ret = cqe->res;
+	if (user_data)
+		*user_data = cqe->user_data;
+	io_uring_cqe_seen(ring, cqe);
+	return ret;
+}
+
+FIXTURE(uring) {
+	int fd;
+	struct io_uring ring;
+};
+
+FIXTURE_SETUP(uring)
+{
+	int ret;
+
+	self->fd = t_open();
+	ASSERT_LE(0, self->fd);
+	ret = io_uring_queue_init(64, &self->ring, 0);
+	if (ret == -EPERM || ret == -ENOSYS)
+		SKIP(return, "io_uring is not available here (%s)", strerror(-ret));
+	ASSERT_EQ(0, ret);
+}
+
+FIXTURE_TEARDOWN(uring)
+{
+	io_uring_queue_exit(&self->ring);
+	close(self->fd);
+}
+
+#endif /* _HWT_URING_FIXTURE_H */
