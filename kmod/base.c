@@ -312,6 +312,7 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 		b->armed = U64_MAX;
 	b->running = true;
 	hwt_stat_add(&b->stats, counter[kind], 1);
+	trace_hwt_pass(b->clockid, b, kind, x->now);
 	hwt_base_sync(b, x->now);
 	x->clk = b->wheel->clk;
 	x->cascaded = b->wheel->cascaded;
