@@ -39,6 +39,9 @@ const char * const hwt_counter_names[HWT_NR_COUNTERS] = {
 	[HWT_C_CONTINUED] = "continued",
 	[HWT_C_HANDED_OFF] = "handed_off",
 	[HWT_C_WAKEUPS_HANDED_OFF] = "wakeups_handed_off",
+	[HWT_C_HARD_PASSES] = "hard_passes",
+	[HWT_C_READER_CPU] = "passes_on_reader_cpu",
+	[HWT_C_OTHER_CPU] = "passes_elsewhere",
 };
 
 const char * const hwt_maximum_names[HWT_NR_MAXIMA] = {
@@ -70,6 +73,9 @@ int hwt_clock_index(clockid_t clockid)
  * @b: the base
  * @clockid: the clock its timers run on
  * @fn: the owner's hrtimer callback
+ * @mode: HRTIMER_MODE_ABS_SOFT, or HRTIMER_MODE_ABS for an owner whose @fn
+ *	  runs in hard interrupt context but on PREEMPT_RT (it then sets up
+ *	  @b->more)
  * @slack_of: the owner's: the slack of a node with hwt_node.slack set (see
  *	      struct hwt_wheel), or NULL if it never sets it
  * @gfp: for allocating the wheel
@@ -82,6 +88,7 @@ int hwt_clock_index(clockid_t clockid)
  */
 int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 		  enum hrtimer_restart (*fn)(struct hrtimer *),
+		  enum hrtimer_mode mode,
 		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp)
 {
 	int ret;
@@ -102,7 +109,8 @@ int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 	b->cpu = -1;
 	b->cpu_online = false;
 	memset(&b->stats, 0, sizeof(b->stats));
-	hwt_hrtimer_setup(&b->hrt, fn, clockid, HRTIMER_MODE_ABS_SOFT);
+	b->mode = mode;
+	hwt_hrtimer_setup(&b->hrt, fn, clockid, mode);
 	atomic_inc(&hwt_nbases);
 	return 0;
 }
@@ -174,7 +182,7 @@ static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 	hwt_stat_add(&b->stats, HWT_C_ARMS, 1);
 	if (b->cpu < 0) {
 		hrtimer_start_range_ns(&b->hrt, ns_to_ktime(latest - range),
-				       range, HRTIMER_MODE_ABS_SOFT);
+				       range, b->mode);
 		return;
 	}
 	/*
@@ -186,7 +194,7 @@ static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 	if (b->cpu == smp_processor_id() || !b->cpu_online ||
 	    smp_call_function_single_async(b->cpu, &b->arm_csd) == -ENXIO)
 		hrtimer_start_range_ns(&b->hrt, ns_to_ktime(latest - range),
-				       range, HRTIMER_MODE_ABS_PINNED_SOFT);
+				       range, b->mode | HRTIMER_MODE_PINNED);
 }
 
 /**

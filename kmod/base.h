@@ -35,9 +35,13 @@
  * only if its window ends before the armed one. Deleting never does,
  * except that a base whose wheel becomes empty disarms.
  *
- * Expiry context: a soft hrtimer (HRTIMER_MODE_ABS_SOFT). The in-kernel
- * API's callbacks run in softirq context, as timer_list's do, which is
- * what drivers expect. None runs in hard interrupt context.
+ * Expiry context: the owner's. The in-kernel API's bases run on a soft
+ * hrtimer (HRTIMER_MODE_ABS_SOFT), and their callbacks in softirq
+ * context, as timer_list's do, which is what drivers expect. A device
+ * file's bases expire in the hrtimer's own interrupt (HRTIMER_MODE_ABS,
+ * neither soft nor hard), as timerfd's do: a small pass there, and the
+ * rest of the run in softirq context (@more), as below. On PREEMPT_RT
+ * hrtimer runs such hrtimers in the ktimers thread: soft ones again.
  *
  * Bounded work. A run of the callback (a pass) has a budget of
  * HWT_PASS_BUDGET units. A unit is a timer expired or a node the wheel
@@ -110,9 +114,8 @@
  * So its bases' locks are raw spinlocks, taken with interrupts off
  * (kbase.h); the bounded work above is what makes that acceptable on RT.
  * Device files share one lock between their bases (the file's lock), since
- * their expiries also feed the file's record queue. It is only taken from
- * process context and from the soft hrtimer callback: a BH lock, with hard
- * interrupts on while it is held.
+ * their expiries also feed the file's record queue. Their expiry takes it
+ * in hard interrupt context, so it is held with interrupts off (dev.h).
  *
  * Scaling. The in-kernel API shards by CPU. As with timer_list, a timer is
  * queued on the base of the CPU that arms it (HWTIMER_PINNED: of the CPU
@@ -177,6 +180,9 @@ enum hwt_counter {
 	HWT_C_CONTINUED,	/* passes a run went on with, not re-armed */
 	HWT_C_HANDED_OFF,	/* passes run by the worker of a base */
 	HWT_C_WAKEUPS_HANDED_OFF, /* wake-ups passes left to a worker */
+	HWT_C_HARD_PASSES,	/* passes run in the hrtimer's interrupt */
+	HWT_C_READER_CPU,	/* passes that woke a reader on its own CPU */
+	HWT_C_OTHER_CPU,	/* passes that woke a reader on another CPU */
 	HWT_NR_COUNTERS
 };
 
@@ -233,6 +239,11 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  * struct hwt_base - a wheel driven by an hrtimer on one clock
  * @wheel: the wheel
  * @hrt: drives the wheel, armed to fire by @armed
+ * @more: for an owner that expires in @hrt's own interrupt, a soft
+ *	  hrtimer that takes a run on in softirq context when the pass there
+ *	  left work due
+ * @mode: @hrt's mode: HRTIMER_MODE_ABS_SOFT, or HRTIMER_MODE_ABS (hard
+ *	  interrupt context but on PREEMPT_RT, as timerfd's)
  * @clockid: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME
  * @cpu: the CPU the base is bound to, or -1; a bound base's hrtimer is
  *	 always programmed on @cpu while it is online (through @arm_csd
@@ -256,6 +267,8 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
 struct hwt_base {
 	struct hwt_wheel *wheel;
 	struct hrtimer hrt;
+	struct hrtimer more;
+	enum hrtimer_mode mode;
 	clockid_t clockid;
 	int cpu;
 	bool cpu_online;
@@ -311,6 +324,7 @@ extern const clockid_t hwt_clockids[HWT_NR_CLOCKS];
 int hwt_clock_index(clockid_t clockid);
 int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 		  enum hrtimer_restart (*fn)(struct hrtimer *),
+		  enum hrtimer_mode mode,
 		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp);
 void hwt_base_destroy(struct hwt_base *b);
 void hwt_base_destroy_freed(struct hwt_base *b);

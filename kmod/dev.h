@@ -40,16 +40,20 @@
  * and up to three timer bases (one per clock, set up on first use). The
  * file's lock is its bases' lock too: it guards the timers, their ids, the
  * wheels, the queue of expired timers whose records wait to be read, and
- * the counters. It is only taken in process context and in the bases'
- * soft hrtimer callbacks, so it is a BH lock and hard interrupts stay on.
+ * the counters. Expiry takes it in the bases' hrtimer interrupt, so it is
+ * taken with hard interrupts off everywhere (on PREEMPT_RT, where expiry
+ * runs in the ktimers thread, it is a sleeping lock like any spinlock_t).
  *
- * Expiry runs in the bases' soft hrtimer callbacks and does little per
- * timer. It puts the timer on the record queue, linked by ids in the
- * place of the list link the wheel no longer uses, and notes its eventfd,
- * signalled once the lock is dropped. Records are built by read(), which
- * also re-arms periodic timers. A timer is thus either on the wheel or on
- * the queue, never both, and the queue never holds more entries than
- * there are timers.
+ * Expiry runs where timerfd's does: in the bases' hrtimer interrupt, a
+ * small pass (dev_expiry.c), which the hrtimer softirq and then a worker
+ * take on when more is due than such a pass may do. It does little per
+ * timer. It puts the timer's record into the expiry ring, or the timer on
+ * the record queue, linked by ids in the place of the list link the wheel
+ * no longer uses, and notes its eventfd, signalled once the lock is
+ * dropped. Records on the queue are built by read(), which also re-arms
+ * periodic timers. A timer is thus either on the wheel or on the queue,
+ * never both, and the queue never holds more entries than there are
+ * timers.
  *
  * Memory. A timer is a 40-byte slot of the file's table, whose id names
  * it: ADD takes a free slot and CANCEL gives it back, with no allocation
@@ -277,6 +281,8 @@ struct hwt_ids {
  *	      hwt_efd.left)
  * @sig_left_poll: a pass left the wake-up of readers and pollers
  * @sig_work: does the wake-ups passes left
+ * @reader_cpu: the CPU a reader or poller last waited on, for the counts
+ *		of where passes woke one (HWT_C_READER_CPU, HWT_C_OTHER_CPU)
  * @dead: being released: expiries must not re-arm anything
  * @stats: counters of the file's own (the owner fields); its bases count
  *	   the rest
@@ -308,6 +314,7 @@ struct hwt_file {
 	struct list_head sig_left;
 	bool sig_left_poll;
 	struct work_struct sig_work;
+	int reader_cpu;
 	bool dead;
 	struct hwt_stats stats;
 };
@@ -317,9 +324,9 @@ struct hwt_file {
 /* the workers of bases that a backlog was handed to (dev_file.c) */
 extern struct workqueue_struct *hwt_pass_wq;
 
-/* process context and the soft hrtimer only: see above */
-#define hwt_lock(hf)	spin_lock_bh(&(hf)->lock)
-#define hwt_unlock(hf)	spin_unlock_bh(&(hf)->lock)
+/* expiry takes it in hard interrupt context: see above */
+#define hwt_lock(hf)	spin_lock_irq(&(hf)->lock)
+#define hwt_unlock(hf)	spin_unlock_irq(&(hf)->lock)
 
 static inline struct hwt_uext *hwt_ext(struct hwt_utimer *t)
 {

@@ -99,14 +99,14 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 		u32 scan = HWT_IDS_SCAN;
 		u64 now;
 
-		hwt_lock(hf);
+		hwt_lock_signals(hf, &sig);
 		/*
 		 * Another walk got through for this set first: timers armed
 		 * since are armed under it, and a record read since may have
 		 * been re-armed, so this walk must touch nothing more.
 		 */
 		if (hf->dead || (s32)(hf->cos_seq - seq) >= 0) {
-			hwt_unlock(hf);
+			hwt_unlock_signal(hf, &sig);
 			return;
 		}
 		now = hwt_base_now(b);

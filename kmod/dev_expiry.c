@@ -4,10 +4,23 @@
  * on first use; expiry is the bases' hrtimer callback, which queues records
  * and notes the eventfds to signal once it has dropped the file's lock, and
  * the worker a backlog is handed to. See dev.h.
+ *
+ * Where expiry runs. As timerfd's does, in the hrtimer's own interrupt: a
+ * timer due is delivered, and its reader woken, without a hop to the
+ * hrtimer softirq, which a busy CPU may leave to ksoftirqd, a nice 0
+ * thread that then waits behind the very reader it is to wake. What a hard
+ * interrupt does is bounded tighter than a pass (HWT_HARD_BUDGET units,
+ * wake-ups for HWT_HARD_NS); when more is due, the base's soft hrtimer
+ * (struct hwt_base.more) takes the run on in softirq context at once, as
+ * a soft base's run goes on (base.h), and hands a backlog to the worker.
+ * On PREEMPT_RT, where the file's lock sleeps, hrtimer runs the bases'
+ * hrtimers in the ktimers thread (they are neither soft nor hard ones, as
+ * timerfd's), and every pass is a soft one.
  */
 #include <linux/bitops.h>
 #include <linux/sched/clock.h>
 
+#include "compat/compat.h"
 #include "dev.h"
 #include "dev_account.h"
 #include "dev_clockset.h"
@@ -18,7 +31,13 @@
 #include "dev_timer.h"
 #include "hwt_trace.h"
 
+/* units a pass in hard interrupt context does at most */
+#define HWT_HARD_BUDGET		32
+/* after which time it leaves wake-ups (but the first) to the worker */
+#define HWT_HARD_NS		5000
+
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
+static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt);
 static void hwt_file_drain(struct work_struct *work);
 
 /* Set up the base of clock index @clk on first use. */
@@ -32,10 +51,13 @@ static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
 	mutex_lock(&hf->setup);
 	if (!test_bit(clk, &hf->clocks)) {
 		ret = hwt_base_init(&hf->base[clk], hwt_clockids[clk],
-				    hwt_file_tick,
+				    hwt_file_tick, HRTIMER_MODE_ABS,
 				    hwt_utimer_slack, GFP_KERNEL_ACCOUNT);
 		if (!ret) {
 			hf->base[clk].owner = hf;
+			hwt_hrtimer_setup(&hf->base[clk].more, hwt_file_more,
+					  hwt_clockids[clk],
+					  HRTIMER_MODE_REL_SOFT);
 			INIT_WORK(&hf->base[clk].drain, hwt_file_drain);
 			/* the base is complete before anyone sees the bit */
 			smp_mb__before_atomic();
@@ -76,7 +98,9 @@ void hwt_file_bases_stop(struct hwt_file *hf)
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		if (!test_bit(clk, &hf->clocks))
 			continue;
+		/* each may start the next */
 		hrtimer_cancel(&hf->base[clk].hrt);
+		hrtimer_cancel(&hf->base[clk].more);
 		cancel_work_sync(&hf->base[clk].drain);
 	}
 	cancel_work_sync(&hf->sig_work);
@@ -95,13 +119,26 @@ void hwt_file_bases_free(struct hwt_file *hf)
 
 /* Expiry */
 
+/* Count where a pass that woke a reader ran: on the reader's CPU or not. */
+static void hwt_count_placement(struct hwt_file *hf,
+				const struct hwt_signals *sig)
+{
+	if (!sig->poll)
+		return;
+	if (READ_ONCE(hf->reader_cpu) == smp_processor_id())
+		hwt_stat_add(&hf->stats, HWT_C_READER_CPU, 1);
+	else
+		hwt_stat_add(&hf->stats, HWT_C_OTHER_CPU, 1);
+}
+
 /*
  * One pass over @b (see base.h): records go to the ring or the queue,
  * spent AUTOREMOVE timers go, and eventfds are signalled once the lock is
- * dropped.
+ * dropped. @hard: in the hrtimer's interrupt, where the pass is smaller.
  * Returns true if it stopped with work left due.
  */
-static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
+static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
+			  bool hard)
 {
 	struct hwt_file *hf = b->owner;
 	struct hwt_signals sig = {};
@@ -112,13 +149,19 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	unsigned int queued = 0, withdrawn = 0;
 	bool more;
 
-	hwt_lock(hf);
+	hwt_lock_signals(hf, &sig);
 	if (hf->dead) {
-		hwt_unlock(hf);
+		hwt_unlock_signal(hf, &sig);
 		return false;
 	}
 	hwt_base_expiry_begin(b, &x, kind);
 	sig.start = x.pass.start;
+	sig.bound = HWT_PASS_NS;
+	if (hard) {
+		x.pass.left = min_t(unsigned int, x.pass.left, HWT_HARD_BUDGET);
+		sig.bound = HWT_HARD_NS;
+		hwt_stat_add(&hf->stats, HWT_C_HARD_PASSES, 1);
+	}
 	nows.now[b - hf->base] = x.now;
 	/* records go to the ring unless some wait on the queue already */
 	hwt_ring_begin(hf, &ring);
@@ -166,28 +209,53 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	if (queued || withdrawn)
 		hwt_queued_records(hf, &sig, queued);
 	hwt_ring_end(hf, &ring, &sig);
+	hwt_count_placement(hf, &sig);
 	/* release() waits for this pass before it frees @hf */
 	hwt_unlock_signal(hf, &sig);
 	return more;
 }
 
 /*
- * The bases' hrtimer callback: passes while hwt_run_more() says so, then
+ * A run of passes in softirq context, while hwt_run_more() says so; then
  * the base's worker takes the rest (base.h).
  */
-static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
+static void hwt_file_run(struct hwt_base *b, enum hwt_pass_kind kind)
 {
-	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
-	enum hwt_pass_kind kind = HWT_PASS_WAKEUP;
 	u64 start = local_clock();
 
-	while (hwt_file_pass(b, kind)) {
+	while (hwt_file_pass(b, kind, false)) {
 		if (!hwt_run_more(start)) {
 			queue_work(hwt_pass_wq, &b->drain);
 			break;
 		}
 		kind = HWT_PASS_CONTINUED;
 	}
+}
+
+/*
+ * The bases' hrtimer callback. Their hrtimers are neither soft nor hard
+ * ones, as timerfd's: they expire in hard interrupt context, but on
+ * PREEMPT_RT, where hrtimer moves them to the softirq (the ktimers
+ * thread). In a hard interrupt, one small pass, and if it left work due,
+ * the run goes on in softirq context (hwt_file_more()); on PREEMPT_RT a
+ * soft base's run.
+ */
+static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
+{
+	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		hwt_file_run(b, HWT_PASS_WAKEUP);
+	else if (hwt_file_pass(b, HWT_PASS_WAKEUP, true))
+		hrtimer_start(&b->more, 0, HRTIMER_MODE_REL_SOFT);
+	return HRTIMER_NORESTART;
+}
+
+/* A hard pass left work due: go on in softirq context. */
+static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt)
+{
+	hwt_file_run(container_of(hrt, struct hwt_base, more),
+		     HWT_PASS_CONTINUED);
 	return HRTIMER_NORESTART;
 }
 
@@ -196,6 +264,6 @@ static void hwt_file_drain(struct work_struct *work)
 {
 	struct hwt_base *b = container_of(work, struct hwt_base, drain);
 
-	while (hwt_file_pass(b, HWT_PASS_HANDED_OFF))
+	while (hwt_file_pass(b, HWT_PASS_HANDED_OFF, false))
 		cond_resched();
 }

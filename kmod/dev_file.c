@@ -98,6 +98,7 @@ static int hwt_open(struct inode *inode, struct file *file)
 	spin_lock_init(&hf->sig_lock);
 	INIT_LIST_HEAD(&hf->sig_left);
 	INIT_WORK(&hf->sig_work, hwt_signals_left);
+	hf->reader_cpu = -1;
 	mutex_init(&hf->ids.grow);
 	INIT_LIST_HEAD(&hf->cos_link);
 	init_waitqueue_head(&hf->wq);

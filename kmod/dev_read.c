@@ -185,6 +185,7 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 		}
 		/* wait without the reader lock: another reader may take them */
 		mutex_unlock(&hf->read_lock);
+		WRITE_ONCE(hf->reader_cpu, raw_smp_processor_id());
 		ret = wait_event_interruptible(hf->wq, READ_ONCE(hf->nready));
 		if (ret)
 			return ret;
@@ -210,6 +211,8 @@ __poll_t hwt_poll(struct file *file, poll_table *wait)
 	struct hwt_file *hf = file->private_data;
 
 	poll_wait(file, &hf->wq, wait);
+	if (wait)
+		WRITE_ONCE(hf->reader_cpu, raw_smp_processor_id());
 	return READ_ONCE(hf->nready) || hwt_ring_readable(hf) ?
 	       EPOLLIN | EPOLLRDNORM : 0;
 }

@@ -376,7 +376,7 @@ long hwt_ioc_ring_flush(struct hwt_file *hf)
 		struct hwt_ring_pass p;
 		struct hwt_utimer *t;
 
-		hwt_lock(hf);
+		hwt_lock_signals(hf, &sig);
 		hwt_ring_begin(hf, &p);
 		for (n = 0; n < HWT_FLUSH_CHUNK && (t = hwt_queue_first(hf));
 		     n++)

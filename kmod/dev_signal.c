@@ -146,9 +146,9 @@ void hwt_signals_flush(struct hwt_file *hf)
 	bool more;
 
 	do {
-		spin_lock_bh(&hf->sig_lock);
+		spin_lock_irq(&hf->sig_lock);
 		more = hwt_signal_one_left(hf);
-		spin_unlock_bh(&hf->sig_lock);
+		spin_unlock_irq(&hf->sig_lock);
 		n += more;
 		cond_resched();
 	} while (more);
@@ -225,8 +225,7 @@ static bool hwt_signalled_before(struct hwt_signals *sig, unsigned int n)
  */
 static bool hwt_signal_late(const struct hwt_signals *sig, unsigned int done)
 {
-	return sig->start && done &&
-	       local_clock() - sig->start > HWT_PASS_NS;
+	return sig->start && done && local_clock() - sig->start > sig->bound;
 }
 
 /*
@@ -249,16 +248,17 @@ static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
  * @hf: the file, locked
  * @sig: what the run collected under the lock
  *
- * The wake-ups are done with @hf->sig_lock held, taken before the file's
- * lock is dropped, so that a MOD, CANCEL or DRAIN that ends one of the
- * timers' armings afterwards finds the run still busy or done
- * (hwt_signals_wait()). Bottom halves stay off until then.
+ * The lock was taken by hwt_lock_signals(). The wake-ups are done with
+ * @hf->sig_lock held, taken before the file's lock is dropped, so that a
+ * MOD, CANCEL or DRAIN that ends one of the timers' armings afterwards
+ * finds the run still busy or done (hwt_signals_wait()). Interrupts stay
+ * as the hold found them until then.
  *
- * A pass (@sig->start) does them while it has run less than HWT_PASS_NS,
+ * A pass (@sig->start) does them while it has run less than @sig->bound,
  * and at least one: each walks a wait queue as long as its users made it
  * (epoll instances on dup()ed eventfds), which no budget of units covers.
  * The rest go, busy, to the file's worker, as a backlog does (base.h): a
- * pass is never longer than HWT_PASS_NS and one wake-up.
+ * pass is never longer than its bound and one wake-up.
  */
 void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	__releases(&hf->lock)
@@ -267,7 +267,7 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	bool left = false;
 
 	if (!sig->nefd && !sig->file && !sig->poll) {
-		hwt_unlock(hf);
+		spin_unlock_irqrestore(&hf->lock, sig->flags);
 		return;
 	}
 	spin_lock(&hf->sig_lock);
@@ -303,5 +303,5 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	}
 	if (left)
 		queue_work(hwt_pass_wq, &hf->sig_work);
-	spin_unlock_bh(&hf->sig_lock);
+	spin_unlock_irqrestore(&hf->sig_lock, sig->flags);
 }

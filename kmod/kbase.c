@@ -314,7 +314,7 @@ static int hwt_kbase_create(unsigned int cpu, unsigned int clk)
 	if (!kb)
 		return -ENOMEM;
 	ret = hwt_base_init(&kb->base, hwt_clockids[clk], hwt_kbase_tick,
-			    hwt_kslack, GFP_KERNEL);
+			    HRTIMER_MODE_ABS_SOFT, hwt_kslack, GFP_KERNEL);
 	if (ret) {
 		kfree(kb);
 		return ret;
