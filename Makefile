@@ -18,6 +18,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 UDEVDIR ?= /lib/udev/rules.d
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 BUILD ?= $(CURDIR)/build
 CC ?= gcc
@@ -38,9 +39,14 @@ UT := userspace-tool
 LIB_SOVER := 1
 LIB_VERSION := 1.1.0
 LIB_CFLAGS := $(UCFLAGS) -fPIC -fvisibility=default -I$(UT)/lib
+# the parts without the device, which the host tests build too
+CLI_PURE := $(UT)/parse.c $(UT)/hist.c $(UT)/args.c $(UT)/usage.c $(UT)/samples.c \
+	$(UT)/histfile.c
 CLI_SRCS := $(UT)/hwtimerctl.c $(UT)/cli.c $(UT)/cmd_timer.c $(UT)/cmd_latency.c \
-	$(UT)/cmd_bench.c $(UT)/cmd_observe.c $(UT)/parse.c $(UT)/hist.c
-CLI_HDRS := $(UT)/cli.h $(UT)/parse.h $(UT)/hist.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
+	$(UT)/latency_oneshot.c $(UT)/latency_periodic.c $(UT)/latency_report.c \
+	$(UT)/cmd_bench.c $(UT)/cmd_observe.c $(CLI_PURE)
+CLI_HDRS := $(UT)/cli.h $(UT)/parse.h $(UT)/hist.h $(UT)/args.h $(UT)/samples.h \
+	$(UT)/histfile.h $(UT)/latency.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
 
 .PHONY: all module user lib cli user-tests ksft-check native-check host-check check check-long vm bench \
 	style clean \
@@ -127,14 +133,17 @@ $(WHEEL_SUITES): $(BUILD)/%: tests/kunit/%.c tests/kunit/wheel_test.h kmod/wheel
 native-check: $(WHEEL_SUITES)
 	set -e; for t in $(WHEEL_SUITES); do $$t; done
 
-# hwtimerctl's parsers and histogram, on the host, under ASan and UBSan
-$(BUILD)/host/parse_test: tests/host/parse_test.c $(UT)/parse.c $(UT)/hist.c $(UT)/parse.h $(UT)/hist.h | ksft-check
+# hwtimerctl's parsers, command lines and statistics, on the host, under
+# ASan and UBSan
+HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/*_test.c))
+
+$(HOST_TESTS): $(BUILD)/host/%: tests/host/%.c $(CLI_PURE) $(CLI_HDRS) | ksft-check
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(TEST_WARN) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-I"$(KSFT_DIR)" -I$(UT) tests/host/parse_test.c $(UT)/parse.c $(UT)/hist.c -o $@
+		-I"$(KSFT_DIR)" -I$(UT) $< $(CLI_PURE) -o $@
 
-host-check: $(BUILD)/host/parse_test
-	$(BUILD)/host/parse_test
+host-check: $(HOST_TESTS)
+	rc=0; for t in $(HOST_TESTS); do $$t || rc=1; done; exit $$rc
 
 # Installation. The module goes where modules_install puts it (INSTALL_MOD_PATH
 # follows DESTDIR); everything else under PREFIX.
@@ -146,7 +155,7 @@ USER_FILES = $(BINDIR)/hwtimerctl $(LIBDIR)/libhwtimer.a \
 	$(LIBDIR)/libhwtimer.so.$(LIB_VERSION) $(LIBDIR)/libhwtimer.so.$(LIB_SOVER) \
 	$(LIBDIR)/libhwtimer.so $(LIBDIR)/pkgconfig/hwtimer.pc \
 	$(INCLUDEDIR)/libhwtimer.h $(INCLUDEDIR)/linux/hwtimer.h \
-	$(UDEVDIR)/60-hwtimer.rules \
+	$(UDEVDIR)/60-hwtimer.rules $(BASHCOMPDIR)/hwtimerctl \
 	$(foreach p,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 
 install: install-module install-user
@@ -172,6 +181,7 @@ install-user: lib cli
 	install -D -m 0644 $(UT)/lib/libhwtimer.h "$(DESTDIR)$(INCLUDEDIR)/libhwtimer.h"
 	install -D -m 0644 uapi/linux/hwtimer.h "$(DESTDIR)$(INCLUDEDIR)/linux/hwtimer.h"
 	install -D -m 0644 udev/60-hwtimer.rules "$(DESTDIR)$(UDEVDIR)/60-hwtimer.rules"
+	install -D -m 0644 $(UT)/completion/hwtimerctl "$(DESTDIR)$(BASHCOMPDIR)/hwtimerctl"
 	set -e; for p in $(MAN_PAGES); do \
 		s=$${p##*.}; install -D -m 0644 $$p "$(DESTDIR)$(MANDIR)/man$$s/$${p##*/}"; \
 	done
