@@ -63,8 +63,13 @@ done
 {
 	section native:core "native core tests (ASan+UBSan)" \
 		make -s -C "$HWT_TOP" native-check BUILD="$HWT_OUT/native"
-	section host:cli-parsers "hwtimerctl parser tests (ASan+UBSan)" \
-		make -s -C "$HWT_TOP" host-check BUILD="$HWT_OUT/native" KSFT_DIR="$ksft"
+	# hwtimerctl's parsers, command lines and statistics: a section (a TAP
+	# document) per program, so that every case is counted
+	make -s -C "$HWT_TOP" host-tests BUILD="$HWT_OUT/native" KSFT_DIR="$ksft" >&2
+	for t in "$HWT_TOP"/tests/host/*_test.c; do
+		t=$(basename "$t" .c)
+		section "host:$t" "hwtimerctl $t (ASan+UBSan)" "$HWT_OUT/native/host/$t"
+	done
 	section host:fuzz "libFuzzer on the wheel core (60 s)" \
 		"$HWT_TOP/tests/host/fuzz_check.sh" "$HWT_OUT/fuzz" 60
 	section host:uapi "uapi header hygiene" "$HWT_TOP/tests/host/uapi_check.sh" "$src"
