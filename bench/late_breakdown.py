@@ -91,6 +91,16 @@ class Trace:
             if event == 'hwt_expire':
                 for e in evs:
                     self.expired[(e[1].get('id'), e[1].get('expires'))].append((e, cpu))
+        # by the object they are about, over every CPU, in time order
+        self.by = {}
+        for event, field in (('hrtimer_start', 'hrtimer'), ('hwt_pass', 'base'),
+                             ('hwt_tick', 'base')):
+            d = collections.defaultdict(list)
+            for ts, _c, f, task in self.any.get(event, []):
+                d[f.get(field)].append((ts, f, task))
+            for v in d.values():
+                v.sort(key=lambda e: e[0])
+            self.by[event] = (d, {k: [e[0] for e in v] for k, v in d.items()})
         self.cpus = sorted({c for (_e, c) in self.ev})
 
     def before(self, event, cpu, ts, pred=None):
@@ -132,6 +142,12 @@ class Trace:
         j = bisect.bisect_right(self._reader_ts, hi)
         return self._reader[i:j]
 
+    def last_of(self, event, obj, ts):
+        """the last @event about @obj (an hrtimer, a base) before @ts, any CPU"""
+        d, tss = self.by[event]
+        i = bisect.bisect_left(tss.get(obj, []), ts) - 1
+        return d[obj][i] if i >= 0 else None
+
     def count(self, event, cpu, lo, hi):
         tss = self.ts.get((event, cpu), [])
         return bisect.bisect_left(tss, hi) - bisect.bisect_right(tss, lo)
@@ -165,30 +181,22 @@ def attribute(tr, way, tid, deadline, fired, seen, reader):
     p = tr.before('hwt_pass', cpu, ets)
     if not p:
         return {'not in the trace': seen - deadline}
-    run = p
+    run, base = p, p[1].get('base')
     # back to the pass the hrtimer started: the run's passes before it were cut short
     while run and run[1].get('kind') == 'continued':
-        run = tr.before('hwt_pass', cpu, run[0] - 1, lambda e: e[1].get('base') == p[1].get('base'))
+        run = tr.last_of('hwt_pass', base, run[0])
     key = key_of(deadline)
     if p[1].get('kind') == 'handed_off' or not run or run[1].get('kind') != 'wakeup':
-        # handed off: the previous pass of the base, on any CPU, ended when it did
-        prev_end = None
-        for c in tr.cpus:
-            t = tr.before('hwt_tick', c, p[0] - 1)
-            if t and (prev_end is None or t[0] > prev_end):
-                prev_end = t[0]
+        # handed off: the worker started once the base's previous pass ended
+        prev = tr.last_of('hwt_tick', base, p[0])
+        prev_end = prev[0] if prev else None
         start = max(key, prev_end) if prev_end else key
         parts['cut short'] += max(0, p[0] - start)
         t0 = max(key, start)
     else:
         x = tr.before('hrtimer_expire_entry', cpu, run[0])
-        a = None
-        if x:
-            # the hrtimer may have been armed from either CPU
-            for c in tr.cpus:
-                s = tr.before('hrtimer_start', c, x[0], lambda e: e[1].get('hrtimer') == x[1].get('hrtimer'))
-                if s and (a is None or s[0] > a[0]):
-                    a = s
+        # the hrtimer may have been armed from either CPU
+        a = x and tr.last_of('hrtimer_start', x[1].get('hrtimer'), x[0])
         irq = x and tr.before('local_timer_entry', cpu, x[0])
         t0 = key
         if a:
