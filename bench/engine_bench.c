@@ -13,7 +13,10 @@
  *          the next pass starts R later (the module before it went on);
  *   run    the next pass starts at once (base.h: the same softirq run,
  *          then the base's worker; the CPU is taken to be free).
- * A base wakes at the window hwt_wheel_next_range() gives, paying R.
+ * A pass that left nothing due cascades ahead in a pass of its own, with a
+ * budget of its own (kmod/base.c), and leaves work if some of that is
+ * left. A base wakes at the window hwt_wheel_next_range() gives, or at
+ * hwt_wheel_next_ahead() if that comes first, paying R.
  *
  * Loads, one JSON object per line:
  *   stream  timeouts at a steady rate, delays uniform in 1 ms .. DMAX, after
@@ -49,7 +52,7 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
-#include "pass.h"
+#include "base_rule.h"
 
 #define MS	1000000ULL
 #define SEC	1000000000ULL
@@ -132,21 +135,23 @@ static void add(u64 expires)
 	hwt_wheel_add(wheel, n);
 }
 
-/* One pass at @now, the base's rule; returns true if it left work due. */
+/* One pass at @now, the base's rule; returns true if it left work. */
 static bool pass(void)
 {
 	struct hwt_pass p;
 	struct hwt_node *n;
 	u64 t0 = cpu_clock(), t = now;
 	size_t first = nlate;
+	bool more;
 
-	hwt_pass_init(&p, t0);
+	hwt_pass_init(&p, pass_clock());
 	while ((n = hwt_pass_pop(&p, wheel, t, pass_clock))) {
 		if (n->expires >= win_from && n->expires < win_to &&
 		    nlate < maxlate)
 			late[nlate++] = (double)n->expires;	/* for now */
 		freel[nfree++] = n;
 	}
+	more = !p.left || base_ahead(wheel, &p, t, pass_clock);
 	t0 = (cpu_clock() - t0) * slow;
 	now += t0;
 	busy += (double)t0;
@@ -154,7 +159,7 @@ static bool pass(void)
 	/* every timer of the pass is delivered at its end */
 	for (; first < nlate; first++)
 		late[first] = last_late = (double)now - late[first];
-	return !p.left;
+	return more;
 }
 
 static void trip(void)
@@ -171,7 +176,7 @@ static void trip(void)
  */
 static void drive(u64 until, u64 next, u64 gap, u64 dmax)
 {
-	u64 armed = U64_MAX, latest;
+	u64 armed = U64_MAX;
 	bool more = false;
 
 	for (;;) {
@@ -184,7 +189,8 @@ static void drive(u64 until, u64 next, u64 gap, u64 dmax)
 			if (rearm)
 				trip();
 		} else {
-			if (!hwt_wheel_next_range(wheel, &armed, &latest)) {
+			/* timers without slack: their window is a point */
+			if (!base_next(wheel, &armed)) {
 				if (!gap)
 					return;
 				armed = U64_MAX;

@@ -375,7 +375,9 @@ def engine_section(rows):
            'entry): about 1.5 us on bare metal, 16-21 us on a cloud VM. `rearm`: a pass that '
            'stops with work left arms the hrtimer for "now" (the module before it went on); '
            '`run`: the next pass starts at once, as the module does now while the CPU is '
-           'free. Lateness is the end of the pass a timer fired in minus its deadline, R '
+           'free. A pass that left nothing due cascades big slots ahead of their time with '
+           'a budget of its own, and the base wakes for that work too. Lateness is the end '
+           'of the pass a timer fired in minus its deadline, R '
            'included; CPU is the share of the run spent in passes and round trips. Streams '
            'run around a multiple of 2^36 ns, so the window holds a level-4 boundary of the '
            'wheel before its two-step levels and many level-3 ones. Timers have no slack.', '',
@@ -600,8 +602,10 @@ def main():
         md += ['### how long one run of the wheel takes, under the module\'s budget', '',
                'The wheel driven as the module\'s timer base drives it: a budget of '
                f'{p0["budget"]} units (a timer expired or a node moved), spent in steps, '
-               f'stopping early once the run has taken {p0["pass_ns"] / 1000:.0f} us; the '
-               'next run at once when one stops with work left. `slot`: N timers in one '
+               f'stopping early once the run has taken {p0["pass_ns"] / 1000:.0f} us; once '
+               'nothing is due, cascading ahead with a budget of its own in what is left of '
+               'that time; the next run at once when one stops with work left. `slot`: N '
+               'timers in one '
                'level-2 slot, whose cascade moves all N; `spread`: N timers over 1 ms .. '
                '60 s. Each run is timed in the thread\'s CPU time; p50, p99, p99.9 and the '
                'worst of all runs.', '',

@@ -86,19 +86,22 @@ for impl in wheel heap2 heap4 rbtree timer_list; do
 done
 # what the workloads cost around no structure: each one's own share is the rest
 callgrind "$out/core_bench" null null arm_cancel modify
-# the wheel core of HWT_BENCH_BEFORE (a commit), under the same harness
-before=${HWT_BENCH_BEFORE:-2bfe8c4}
+# the wheel core of HWT_BENCH_BEFORE (a commit), under the same harness;
+# -DHWT_BENCH_BEFORE: a wheel whose pops cascaded ahead themselves
+before=${HWT_BENCH_BEFORE:-44d230f}
 if git -C "$HWT_TOP" cat-file -e "$before^{commit}" 2>/dev/null; then
 	rm -rf "$out/before"
 	mkdir -p "$out/before"
 	git -C "$HWT_TOP" archive "$before" kmod | tar -x -C "$out/before"
-	if gcc -O2 -g -std=gnu11 -w -DHWT_SHIM_FAST -I"$HWT_TOP/tests/native/include" \
+	if gcc -O2 -g -std=gnu11 -w -DHWT_SHIM_FAST -DHWT_BENCH_BEFORE \
+		-I"$HWT_TOP/tests/native/include" \
 		-I"$out/before/kmod" -I"$out/before/kmod/include" -I"$HWT_TOP/bench" \
 		"$HWT_TOP/bench/core_bench.c" -o "$out/core_bench_before" 2>"$out/before.log"; then
 		callgrind "$out/core_bench_before" wheel "wheel at $before" \
 			arm_cancel modify expire burst_pop
 		# and its herd, for the before/after of the engine's herd rows
-		if gcc -O2 -g -std=gnu11 -w -DHWT_SHIM_FAST -I"$HWT_TOP/tests/native/include" \
+		if gcc -O2 -g -std=gnu11 -w -DHWT_SHIM_FAST -DHWT_BENCH_BEFORE \
+			-I"$HWT_TOP/tests/native/include" \
 			-I"$out/before/kmod" -I"$out/before/kmod/include" \
 			"$HWT_TOP/bench/engine_bench.c" -o "$out/engine_bench_before" 2>>"$out/before.log"; then
 			for R in 1500 20000; do

@@ -197,6 +197,28 @@ static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 				       range, b->mode | HRTIMER_MODE_PINNED);
 }
 
+/*
+ * Program the hrtimer for the wheel's next window, or for its next work
+ * ahead (hwt_wheel_next_ahead()) if that comes first: big slots are then
+ * cascaded in the gaps between expiries, by a pass of their own, not in
+ * front of the timers due after them.
+ */
+static void hwt_base_arm_next(struct hwt_base *b)
+{
+	u64 next, latest, ahead;
+	bool due = hwt_wheel_next_range(b->wheel, &next, &latest);
+
+	if (hwt_wheel_next_ahead(b->wheel, &ahead)) {
+		if (!due || (s64)(ahead - next) < 0)
+			next = ahead;
+		if (!due || (s64)(ahead + HWT_ARM_SLACK_NS - latest) < 0)
+			latest = ahead + HWT_ARM_SLACK_NS;
+		due = true;
+	}
+	if (due)
+		hwt_base_arm(b, next, latest);
+}
+
 /**
  * hwt_base_rearm() - program the hrtimer for the wheel's next window
  * @b: the base, locked
@@ -206,26 +228,22 @@ static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
  */
 void hwt_base_rearm(struct hwt_base *b)
 {
-	u64 next, latest;
-
 	b->armed = U64_MAX;
-	if (hwt_wheel_next_range(b->wheel, &next, &latest))
-		hwt_base_arm(b, next, latest);
+	hwt_base_arm_next(b);
 }
 
 /*
  * Arm for a node just queued: the window from its key to its slack's end,
- * or the wheel's next window if the node made its slot big enough to be
- * cascaded ahead of its start (@early, hwt_wheel_early()).
+ * or the wheel's next if the node made its slot big enough to be cascaded
+ * ahead of its start (@early, hwt_wheel_early()).
  */
 static void hwt_base_arm_node(struct hwt_base *b, const struct hwt_node *n,
 			      bool early)
 {
-	u64 key = hwt_wheel_key(b->wheel, n->expires), next, latest;
+	u64 key = hwt_wheel_key(b->wheel, n->expires);
 
-	if (unlikely(early) &&
-	    hwt_wheel_next_range(b->wheel, &next, &latest)) {
-		hwt_base_arm(b, next, latest);
+	if (unlikely(early)) {
+		hwt_base_arm_next(b);
 		return;
 	}
 	hwt_base_arm(b, key, hwt_wheel_late(b->wheel, n, key));
@@ -386,22 +404,55 @@ void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x)
 	}
 }
 
+/*
+ * After a pass that left nothing due: cascade ahead (wheel.h) in a pass of
+ * its own, with a budget of its own, in what is left of the pass's time.
+ * Return true if some is left to do at the pass's time.
+ */
+static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x)
+{
+	struct hwt_wheel *w = b->wheel;
+	u64 cascaded = w->cascaded, ahead;
+	struct hwt_pass p;
+	bool more;
+
+	if (likely(!hwt_wheel_next_ahead(w, &ahead)) ||
+	    (s64)(ahead - x->now) > 0)
+		return false;
+	hwt_pass_init(&p, x->pass.start);
+	if (local_clock() - p.start > HWT_PASS_NS)
+		p.left = 0;	/* a pass of its own, next */
+	more = hwt_pass_ahead(&p, w, x->now, hwt_pass_clock);
+	cascaded = w->cascaded - cascaded;
+	if (cascaded) {
+		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
+		trace_hwt_tick(b->clockid, b, 0, cascaded, 0,
+			       local_clock() - p.start);
+	}
+	return more;
+}
+
 /**
  * hwt_base_expiry_end() - finish a pass: arm the hrtimer for what is left
  * @b: the base, locked
  * @x: the pass's state; its owner sets @x->pass.left to 0 if it stopped the
  *     pass early with work left
  *
- * Return: true if the pass spent its budget and work may be left due: the
- * hrtimer is then not armed, and the owner goes on with another pass, hands
- * the base to its worker, or calls hwt_base_expiry_defer() (see base.h).
- * Until one of those ends the run, nothing arms the hrtimer.
+ * A pass that left nothing due is followed by one that cascades ahead
+ * (hwt_base_ahead()), which never delays a due timer nor spends the
+ * expiry's budget.
+ *
+ * Return: true if the pass spent its budget and work may be left due, or
+ * cascading ahead is left to do now: the hrtimer is then not armed, and the
+ * owner goes on with another pass, hands the base to its worker, or calls
+ * hwt_base_expiry_defer() (see base.h). Until one of those ends the run,
+ * nothing arms the hrtimer.
  */
 bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 {
 	struct hwt_wheel *w = b->wheel;
 	s64 moved = w->clk - x->clk;	/* back, if the clock was set back */
-	u64 next, latest, ticks = moved > 0 ? (u64)moved >> w->shift : 0;
+	u64 ticks = moved > 0 ? (u64)moved >> w->shift : 0;
 	u64 cascaded = w->cascaded - x->cascaded;
 
 	if (!x->fired)
@@ -416,9 +467,10 @@ bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
 		return true;
 	}
+	if (hwt_base_ahead(b, x))
+		return true;
 	b->running = false;
-	if (hwt_wheel_next_range(w, &next, &latest))
-		hwt_base_arm(b, next, latest);
+	hwt_base_arm_next(b);
 	return false;
 }
 

@@ -50,7 +50,13 @@
  * a node of the same deadline (a list splice, wheel.h) are one unit too.
  * So no pass does more than its budget, however the timers are spread.
  * The wheel leaves a cascade half done and takes it up in the next pass,
- * returning the nodes due meanwhile as it goes.
+ * returning the nodes due meanwhile as it goes. A pass spends its budget
+ * on what is due only: cascading a big slot ahead of its time (wheel.h)
+ * gets a pass of its own, with a budget of its own, after a pass that left
+ * nothing due, within the same HWT_PASS_NS. The hrtimer is armed for the
+ * earlier of the next window and the next such work, so it is done in the
+ * gaps between expiries; work ahead that is left goes on as work due does
+ * (Going on, below).
  *
  * A pass also looks at the time, after HWT_PASS_MIN units and every
  * HWT_PASS_CHECK units after that. It stops once it has run HWT_PASS_NS.

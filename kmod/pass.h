@@ -74,4 +74,38 @@ static inline struct hwt_node *hwt_pass_pop(struct hwt_pass *p,
 	return n;
 }
 
+/**
+ * hwt_pass_ahead() - cascade ahead in a pass
+ * @p: the pass, with a budget of its own (hwt_pass_init())
+ * @w: its wheel, with nothing due at @now: a pass of hwt_pass_pop() that
+ *     ended with budget left came first
+ * @now: the time the pass runs at
+ * @clock: the pass's clock
+ *
+ * hwt_wheel_ahead() in the steps of hwt_pass_pop(), under the same bound
+ * on the pass's time.
+ *
+ * Return: true if cascading ahead is left to do at @now (@p->left is then
+ * 0), false when it is all done.
+ */
+static inline bool hwt_pass_ahead(struct hwt_pass *p, struct hwt_wheel *w,
+				  u64 now, u64 (*clock)(void))
+{
+	bool more;
+
+	do {
+		unsigned int step = min(p->left, p->check), left = step;
+
+		more = hwt_wheel_ahead(w, now, &left);
+		p->left -= step - left;
+		p->check -= step - left;
+		if (!p->check) {
+			p->check = HWT_PASS_CHECK;
+			if (clock() - p->start > HWT_PASS_NS)
+				p->left = 0;
+		}
+	} while (more && p->left);
+	return more;
+}
+
 #endif /* _HWT_PASS_H */

@@ -154,7 +154,6 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	w->clk = now & ~(hwt_wheel_tick(w) - 1);
 	w->high = w->clk;
 	w->stuck = w->clk - 1;	/* never a tick-aligned time */
-	w->paced = w->stuck;
 	w->skewed = false;
 	w->occupied = 0;
 	w->cascading = 0;
@@ -237,9 +236,10 @@ bool hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
  * @w: the wheel
  * @n: a node just queued by hwt_wheel_add() or hwt_wheel_mod()
  *
- * Such a slot is cascaded from the start of the slot before it (wheel.h),
- * which may come before any deadline the owner has armed for: the owner
- * then arms for hwt_wheel_next() rather than for @n's deadline.
+ * Such a slot may be cascaded from the start of the slot before it
+ * (hwt_wheel_ahead()), which may come before any deadline the owner has
+ * armed for: an owner that cascades ahead then arms for
+ * hwt_wheel_next_ahead() too.
  *
  * Return: true if @n's slot on a level >= 1 has just reached
  * HWT_CASCADE_EARLY nodes.

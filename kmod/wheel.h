@@ -46,28 +46,40 @@
  * due. Every key of the slot just after the clock's own on level L fits on
  * level L - 1 already. So that slot can be cascaded at any time during the
  * clock's slot, a budget at a time, and it takes no new placements
- * meanwhile. A slot of HWT_CASCADE_EARLY nodes or more is cascaded from
- * the moment it becomes the next one, a whole slot's time before it
- * starts. No level boundary is then a burst of work in front of the timers
- * due just after it, however many a stream of timeouts put there. A
- * smaller slot is cascaded when its first key is due: a lone timer an hour
- * away still costs one wakeup (see the bounds below).
+ * meanwhile. hwt_wheel_pop() never does so: it returns due nodes, and does
+ * only the work they need. Cascading ahead is a call of its own,
+ * hwt_wheel_ahead(), with a budget of its own, which an owner makes when
+ * nothing is due; hwt_wheel_next_ahead() says from when it has work, and
+ * hwt_wheel_next() leaves that time out. It cascades a slot of
+ * HWT_CASCADE_EARLY nodes or more from the moment it becomes the next one,
+ * a whole slot's time before it starts (once fewer are left, the rest
+ * waits for its start), and the rest of a slot left half cascaded (below)
+ * before its first key. For an owner that calls it, no
+ * level boundary is a burst of work in front of the timers due just after
+ * it, however many a stream of timeouts put there, and no due node waits
+ * for work that is not due. An owner that never calls it gets the big slot
+ * cascaded as a small one is, as work due with its first key. A smaller
+ * slot is cascaded when its first key is due: a lone timer an hour away
+ * still costs one wakeup (see the bounds below).
  *
- * Bounded work. hwt_wheel_pop() takes a budget. It charges one unit for
- * every node it returns or places (cascaded, unparked, or placed again
- * after a rebase), and one for every HWT_CHEAP_PER_UNIT nodes it splices
- * after a node of the same key. So one call never does more than that,
- * however many nodes share a slot. A cascade that runs out of budget
- * leaves the rest of its slot where it is. If that slot is the clock's own
- * (@cascading), it is finished before the clock passes its first key, and
- * not before. The clock may go into it up to there; nodes whose key is the
- * clock land in the clock's level-0 slot, and are returned between the
- * cascade's chunks. A herd of nodes due at one instant thus starts firing
- * at that instant, not after the whole cascade. Nothing is due from that
- * slot's range before it is empty: every node of it sorts at or after its
- * first key. Each node records its level (struct hwt_node.lvl), so a node
- * deleted or modified while its slot is half cascaded is found where it
- * is.
+ * Bounded work. hwt_wheel_pop() and hwt_wheel_ahead() take a budget. They
+ * charge one unit for every node they return or place (cascaded, unparked,
+ * or placed again after a rebase), and one for every HWT_CHEAP_PER_UNIT
+ * nodes spliced after a node of the same key. So one call never does more
+ * than that, however many nodes share a slot. A cascade that runs out of
+ * budget leaves the rest of its slot where it is. If that slot is the
+ * clock's own (@cascading), it is finished before the clock passes its
+ * first key, and not before. The clock may go into it up to there; nodes
+ * whose key is the clock land in the clock's level-0 slot, and are
+ * returned between the cascade's chunks. A herd of nodes due at one
+ * instant thus starts firing at that instant, not after the whole cascade.
+ * Nothing is due from that slot's range before it is empty: every node of
+ * it sorts at or after its first key. A pop whose clock reaches the start
+ * of a slot none of whose keys is due by the time it pops for makes it
+ * such a slot without moving a node of it: the budget goes to what is due
+ * beyond its start. Each node records its level (struct hwt_node.lvl), so
+ * a node deleted or modified while its slot is half cascaded is found
+ * where it is.
  *
  * Each slot keeps a lower bound of its keys. The next time anything can be
  * due (hwt_wheel_next()) is then the bound of a level's first slot, not
@@ -147,8 +159,9 @@
  * bounds of each range hold within one slot of that level)
  *
  * The price of cascading ahead is a level more for the same horizon, so a
- * node is moved a little more often before it fires. None of those moves
- * is made in front of a deadline. BENCHMARKS.md has the measurements
+ * node is moved a little more often before it fires. For an owner that
+ * cascades ahead, none of those moves is made in front of a deadline.
+ * BENCHMARKS.md has the measurements
  * (`core_bench -w geometry`).
  */
 #ifndef _HWT_WHEEL_H
@@ -212,11 +225,13 @@ struct hwt_level {
  * struct hwt_events - what each level has to do next, while known
  * @must: when its first occupied slot in clock order must be expired or
  *	  cascaded, a time
- * @may: for a level in @early, when that slot's cascade may begin; at or
- *	 before the clock for one that may go on now
- * @wake: when hwt_wheel_next() wakes for it; at or before the clock for now
+ * @may: for a level in @early, when that slot's cascade ahead may begin; at
+ *	 or before the clock for one that may go on now
+ * @wake: when hwt_wheel_next() wakes for it: when a node of it can first
+ *	  be due, or @must where the slot's bound cannot tell
  * @slot: that slot
  * @early: levels whose first slot may be cascaded ahead of @must
+ *	   (hwt_wheel_ahead())
  * @best: the earliest @must of all levels
  * @best_lvl: its level; @best and @second mean nothing if there is none
  * @second: the earliest @must of the other levels (@best - 1: none)
@@ -250,8 +265,6 @@ struct hwt_events {
  * @high: with @skewed, the latest @clk before the clock was set back
  * @skewed: @clk is before @high: nodes may sit in slots placed against that
  *	    later clock
- * @paced: the @clk at which a big slot last got its share of a tick while
- *	   expiries were due (wheel_clock.c)
  * @stuck: the @clk at which hwt_wheel_forward() last found something due
  *	   before the time it was asked for: it cannot move the clock again
  *	   before the clock has moved another way (a pop or a rebase)
@@ -282,7 +295,6 @@ struct hwt_events {
 struct hwt_wheel {
 	u64 clk;
 	u64 high;
-	u64 paced;
 	u64 stuck;
 	unsigned int shift;
 	unsigned int levels;
@@ -315,7 +327,9 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires);
 bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n);
 struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 			       unsigned int *budget);
+bool hwt_wheel_ahead(struct hwt_wheel *w, u64 now, unsigned int *budget);
 bool hwt_wheel_next(struct hwt_wheel *w, u64 *when);
+bool hwt_wheel_next_ahead(struct hwt_wheel *w, u64 *when);
 bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest);
 unsigned long hwt_wheel_pending(const struct hwt_wheel *w);
 void hwt_wheel_forward(struct hwt_wheel *w, u64 now);

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hwtimer wheel core: its clock. What is due next, popping due nodes and
- * cascading the rest down the levels, moving the clock forward and back.
- * wheel.c places the nodes; see wheel.h for the design.
+ * cascading the rest down the levels, ahead of time or when due, moving
+ * the clock forward and back. wheel.c places the nodes; see wheel.h for
+ * the design.
  *
- * hwt_wheel_pop(), hwt_wheel_next() and hwt_wheel_forward() are O(levels)
- * per slot they look at, and hwt_wheel_pop() moves or returns at most its
+ * hwt_wheel_pop(), hwt_wheel_ahead(), hwt_wheel_next() and
+ * hwt_wheel_forward() are O(levels) per slot they look at, and
+ * hwt_wheel_pop() and hwt_wheel_ahead() move or return at most their
  * budget of nodes.
  */
 #include <linux/bug.h>
 #include <linux/kernel.h>
-#include <linux/math64.h>
 
 #include "wheel_impl.h"
 
@@ -89,22 +90,6 @@ static inline bool lvl_early(const struct hwt_wheel *w, unsigned int lvl,
 }
 
 /*
- * When the cascade of slot @slot of level @lvl >= 1, @dist slots ahead,
- * becomes due, as a distance from the clock: at the slot's start, or once
- * it is the next slot if it is cascaded early, which may be now. A slot
- * left half cascaded may go on now.
- */
-static inline u64 lvl_cascade_at(const struct hwt_wheel *w, unsigned int lvl,
-				 unsigned int slot, unsigned int dist)
-{
-	if (!lvl_early(w, lvl, slot, dist))
-		return dist ? lvl_event(w, lvl, dist) - w->clk : 0;
-	if (dist == 1)
-		return 0;
-	return lvl_event(w, lvl, dist - 1) - w->clk;
-}
-
-/*
  * Look up level @lvl's next event and keep it (struct hwt_events): until
  * something on the level changes, the clock moving on does not change it.
  * A change to the level clears its bit of @w->fresh, and a rebase or the
@@ -122,22 +107,28 @@ static void hwt_lvl_refresh(struct hwt_wheel *w, unsigned int lvl)
 		must = lvl_event(w, 0, dist);
 		ev->wake[0] = must;
 	} else if (unlikely(!dist) && lvl_half_cascaded(w, lvl)) {
-		must = w->lvl[lvl].slot[slot].first;
+		/*
+		 * the rest of it may go on at once, and must by its first key;
+		 * at once after a set-back, when that bound may be a later
+		 * turn's and would hide the level's other slots
+		 */
+		must = unlikely(w->skewed) ? w->clk :
+		       w->lvl[lvl].slot[slot].first;
 		ev->early |= BIT(lvl);
 		ev->may[lvl] = w->clk;
-		ev->wake[lvl] = w->clk;
+		ev->wake[lvl] = must;
 	} else {
 		must = lvl_event(w, lvl, dist);
 		if (lvl_early(w, lvl, slot, dist)) {
+			/* from the start of the slot before it */
 			ev->early |= BIT(lvl);
-			ev->may[lvl] = w->clk + lvl_cascade_at(w, lvl, slot, dist);
-			ev->wake[lvl] = ev->may[lvl];
-		} else if (!dist || w->skewed) {
+			ev->may[lvl] = lvl_event(w, lvl, dist - 1);
+		}
+		if (!dist || w->skewed)
 			/* after a set-back, bounds may be of later turns */
 			ev->wake[lvl] = must;
-		} else {
+		else
 			ev->wake[lvl] = w->lvl[lvl].slot[slot].first;
-		}
 	}
 	ev->must[lvl] = must;
 	w->fresh |= BIT(lvl);
@@ -191,21 +182,6 @@ static inline void hwt_events_refresh(struct hwt_wheel *w)
 	w->fresh |= HWT_FRESH_BEST;
 }
 
-/**
- * struct hwt_early - a cascade that may be done ahead of when it must be
- * @delta: from when, as a distance from the clock (U64_MAX: none)
- * @must: by when, as a distance from the clock: the slot's start, or for
- *	  the clock's own slot left half cascaded, its first key
- * @lvl: its level
- * @slot: its slot
- */
-struct hwt_early {
-	u64 delta;
-	u64 must;
-	unsigned int lvl;
-	unsigned int slot;
-};
-
 /*
  * The next thing the wheel must do: expire a level-0 slot, cascade a higher
  * one, or place parked nodes (level @w->levels). Return its distance from
@@ -213,57 +189,26 @@ struct hwt_early {
  * lower goes first: a tick's due nodes are returned before a cascade that
  * may bring more of the same tick, which then go on being returned (the
  * order within a tick is free). Only the first occupied slot of each level
- * needs a look: a
- * later one is cascaded no earlier than the start of the slot before it.
- * A slot left half cascaded must be finished before the clock passes its
- * first key, and not before: the clock may go into it until then, so that
- * nodes due in it are returned as the cascade reaches them, not after the
- * whole slot has moved.
- *
- * If @early is not NULL it gets, of the cascades that may be done ahead of
- * when they must (wheel.h) and may be done by @span from the clock, the
- * one that must be done first, from @early->delta on. Its must-time counts
- * as its event above. hwt_wheel_next() names the earliest of the times
- * such a cascade may start, so a pop at it always finds one.
+ * needs a look: a later one is cascaded no earlier than the start of the
+ * slot before it. A slot left half cascaded must be finished before the
+ * clock passes its first key, and not before: the clock may go into it
+ * until then, so that nodes due in it are returned as the cascade reaches
+ * them, not after the whole slot has moved. Cascades that may be done
+ * ahead of that (hwt_wheel_ahead()) are not something the wheel must do.
  */
 static u64 hwt_next_event(struct hwt_wheel *w, unsigned int *lvlp,
-			  unsigned int *slotp, struct hwt_early *early,
-			  u64 span)
+			  unsigned int *slotp)
 {
 	const struct hwt_events *ev = &w->ev;
-	u64 best = U64_MAX, levels, clk = w->clk;
+	u64 best = U64_MAX;
 
 	hwt_events_refresh(w);
 	*lvlp = 0;
 	*slotp = 0;
 	if (likely(ev->best_lvl != HWT_LVL_NONE)) {
-		best = ev->best - clk;
+		best = ev->best - w->clk;
 		*lvlp = ev->best_lvl;
 		*slotp = ev->slot[ev->best_lvl];
-	}
-	if (early) {
-		early->delta = U64_MAX;
-		early->must = U64_MAX;
-		early->lvl = 0;
-		early->slot = 0;
-		levels = ev->early & w->occupied;
-		if (levels && hwt_ahead(w, ev->may_min) > span)
-			levels = 0;
-		while (levels) {
-			unsigned int lvl = __ffs64(levels);
-			u64 must = ev->must[lvl] - clk, may;
-
-			levels &= levels - 1;
-			if (must > early->must)
-				continue;
-			may = hwt_ahead(w, ev->may[lvl]);
-			if (may <= span) {
-				early->delta = may;
-				early->must = must;
-				early->lvl = lvl;
-				early->slot = ev->slot[lvl];
-			}
-		}
 	}
 	if (likely(!w->nparked))
 		return best;
@@ -483,36 +428,6 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 }
 
 /*
- * Cascade a big slot ahead of its start (wheel.h), or a half-cascaded one
- * ahead of its first key, the clock being where it may. With nothing else
- * due it goes as far as the budget does. When expiries are due they go
- * first, and the clock is about to move on @next ns to the next of them;
- * the slot then gets its share of those ns first (the caller asks once per
- * tick, @w->paced): its nodes spread over the time left before it must be
- * done, so that it is done by then however busy that time is. @next is
- * U64_MAX when nothing else is due.
- */
-static void hwt_cascade_ahead(struct hwt_wheel *w,
-			      const struct hwt_early *e, u64 next,
-			      unsigned int *budget)
-{
-	unsigned int share = *budget, rest;
-	u64 left = (e->must - e->delta) >> w->shift;
-	u64 step = max_t(u64, next >> w->shift, 1);
-
-	if (next != U64_MAX && step < left) {
-		u64 parts = div64_u64(left, step);
-		u32 size = w->lvl[e->lvl].slot[e->slot].size;
-
-		w->paced = w->clk;
-		share = min_t(u64, share, div64_u64(size + parts - 1, parts));
-	}
-	rest = *budget - share;
-	hwt_cascade(w, e->lvl, e->slot, &share);
-	*budget = share + rest;
-}
-
-/*
  * A node alone in slot @slot of level @lvl >= 1, the wheel's next event,
  * that is due by @span and before every other level's next event: nothing
  * can come before it, so it is returned from where it is, not cascaded
@@ -556,6 +471,21 @@ static __always_inline struct hwt_node *hwt_pop_l0(struct hwt_wheel *w,
 }
 
 /*
+ * The clock has reached the start of level @lvl's first occupied slot, on
+ * a level >= 1, and no key of it is due by the time popped for. None of its
+ * nodes moves now: it becomes the clock's own slot left half cascaded,
+ * whose cascade must be done by its first key and may be done before
+ * (hwt_wheel_ahead()). So the clock goes on to what is due beyond its
+ * start without spending a budget on nodes that are not.
+ */
+static void hwt_enter(struct hwt_wheel *w, unsigned int lvl)
+{
+	w->cascading |= BIT(lvl);
+	w->casc_at[lvl] = w->clk;
+	hwt_changed(w, BIT(lvl));
+}
+
+/*
  * hwt_wheel_pop() past its first look (@looked: at an empty tick): the
  * clock moves.
  */
@@ -565,7 +495,6 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 {
 	struct hwt_level *l0 = &w->lvl[0];
 	u64 span = now - w->clk;
-	struct hwt_early early;
 
 	if ((s64)span < 0)
 		return NULL;
@@ -592,27 +521,10 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 		}
 		looked = false;
 
-		delta = hwt_next_event(w, &lvl, &slot, &early, span);
+		delta = hwt_next_event(w, &lvl, &slot);
 		lone = NULL;
 		if (lvl && lvl < w->levels && delta <= span)
 			lone = hwt_lone(w, lvl, slot, span, &delta);
-		/*
-		 * A cascade that may be done ahead goes first when nothing
-		 * else is due, and gets its share of each tick's expiries
-		 * that come before it must be done; one that must be done
-		 * by the very tick being expired (a herd's half-cascaded
-		 * slot) waits for that tick's nodes to go out first.
-		 */
-		if (early.delta <= min(span, delta) &&
-		    (delta > span || ((!lvl || lone) && early.must > delta &&
-				      w->paced != w->clk))) {
-			u64 next = delta > span ? U64_MAX : delta - early.delta;
-
-			hwt_advance(w, early.delta);
-			span -= early.delta;
-			hwt_cascade_ahead(w, &early, next, budget);
-			continue;
-		}
 		if (delta > span) {
 			hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
 			break;
@@ -631,10 +543,16 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 			hwt_hook_occupancy(lvl, -1, -1);
 			return lone;
 		}
-		if (unlikely(lvl == w->levels))
+		if (unlikely(lvl == w->levels)) {
 			hwt_unpark(w, budget);
-		else if (lvl)
-			hwt_cascade(w, lvl, slot, budget);
+		} else if (lvl) {
+			/* not after a set-back, when the bound may be a later turn's */
+			if (likely(w->lvl[lvl].slot[slot].first - w->clk <= span) ||
+			    unlikely(w->skewed))
+				hwt_cascade(w, lvl, slot, budget);
+			else
+				hwt_enter(w, lvl);
+		}
 	}
 	return NULL;
 }
@@ -676,6 +594,88 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 	return hwt_pop_slow(w, now, budget, !cur->size);
 }
 
+/*
+ * The level whose cascade ahead (wheel.h) may be done with the clock where
+ * it is and must be done first, or HWT_LVL_NONE if there is none.
+ */
+static unsigned int hwt_ahead_lvl(struct hwt_wheel *w)
+{
+	const struct hwt_events *ev = &w->ev;
+	unsigned int best_lvl = HWT_LVL_NONE;
+	u64 levels, best = U64_MAX;
+
+	hwt_events_refresh(w);
+	levels = ev->early & w->occupied;
+	if (likely(!levels) || hwt_ahead(w, ev->may_min))
+		return HWT_LVL_NONE;
+	for (; levels; levels &= levels - 1) {
+		unsigned int lvl = __ffs64(levels);
+		u64 must = ev->must[lvl] - w->clk;
+
+		if (must < best && !hwt_ahead(w, ev->may[lvl])) {
+			best = must;
+			best_lvl = lvl;
+		}
+	}
+	return best_lvl;
+}
+
+/**
+ * hwt_wheel_ahead() - cascade big slots ahead of when they must be
+ * @w: the wheel
+ * @now: the current time
+ * @budget: units this call may spend, as hwt_wheel_pop()'s; decremented
+ *	    for each
+ *
+ * Does the cascades that may be done at @now although nothing of them is
+ * due yet (wheel.h, "Cascading ahead"), the one that must be done first
+ * first, as far as @budget goes. It returns no node, and does nothing while
+ * hwt_wheel_pop() has work at @now: an owner pops everything due first,
+ * and calls this after, with a budget of its own. It moves the clock only
+ * as such a pop would, to @now's tick.
+ *
+ * Return: true if such work is left at @now: @budget ran out first.
+ */
+bool hwt_wheel_ahead(struct hwt_wheel *w, u64 now, unsigned int *budget)
+{
+	u64 span = now - w->clk;
+	unsigned int lvl, slot;
+
+	/* something to pop at @now (or a clock ahead of it): that first */
+	if ((s64)span < 0 || w->lvl[0].slot[lvl_idx(&w->lvl[0], w->clk)].size ||
+	    hwt_next_event(w, &lvl, &slot) <= span)
+		return false;
+	hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
+	while ((lvl = hwt_ahead_lvl(w)) != HWT_LVL_NONE) {
+		if (!*budget)
+			return true;
+		hwt_cascade(w, lvl, w->ev.slot[lvl], budget);
+	}
+	return false;
+}
+
+/**
+ * hwt_wheel_next_ahead() - when cascading ahead may next begin
+ * @w: the wheel
+ * @when: set to that time, at or after the wheel's clock, if there is any
+ *
+ * The earliest time at which hwt_wheel_ahead() would find work, if nothing
+ * is added or removed meanwhile: the start of the slot before a big one, or
+ * the clock for a slot that may go on now. hwt_wheel_next() leaves these
+ * times out. An owner that wants big slots cascaded in the gaps between
+ * expiries, rather than at their first keys, wakes at the earlier of the two.
+ *
+ * Return: false if no slot is big enough to be cascaded ahead.
+ */
+bool hwt_wheel_next_ahead(struct hwt_wheel *w, u64 *when)
+{
+	hwt_events_refresh(w);
+	if (likely(!(w->ev.early & w->occupied)))
+		return false;
+	*when = w->clk + hwt_ahead(w, w->ev.may_min);
+	return true;
+}
+
 /**
  * hwt_wheel_next() - when the next node can be due
  * @w: the wheel
@@ -683,7 +683,8 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
  *
  * The time is a tick boundary and a lower bound: no node is due earlier, and
  * unless the earliest node of a slot was deleted or the clock was set back,
- * one is due at it, or a cascade may be done ahead of time then (wheel.h).
+ * one is due at it, or parked nodes must be placed then. Cascades that may
+ * be done ahead of time are left out (hwt_wheel_next_ahead()).
  *
  * Return: false if the wheel is empty.
  */
@@ -746,29 +747,10 @@ bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest)
 		while (rot) {
 			unsigned int d = __ffs64(rot);
 			unsigned int slot = (cur + d) & l->mask;
-			u64 first, late;
-
-			if (!lvl) {
-				first = lvl_event(w, 0, d);
-				late = hwt_slot_late(l, slot);
-			} else if (lvl_early(w, lvl, slot, d) || !d) {
-				/*
-				 * all of it is cascaded from the slot before
-				 * on: wake then, not at its start, or the
-				 * cascade would be the burst it is spread to
-				 * avoid (or it is being cascaded now)
-				 */
-				first = w->clk +
-					lvl_cascade_at(w, lvl, slot, d);
-				late = first;
-			} else {
-				first = l->slot[slot].first;
-				late = hwt_slot_late(l, slot);
-			}
 			/* every key from here on is at or after @best */
-			if (first - w->clk >= best)
+			if (l->slot[slot].first - w->clk >= best)
 				break;
-			best = min(best, late - w->clk);
+			best = min(best, hwt_slot_late(l, slot) - w->clk);
 			rot &= rot - 1;
 		}
 	}
@@ -797,7 +779,7 @@ void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
 
 	if ((s64)span <= 0 || w->clk == w->stuck)
 		return;
-	if (hwt_next_event(w, &lvl, &slot, NULL, span) > span)
+	if (hwt_next_event(w, &lvl, &slot) > span)
 		hwt_advance(w, span);
 	else
 		w->stuck = w->clk;

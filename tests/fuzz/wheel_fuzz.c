@@ -12,11 +12,15 @@
  * passes may be cut short with work half done, and the clock may be set
  * back. Herds of 64 to 447 more nodes come at one key or a few ticks, and
  * are deleted and modified in part, mid-cascade: 64 nodes alone never
- * build the big and half-cascaded slots they make. After every expiry the
- * node popped must be one whose key the model holds as the earliest,
- * never early, at most one tick late; every pass spends exactly the units
- * of the nodes it moves or returns; the model and the wheel must agree on
- * what is pending.
+ * build the big and half-cascaded slots they make. Big slots are cascaded
+ * ahead (hwt_wheel_ahead()) at random, or the way the timer base does:
+ * after each drain, waking for hwt_wheel_next_ahead() too; or never. After
+ * every expiry the node popped must be one whose key the model holds as
+ * the earliest, never early, at most one tick late; every pass spends
+ * exactly the units of the nodes it moves or returns; cascading ahead does
+ * nothing while a node is due, and after a drain leaves nothing to do
+ * before its next time; the model and the wheel must agree on what is
+ * pending.
  *
  * Build: clang -fsanitize=fuzzer,address,undefined (see the Makefile's
  * fuzz-check); tests/fuzz/corpus holds the seed corpus.
@@ -142,33 +146,71 @@ static bool pass(struct model *m, unsigned int budget, bool *spent)
 	return true;
 }
 
-/* Pop everything due at m->now, @budget nodes per pass. */
-static void drain(struct model *m, unsigned int budget)
+/*
+ * One call of hwt_wheel_ahead() with @budget at m->now: it spends exactly
+ * the units of the nodes it moves, says work is left only with its budget
+ * spent, and does nothing while the model holds a node due. Returns what
+ * it returned.
+ */
+static bool ahead(struct model *m, unsigned int budget)
+{
+	unsigned int left = budget;
+	u64 units = hwt_wheel_move_units(m->w), head;
+	bool due = model_head(m, &head) && (s64)(head - m->now) <= 0;
+	bool more = hwt_wheel_ahead(m->w, m->now, &left);
+
+	check(hwt_wheel_move_units(m->w) - units == budget - left);
+	check(!more || !left);
+	check(!due || (left == budget && !more));
+	return more;
+}
+
+/*
+ * Pop everything due at m->now, @budget nodes per pass; with @early, then
+ * cascade ahead as the timer base does, a budget at a time, until nothing
+ * is left to do at m->now.
+ */
+static void drain(struct model *m, unsigned int budget, bool early)
 {
 	bool spent = false;
+	u64 when;
 
 	while (pass(m, budget, &spent) || spent)
 		;
+	if (!early)
+		return;
+	while (ahead(m, budget))
+		;
+	check(!hwt_wheel_next_ahead(m->w, &when) || (s64)(when - m->now) > 0);
 }
 
-/* Let time pass up to @until, the way the timer base does. */
-static void advance(struct model *m, u64 until, unsigned int budget)
+/*
+ * Let time pass up to @until, the way the timer base does: with @early,
+ * waking for hwt_wheel_next_ahead() too and cascading ahead after each
+ * drain; without, never cascading ahead.
+ */
+static void advance(struct model *m, u64 until, unsigned int budget,
+		    bool early)
 {
-	u64 when, head;
+	u64 when, latest, head, t;
 
 	for (;;) {
-		drain(m, budget);
-		if (!hwt_wheel_next(m->w, &when))
+		drain(m, budget, early);
+		if (!hwt_wheel_next_range(m->w, &when, &latest))
 			break;
-		/* a lower bound: no node is due before it */
-		check(!model_head(m, &head) || (s64)(head - when) >= 0);
+		/* a lower bound: no node is due before it, nor, without slack, its end */
+		check((s64)(latest - when) >= 0);
+		check(!model_head(m, &head) || (s64)(head - latest) >= 0);
+		if (early && hwt_wheel_next_ahead(m->w, &t) &&
+		    (s64)(t - when) < 0)
+			when = t;
 		if ((s64)(when - until) > 0)
 			break;
 		check((s64)(when - m->now) > 0);
 		m->now = when;
 	}
 	m->now = until;
-	drain(m, budget);
+	drain(m, budget, early);
 	/* nothing the model holds is due */
 	if (model_head(m, &head))
 		check((s64)(head - m->now) > 0);
@@ -268,7 +310,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			break;
 		case 4:		/* a pass cut short: work may be left half done */
-			pass(&m, budget, &spent);
+			if (id >= 48 && id < 56)
+				ahead(&m, 1 + id % 8);	/* or one ahead */
+			else
+				pass(&m, budget, &spent);
 			break;
 		case 5:		/* the clock is set back */
 			m.now -= d % (setback_room(&m, reach) + 1);
@@ -281,8 +326,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			else
 				herd_edit(&m, 2 + (op & 15), d);
 			break;
-		default:	/* let time pass */
-			advance(&m, m.now + d % (horizon / 2 + 1), budget);
+		default:	/* let time pass, cascading ahead or not */
+			advance(&m, m.now + d % (horizon / 2 + 1), budget,
+				op & 1);
 			break;
 		}
 		for (pending = 0, i = 0; i < ALL; i++)
@@ -291,7 +337,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* in steps the modular clock can tell apart: below 2^63 each */
 	for (i = 0; i < 4; i++)
-		advance(&m, m.now + horizon, ~0U);
+		advance(&m, m.now + horizon, ~0U, i & 1);
 	check(hwt_wheel_empty(m.w));
 	return 0;
 }

@@ -56,8 +56,9 @@ static void bound_cascade_respects_budget(struct kunit *test)
 }
 
 /*
- * The node that makes a slot big says so, and the wheel's next time moves
- * from the slot's first key to the start of the slot before it.
+ * The node that makes a slot big says so. The wheel's next time stays the
+ * slot's first key; its next time for cascading ahead becomes the start of
+ * the slot before it, from which hwt_wheel_ahead() cascades it.
  */
 static void bound_big_slot_is_due_a_slot_early(struct kunit *test)
 {
@@ -65,27 +66,33 @@ static void bound_big_slot_is_due_a_slot_early(struct kunit *test)
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
 	struct hwt_node *n = new_nodes(test, count);
 	u64 start = 10 * L2, when;
-	unsigned int i;
+	unsigned int i, left;
 
 	for (i = 0; i < count; i++) {
 		add_at(w, &n[i], start + L2 / 2 + i * TICK);
 		KUNIT_ASSERT_EQ(test, hwt_wheel_level_of(w, &n[i]), 2U);
 		KUNIT_EXPECT_EQ(test, hwt_wheel_early(w, &n[i]), i == count - 1);
 		KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
-		KUNIT_EXPECT_EQ(test, when,
-				i == count - 1 ? start - L2 : start + L2 / 2);
+		KUNIT_EXPECT_EQ(test, when, start + L2 / 2);
+		KUNIT_EXPECT_EQ(test, hwt_wheel_next_ahead(w, &when), i == count - 1);
 	}
-	/* one less: its first key again, and a lone timer's one wakeup */
+	KUNIT_EXPECT_EQ(test, when, start - L2);
+	/* one less: no cascade ahead, and a lone timer's one wakeup */
 	hwt_wheel_del(w, &n[0]);
+	KUNIT_EXPECT_FALSE(test, hwt_wheel_next_ahead(w, &when));
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
 	KUNIT_EXPECT_EQ(test, when, start + L2 / 2);
 	add_at(w, &n[0], start + L2 / 2);
 	KUNIT_EXPECT_TRUE(test, hwt_wheel_early(w, &n[0]));
-	/* popped from then on, with nothing due, it is cascaded ahead */
+	/* nothing is due then: a pop moves nothing, the ahead call all of it */
 	KUNIT_EXPECT_NULL(test, pop(w, start - L2 + TICK));
+	KUNIT_EXPECT_EQ(test, w->cascaded, 0ULL);
+	left = UNLIMITED;
+	KUNIT_EXPECT_FALSE(test, hwt_wheel_ahead(w, start - L2 + TICK, &left));
 	KUNIT_EXPECT_EQ(test, w->clk, start - L2 + TICK);
 	KUNIT_EXPECT_EQ(test, lvl_count(w, 2), 0U);
 	KUNIT_EXPECT_EQ(test, lvl_count(w, 1), count);
+	KUNIT_EXPECT_FALSE(test, hwt_wheel_next_ahead(w, &when));
 	check_wheel(test, w);
 }
 
@@ -106,9 +113,13 @@ static void bound_del_and_mod_mid_cascade(struct kunit *test)
 		add_at(w, &n[i], expect[i]);
 	}
 	KUNIT_EXPECT_EQ(test, lvl_count(w, 2), count);
-	/* reach the slot and cascade a tenth of it */
+	/* reach the slot, which nothing of is due yet, and cascade a tenth of it */
 	KUNIT_EXPECT_NULL(test, hwt_wheel_pop(w, start, &left));
 	KUNIT_EXPECT_EQ(test, w->clk, start);
+	KUNIT_EXPECT_EQ(test, left, 100U);
+	KUNIT_EXPECT_TRUE(test, lvl_half_cascaded(w, 2));
+	KUNIT_EXPECT_TRUE(test, hwt_wheel_ahead(w, start, &left));
+	KUNIT_EXPECT_EQ(test, left, 0U);
 	KUNIT_EXPECT_EQ(test, lvl_count(w, 2), count - 100);
 	check_wheel(test, w);
 
@@ -577,7 +588,10 @@ static void bound_stream_cascades_ahead_of_boundaries(struct kunit *test)
 				KUNIT_ASSERT_GE(test, now, got->expires);
 				fired++;
 			} else if (left) {
-				break;
+				/* nothing due: cascade ahead, a budget of its own */
+				left = budget;
+				if (!hwt_wheel_ahead(w, now, &left))
+					break;
 			}
 		}
 		if (w->lvl[4].occupied)

@@ -21,9 +21,10 @@
 
 /*
  * A pass as the timer base runs it at @now: pops of at most @budget units
- * each, until one comes back with budget left (nothing more due). Returns
- * the nodes it popped into @out (at most @max), and whether it was cut
- * short with work left.
+ * each, until one comes back with budget left (nothing more due); then, if
+ * it was not cut short, a pass of cascading ahead with a budget of its own.
+ * Returns the nodes it popped into @out (at most @max), and whether it
+ * left work: due, or ahead at @now.
  */
 static bool herd_pass(struct kunit *test, struct hwt_wheel *w, u64 now,
 		      unsigned int budget, struct hwt_node **out,
@@ -31,23 +32,44 @@ static bool herd_pass(struct kunit *test, struct hwt_wheel *w, u64 now,
 {
 	unsigned int left = budget;
 	struct hwt_node *n;
+	u64 units;
+	bool more;
 
 	*got = 0;
 	while (left) {
 		unsigned int before = left;
-		u64 units = hwt_wheel_move_units(w);
 
+		units = hwt_wheel_move_units(w);
 		n = hwt_wheel_pop(w, now, &left);
 		KUNIT_ASSERT_EQ(test, hwt_wheel_move_units(w) - units + !!n,
 				(u64)(before - left));
 		if (!n)
-			return !left;
+			break;
 		KUNIT_ASSERT_GE(test, (s64)(now - n->expires), 0);
 		if (*got < max)
 			out[*got] = n;
 		(*got)++;
 	}
-	return true;
+	if (!left)
+		return true;
+	left = budget;
+	units = hwt_wheel_move_units(w);
+	more = hwt_wheel_ahead(w, now, &left);
+	KUNIT_ASSERT_EQ(test, hwt_wheel_move_units(w) - units, (u64)(budget - left));
+	KUNIT_ASSERT_TRUE(test, !more || !left);
+	return more;
+}
+
+/* Where the timer base wakes: the next due time, or the next work ahead. */
+static u64 herd_wake(struct hwt_wheel *w, u64 now)
+{
+	u64 when, ahead;
+	bool any = hwt_wheel_next(w, &when);
+
+	if (hwt_wheel_next_ahead(w, &ahead) &&
+	    (!any || (s64)(ahead - when) < 0))
+		when = ahead;
+	return (s64)(when - now) > 0 ? when : now;
 }
 
 /*
@@ -63,7 +85,7 @@ static void herd_first_pop_within_one_pass(struct kunit *test)
 	const unsigned int count = 10000, budget = 64;
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
 	struct hwt_node *n = new_nodes(test, count), *got[1];
-	u64 key = 40 * L2 + 7 * L1 + 16 * TICK, now = 0, when;
+	u64 key = 40 * L2 + 7 * L1 + 16 * TICK, now = 0;
 	unsigned int i, popped = 0, passes_at_key = 0, k;
 	bool more = false;
 
@@ -71,11 +93,8 @@ static void herd_first_pop_within_one_pass(struct kunit *test)
 		add_at(w, &n[i], key);
 	KUNIT_ASSERT_GE(test, hwt_wheel_level_of(w, &n[0]), 2U);
 	while (popped < count) {
-		if (!more) {
-			KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
-			if ((s64)(when - now) > 0)
-				now = when;
-		}
+		if (!more)
+			now = herd_wake(w, now);
 		more = herd_pass(test, w, now, budget, got, 1, &k);
 		if ((s64)(now - key) >= 0)
 			passes_at_key++;
@@ -169,11 +188,17 @@ static void herd_del_and_mod_of_unmoved_nodes(struct kunit *test)
 		expect[i] = key;
 		add_at(w, &n[i], key);
 	}
-	/* up to the key with too little budget to finish the cascade */
+	/*
+	 * almost up to the key, into the slot, which nothing of is due yet:
+	 * nothing moves; then cascading ahead with too little budget to
+	 * finish
+	 */
 	now = key;
 	KUNIT_ASSERT_NULL(test, hwt_wheel_pop(w, now - 15 * TICK, &left));
-	KUNIT_ASSERT_GT(test, w->cascaded, (u64)0);
+	KUNIT_ASSERT_EQ(test, w->cascaded, 0ULL);
 	KUNIT_ASSERT_TRUE(test, lvl_half_cascaded(w, 2));
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_ahead(w, now - 15 * TICK, &left));
+	KUNIT_ASSERT_GT(test, w->cascaded, (u64)0);
 	check_wheel(test, w);
 	for (i = 0; i < count; i++) {
 		if (n[i].lvl != 2)

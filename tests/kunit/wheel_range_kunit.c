@@ -199,16 +199,17 @@ static void range_is_a_point_after_set_back(struct kunit *test)
 }
 
 /*
- * A slot big enough to be cascaded ahead is cascaded from the start of the
- * slot before: the window ends there, however much slack its nodes have,
- * so that an idle owner wakes to spread the cascade, not at its start.
+ * A slot big enough to be cascaded ahead may be cascaded from the start of
+ * the slot before: hwt_wheel_next_ahead() says so, and the window leaves it
+ * out. It is the nodes' own, from the first key to the end of its slack,
+ * big slot or not, so an owner that does no work ahead wakes only for them.
  */
-static void range_of_a_big_slot_ends_where_its_cascade_begins(struct kunit *test)
+static void range_leaves_out_cascades_ahead(struct kunit *test)
 {
 	const u64 l2 = 1ULL << (SHIFT + 2 * HWT_LVL_BITS), start = 10 * l2;
 	struct hwt_wheel *w = new_swheel(test, SHIFT, 0);
 	struct snode *s = new_snodes(test, HWT_CASCADE_EARLY);
-	u64 when, latest;
+	u64 when, latest, ahead;
 	unsigned int i;
 
 	for (i = 0; i < HWT_CASCADE_EARLY; i++) {
@@ -216,14 +217,17 @@ static void range_of_a_big_slot_ends_where_its_cascade_begins(struct kunit *test
 		KUNIT_ASSERT_EQ(test, hwt_wheel_level_of(w, &s[i].node), 2U);
 	}
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_early(w, &s[i - 1].node));
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_next_ahead(w, &ahead));
+	KUNIT_EXPECT_EQ(test, ahead, start - l2);
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next_range(w, &when, &latest));
-	KUNIT_EXPECT_EQ(test, when, start - l2);
-	KUNIT_EXPECT_EQ(test, latest, start - l2);
-	/* one node less: a small slot's window, from its first key on */
-	hwt_wheel_del(w, &s[0].node);
+	KUNIT_EXPECT_EQ(test, when, start + l2 / 2);
+	KUNIT_EXPECT_EQ(test, latest, start + l2 / 2 + 3600 * SEC);
+	/* one node less: nothing to do ahead, the same window */
+	hwt_wheel_del(w, &s[HWT_CASCADE_EARLY - 1].node);
+	KUNIT_EXPECT_FALSE(test, hwt_wheel_next_ahead(w, &ahead));
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next_range(w, &when, &latest));
-	KUNIT_EXPECT_GE(test, when, start + l2 / 2);
-	KUNIT_EXPECT_GT(test, latest, start + l2 / 2 + TICK);
+	KUNIT_EXPECT_EQ(test, when, start + l2 / 2);
+	KUNIT_EXPECT_EQ(test, latest, start + l2 / 2 + 3600 * SEC);
 }
 
 /*
@@ -320,7 +324,7 @@ static struct kunit_case hwtimer_wheel_range_cases[] = {
 	KUNIT_CASE(range_mod_in_slot_narrows_window),
 	KUNIT_CASE(range_walk_stops_past_the_window),
 	KUNIT_CASE(range_is_a_point_after_set_back),
-	KUNIT_CASE(range_of_a_big_slot_ends_where_its_cascade_begins),
+	KUNIT_CASE(range_leaves_out_cascades_ahead),
 	KUNIT_CASE(range_burst_shares_wakeups),
 	KUNIT_CASE_SLOW(range_random_windows),
 	{}
