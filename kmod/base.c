@@ -334,6 +334,7 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 	hwt_pass_init(&x->pass, local_clock());
 	x->now = hwt_base_now(b);
 	x->fired = 0;
+	x->hard = false;
 	if (kind == HWT_PASS_WAKEUP)
 		b->armed = U64_MAX;
 	b->running = true;
@@ -419,6 +420,8 @@ static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x)
 	if (likely(!hwt_wheel_next_ahead(w, &ahead)) ||
 	    (s64)(ahead - x->now) > 0)
 		return false;
+	if (x->hard)
+		return true;
 	hwt_pass_init(&p, x->pass.start);
 	if (local_clock() - p.start > HWT_PASS_NS)
 		p.left = 0;	/* a pass of its own, next */

@@ -302,6 +302,9 @@ enum hwt_pass_kind {
  * @cascaded: the wheel's cascade count when the pass started
  * @pass: its bound (pass.h), on local_clock()
  * @fired: how many timers it expired
+ * @hard: the pass runs in hard interrupt context (its owner sets it, and a
+ *	  smaller budget, after hwt_base_expiry_begin()): it leaves cascading
+ *	  ahead to the run's next pass, in softirq context
  */
 struct hwt_expiry {
 	u64 now;
@@ -309,6 +312,7 @@ struct hwt_expiry {
 	u64 cascaded;
 	struct hwt_pass pass;
 	unsigned int fired;
+	bool hard;
 };
 
 /**

@@ -119,18 +119,6 @@ void hwt_file_bases_free(struct hwt_file *hf)
 
 /* Expiry */
 
-/* Count where a pass that woke a reader ran: on the reader's CPU or not. */
-static void hwt_count_placement(struct hwt_file *hf,
-				const struct hwt_signals *sig)
-{
-	if (!sig->poll)
-		return;
-	if (READ_ONCE(hf->reader_cpu) == smp_processor_id())
-		hwt_stat_add(&hf->stats, HWT_C_READER_CPU, 1);
-	else
-		hwt_stat_add(&hf->stats, HWT_C_OTHER_CPU, 1);
-}
-
 /*
  * One pass over @b (see base.h): records go to the ring or the queue,
  * spent AUTOREMOVE timers go, and eventfds are signalled once the lock is
@@ -158,6 +146,7 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 	sig.start = x.pass.start;
 	sig.bound = HWT_PASS_NS;
 	if (hard) {
+		x.hard = true;
 		x.pass.left = min_t(unsigned int, x.pass.left, HWT_HARD_BUDGET);
 		sig.bound = HWT_HARD_NS;
 		hwt_stat_add(&hf->stats, HWT_C_HARD_PASSES, 1);
@@ -209,7 +198,6 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 	if (queued || withdrawn)
 		hwt_queued_records(hf, &sig, queued);
 	hwt_ring_end(hf, &ring, &sig);
-	hwt_count_placement(hf, &sig);
 	/* release() waits for this pass before it frees @hf */
 	hwt_unlock_signal(hf, &sig);
 	return more;

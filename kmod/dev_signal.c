@@ -266,6 +266,20 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	unsigned int i, done = 0;
 	bool left = false;
 
+	/*
+	 * Readers and pollers wait on @hf->wq: nobody to wake there costs
+	 * nothing, not a wake-up left to the worker. The full barrier of
+	 * wq_has_sleeper() pairs with the one between a waiter's joining
+	 * the queue and its look at the records (prepare_to_wait(),
+	 * poll_wait()).
+	 */
+	if (sig->poll && !wq_has_sleeper(&hf->wq))
+		sig->poll = false;
+	/* where a pass that wakes a reader runs: see struct hwt_file */
+	if (sig->poll && sig->start)
+		hwt_stat_add(&hf->stats, READ_ONCE(hf->reader_cpu) ==
+			     smp_processor_id() ? HWT_C_READER_CPU :
+			     HWT_C_OTHER_CPU, 1);
 	if (!sig->nefd && !sig->file && !sig->poll) {
 		spin_unlock_irqrestore(&hf->lock, sig->flags);
 		return;
