@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/* SPDX-License-Identifier: LGPL-2.1 OR MIT */
 /*
  * libhwtimer: a small library over /dev/hwtimer, so that programs do not
  * hand-code its ioctls. See libhwtimer(7) for an overview and one man page

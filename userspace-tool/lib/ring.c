@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
 /*
  * libhwtimer: the zero-syscall paths. The expiry ring (set up, harvest,
  * wait), and SQEs for ADD, MOD and CANCEL through io_uring, filled in for
