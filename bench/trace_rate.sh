@@ -11,7 +11,7 @@ rm -rf $out; mkdir -p $out/guest
 rel=6.12.117+deb12-amd64
 $src/tests/vm/build.sh /usr/src/linux-headers-$rel $out/mod > $out/build.log 2>&1 || { echo build failed; exit 1; }
 make -s -C "$src" lib BUILD=$out/user KSFT_DIR=$HOME/.cache/hwtimer/src/linux-6.12.117-1~deb12u1/tools/testing/selftests
-gcc -O2 -g -std=gnu11 -w -static -I$src/uapi -I$src/userspace-tool/lib $src/bench/dev_bench.c $src/bench/dev_bench_expiry.c $src/bench/dev_bench_uring.c $src/bench/uheap.c $out/user/lib/libhwtimer.a -luring -o $out/guest/dev_bench.bin || exit 1
+gcc -O2 -g -std=gnu11 -w -static -I$src/uapi -I$src/userspace-tool/lib -I$out/user/include $src/bench/dev_bench.c $src/bench/dev_bench_expiry.c $src/bench/dev_bench_uring.c $src/bench/uheap.c $out/user/lib/libhwtimer.a -luring -o $out/guest/dev_bench.bin || exit 1
 cat > $out/guest/dev_bench <<'EOS'
 #!/bin/sh
 T=/sys/kernel/tracing

@@ -18,11 +18,25 @@
 
 #include <linux/hwtimer.h>
 
+#include "libhwtimer_version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define LIBHWTIMER_VERSION	"1.0.0"
+/*
+ * Whether the library a program is built against is release MAJOR.MINOR or
+ * later (LIBHWTIMER_VERSION_* of libhwtimer_version.h); at run time,
+ * hwtimer_version_at_least() says it of the library the program runs with.
+ */
+#define LIBHWTIMER_VERSION_AT_LEAST(major, minor)			\
+	(LIBHWTIMER_VERSION_MAJOR > (major) ||				\
+	 (LIBHWTIMER_VERSION_MAJOR == (major) && LIBHWTIMER_VERSION_MINOR >= (minor)))
+
+int hwtimer_major_version(void);
+int hwtimer_minor_version(void);
+int hwtimer_version_at_least(int major, int minor);
+
 #define HWTIMER_DEVICE		"/dev/hwtimer"
 
 /* hwtimer_open() flags */
