@@ -47,7 +47,7 @@ installed() {	# every file make uninstall would remove exists
 		"$dest"/lib/udev/rules.d/60-hwtimer.rules "$dest"/usr/lib/modules-load.d/hwtimer.conf \
 		"$dest/lib/modules/$rel/extra/"hwtimer.ko* \
 		"$dest"/usr/local/share/man/man1/hwtimerctl.1 "$dest"/usr/local/share/man/man7/libhwtimer.7 \
-		"$dest"/usr/local/share/man/man3/hwtimer_add.3; do
+		"$dest"/usr/local/share/man/man3/hwtimer_add.3 "$dest"/usr/local/share/man/man4/hwtimer.4; do
 		[ -e "$f" ] || { echo "missing $f"; return 1; }
 	done
 	grep -q 'extra/hwtimer.ko' "$dest/lib/modules/$rel/modules.dep"
