@@ -3,9 +3,11 @@
 # One release, named in VERSION and nowhere else by hand, as TAP: every
 # place the build writes it (libhwtimer_version.h, the shared library's
 # file name and run-time query, hwtimer.pc, hwtimerctl --version, dkms.conf,
-# the man pages' .TH lines, make dist's tarball) says the same, and so
-# does NEWS, which must name it itself. install_check.sh checks the
-# module's MODULE_VERSION, which needs a kernel tree.
+# the man pages' .TH lines, make dist's tarball) says the same, and so do
+# the files that must name it themselves (NEWS, debian/changelog); the
+# Debian symbols file lists exactly libhwtimer.map's functions, each at the
+# release of its version node. install_check.sh checks the module's
+# MODULE_VERSION, which needs a kernel tree.
 #
 # usage: version_check.sh
 set -uo pipefail
@@ -77,7 +79,27 @@ man_pages() {
 	return $rc
 }
 
+changelog() {
+	local d
+	d=$(cd "$top" && dpkg-parsechangelog -S Version) || return 1
+	echo "debian/changelog: $d"
+	[ "${d%-*}" = "$v" ]
+}
+
 news() { grep -m1 '^hwtimer [0-9]' "$top/NEWS" | grep -q "^hwtimer $v "; }
+
+# The symbols file, as it would be written from the map.
+symbols() {
+	diff <(awk '/^LIBHWTIMER_[0-9.]* *{/ { v = $1; sub(/^LIBHWTIMER_/, "", v)
+			print " LIBHWTIMER_" v "@LIBHWTIMER_" v " " v ".0" }
+		/^[ \t]*hwtimer_[a-z0-9_]*;/ { s = $1; sub(/;/, "", s)
+			print " " s "@LIBHWTIMER_" v " " v ".0" }' "$top/userspace-tool/lib/libhwtimer.map" |
+		LC_ALL=C sort) \
+		<(grep '^ ' "$top/debian/libhwtimer1.symbols" | LC_ALL=C sort) || return 1
+	# no function is newer than the release
+	awk '{ print $2 }' "$top/debian/libhwtimer1.symbols" | grep '^[0-9]' |
+		while read -r r; do dpkg --compare-versions "$r" le "$v" || { echo "$r > $v"; exit 1; }; done
+}
 
 # Nothing else names the release by hand: the next one would miss it.
 no_other_spots() {
@@ -103,7 +125,7 @@ dist() {
 }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..13"
 t "VERSION is X.Y.Z ($v)" well_formed
 t "the library, CLI, pkg-config file and man pages build" mk lib cli man
 t "libhwtimer_version.h: LIBHWTIMER_VERSION_MAJOR/MINOR/PATCH and LIBHWTIMER_VERSION" header
@@ -113,6 +135,8 @@ t "hwtimerctl --version says $v" cli
 t "dkms.conf says PACKAGE_VERSION=\"$v\"" dkms_conf
 t "every man page's .TH line says $v" man_pages
 t "NEWS opens with $v" news
+t "debian/changelog's top entry is $v" changelog
+t "debian/libhwtimer1.symbols is libhwtimer.map's, each function at its node's release" symbols
 t "no other file names the release by hand" no_other_spots
 t "make dist: hwtimer-$v.tar.xz holds HEAD's files under hwtimer-$v/, no .git" dist
 exit $fail
