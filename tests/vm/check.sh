@@ -84,6 +84,8 @@ done
 	section host:uapi "uapi header hygiene" "$HWT_TOP/tests/host/uapi_check.sh" "$src"
 	section host:install "make install/uninstall, DKMS builds" \
 		"$HWT_TOP/tests/host/install_check.sh" "$ksft" "${stock_rels[@]}"
+	section host:version "one version everywhere, make dist" \
+		"$HWT_TOP/tests/host/version_check.sh"
 } >> "$host" 2>&1
 
 # 3. the debug kernel and everything in it
