@@ -130,11 +130,11 @@ make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftes
 	die "cannot build libhwtimer"
 mkdir -p "$out/guest"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
-	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/dev_bench.c" "$HWT_TOP/bench/dev_bench_expiry.c" "$HWT_TOP/bench/dev_bench_trace.c" \
+	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" -I"$out/user/include" "$HWT_TOP/bench/dev_bench.c" "$HWT_TOP/bench/dev_bench_expiry.c" "$HWT_TOP/bench/dev_bench_trace.c" \
 	"$HWT_TOP/bench/dev_bench_uring.c" "$HWT_TOP/bench/uheap.c" \
 	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/dev_bench" || die "cannot build dev_bench"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
-	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/storm_bench.c" \
+	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" -I"$out/user/include" "$HWT_TOP/bench/storm_bench.c" \
 	"$out/user/lib/libhwtimer.a" -lpthread -o "$out/guest/storm_bench" || die "cannot build storm_bench"
 
 for entry in "${HWT_STOCK_KERNELS[@]}"; do

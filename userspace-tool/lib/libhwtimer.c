@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
 /*
  * libhwtimer: thin, allocation-free wrappers over the /dev/hwtimer ioctls
  * (hwtimer_vec_init() is the one function that allocates).

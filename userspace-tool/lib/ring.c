@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
 /*
  * libhwtimer: the zero-syscall paths. The expiry ring (set up, harvest,
  * wait), and SQEs for ADD, MOD and CANCEL through io_uring, filled in for
@@ -15,7 +15,7 @@
 
 #include "libhwtimer.h"
 
-/* the consumer's side of the ring's ordering (the uapi header) */
+/* the consumer's side of the ring's ordering (hwtimer.rst, "The expiry ring") */
 #define load_acquire(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define full_barrier()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
@@ -105,7 +105,7 @@ int hwtimer_ring_wait(struct hwtimer_ring_map *ring, int timeout_ms)
 	int saved = errno, ret;
 
 	for (;;) {
-		/* publish where we are, then look again: see the uapi header */
+		/* publish where we are, then look again: see hwtimer.rst */
 		store_release(&h->wake, HWTIMER_RING_WAKE_EMPTY);
 		full_barrier();
 		if (hwtimer_ring_ready(ring) ||
