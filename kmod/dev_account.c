@@ -140,16 +140,15 @@ void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
 }
 
 /**
- * hwt_file_uncharge() - a closing file gives its user back its timers
+ * hwt_file_uncharge() - a closing file gives its user back its re-arms
  * @hf: the file, whose timers are freed
  *
- * Its timers, and its periodic timers' re-arms. The table's charge
- * goes with the array (hwt_ids_destroy()), the ring's with the ring
- * (hwt_ring_free()).
+ * Its periodic timers' re-arms. Timers are charged by the slots of the
+ * table they take, which go with the table (hwt_ids_destroy()); the ring's
+ * charge goes with the ring (hwt_ring_free()).
  */
 void hwt_file_uncharge(struct hwt_file *hf)
 {
-	hwt_user_uncharge(hf->user, hf->ntimers);
 	hwt_rearms_uncharge(hf, hf->rearms);
 }
 

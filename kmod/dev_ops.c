@@ -155,23 +155,26 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
  * stay dense. A stale id may name a newer timer: HWTIMER_F_GEN guards
  * against that. If the table must grow, the lock is dropped for it, and
  * @nows forgotten; another thread may take the room made meanwhile, so
- * this tries again until the table can grow no more.
+ * this tries again until the table can grow no more. ERR_PTR(-EDQUOT) if
+ * the slot would take the user past its limit (hwt_ids_get()).
  */
 static struct hwt_utimer *hwt_alloc_slot(struct hwt_file *hf,
-					 struct hwt_nows *nows, int *err)
+					 struct hwt_nows *nows,
+					 unsigned int *prepaid)
 {
 	struct hwt_utimer *t;
+	int err;
 
 	for (;;) {
-		t = hwt_ids_get(&hf->ids);
+		t = hwt_ids_get(hf, prepaid);
 		if (t)
 			return t;
 		hwt_unlock(hf);
 		hwt_nows_forget(nows);
-		*err = hwt_ids_reserve(hf, 1);
+		err = hwt_ids_reserve(hf, 1);
 		hwt_lock(hf);
-		if (*err)
-			return NULL;
+		if (err)
+			return ERR_PTR(err);
 	}
 }
 
@@ -208,8 +211,8 @@ static int hwt_op_clk(const struct hwtimer_op *op)
 }
 
 /*
- * @prepaid: timers a chunk charged its user at once for its ADDs; each
- * takes one, or charges its own once they are gone
+ * @prepaid: units a chunk charged its user at once for its ADDs; each
+ * whose slot needs one takes it, or charges its own once they are gone
  */
 static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 		      struct hwt_nows *nows, unsigned int *prepaid)
@@ -223,19 +226,14 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 
 	if (hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		return -ENOSPC;
-	if (*prepaid)
-		(*prepaid)--;
-	else if (!hwt_user_charge(hf->user, 1))
-		return -EDQUOT;
 	/*
-	 * Take the slot first: growing the table drops the lock, so that all
-	 * the rest happens under one hold; nobody looks up @t before.
+	 * Take the slot first, with its charge: growing the table drops the
+	 * lock, so that all the rest happens under one hold; nobody looks up
+	 * @t before.
 	 */
-	t = hwt_alloc_slot(hf, nows, &ret);
-	if (!t) {
-		hwt_user_uncharge(hf->user, 1);
-		return ret;
-	}
+	t = hwt_alloc_slot(hf, nows, prepaid);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
 	/* the lock may have been dropped: check the limit again */
 	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline, &asked);
 	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
@@ -243,8 +241,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	if (!ret && !hwt_rearms_charge(hf, rearms))
 		ret = -EDQUOT;
 	if (ret) {
-		hwt_ids_put(&hf->ids, t);
-		hwt_user_uncharge(hf->user, 1);
+		hwt_ids_put(hf, t);
 		return ret;
 	}
 
@@ -468,15 +465,17 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 	}
 	/*
 	 * Slots for the ADDs, grown without the lock (hwt_alloc_slot() grows
-	 * again if others took them), and their charge to the user, in one
-	 * go unless that would pass the limit (hwt_do_add() then charges one
-	 * by one, to fail the right ones)
+	 * again if others took them), then their charge to the user, in one
+	 * go unless that would pass the limit: hwt_ids_get() then charges
+	 * one by one, so that at the limit the first ADDs that fit succeed
+	 * and the rest fail. The growth comes first, so that what it charges
+	 * is never refused for units that a prepayment holds.
 	 */
 	for (i = 0, adds = 0; i < n; i++)
 		adds += preps[i].op.op == HWTIMER_OP_ADD && !preps[i].op.result;
-	prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 	if (adds)
 		hwt_ids_reserve(hf, adds);
+	prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 
 	hwt_lock(hf);
 	for (i = 0; i < n; i++) {
