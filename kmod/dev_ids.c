@@ -120,13 +120,14 @@ void hwt_ids_put(struct hwt_file *hf, struct hwt_utimer *t)
  * filled without the lock, which only this thread (holding @ids->grow)
  * writes; swapped in under the lock.
  */
-static int hwt_ids_grow_dir(struct hwt_file *hf)
+static int hwt_ids_grow_dir(struct hwt_file *hf, gfp_t gfp)
 {
 	struct hwt_ids *ids = &hf->ids;
 	struct hwt_utimer **dir, **old;
 	u32 size = max(2 * ids->dirsize, 8U);
 
-	dir = kvmalloc_array(size, sizeof(*dir), GFP_KERNEL_ACCOUNT);
+	lockdep_assert_held(&ids->grow);
+	dir = kvmalloc_array(size, sizeof(*dir), gfp);
 	if (!dir)
 		return -ENOMEM;
 	if (ids->nchunks)
@@ -144,25 +145,33 @@ static int hwt_ids_grow_dir(struct hwt_file *hf)
  * hwt_ids_reserve() - make room for @n ids without the lock
  * @hf: the file, its lock not held
  * @n: ids about to be taken, at most HWT_IDS_SPARE
+ * @nowait: io_uring's inline issue: -EAGAIN rather than wait for the
+ *	    table's mutex or for memory
  *
  * Adds chunks until @n slots are free; other threads may still take them
  * first, so callers that find none left under the lock drop it and call
  * again. A chunk's slots beyond the spare ones are charged to the user
  * when it is put in (hwt_ids_units()): never when the table was full.
  *
- * Context: process context, no lock held; may sleep.
+ * Context: process context, no lock held; may sleep unless @nowait.
  * Return: 0; -ENOSPC if the table holds HWT_ID_MAX slots and fewer than @n
- * are free, -EDQUOT past the user's max_timers_per_user, or -ENOMEM.
+ * are free, -EDQUOT past the user's max_timers_per_user, -ENOMEM, or
+ * -EAGAIN (@nowait only).
  */
-int hwt_ids_reserve(struct hwt_file *hf, u32 n)
+int hwt_ids_reserve(struct hwt_file *hf, u32 n, bool nowait)
 {
+	gfp_t gfp = nowait ? GFP_NOWAIT | __GFP_ACCOUNT | __GFP_NOWARN :
+			     GFP_KERNEL_ACCOUNT;
 	struct hwt_ids *ids = &hf->ids;
 	int ret = 0;
 
 	/* a look without the lock says whether to take it: it only grows */
 	if (data_race(hwt_ids_room(ids)) >= n)
 		return 0;
-	mutex_lock(&ids->grow);
+	if (!nowait)
+		mutex_lock(&ids->grow);
+	else if (!mutex_trylock(&ids->grow))
+		return -EAGAIN;
 	for (;;) {
 		u32 room, have = ids->cap, cap, extra = 0;
 		struct hwt_utimer *chunk;
@@ -177,10 +186,10 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n)
 			ret = -ENOSPC;
 			break;
 		}
-		ret = -ENOMEM;
-		if (ids->nchunks == ids->dirsize && hwt_ids_grow_dir(hf))
+		ret = nowait ? -EAGAIN : -ENOMEM;
+		if (ids->nchunks == ids->dirsize && hwt_ids_grow_dir(hf, gfp))
 			break;
-		chunk = kmalloc((cap - have) * sizeof(*chunk), GFP_KERNEL_ACCOUNT);
+		chunk = kmalloc((cap - have) * sizeof(*chunk), gfp);
 		if (!chunk)
 			break;
 		/* what the chunk costs depends on the room it joins: locked */

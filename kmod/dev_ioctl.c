@@ -213,7 +213,7 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 	if (opcode != HWTIMER_OP_ADD && hwt_op_out(u, &s.op))
 		return -EFAULT;
 	s.op.result = 0;
-	hwt_run_ops(hf, &s, 1, false);
+	hwt_run_ops(hf, &s, 1, 0);
 	ret = s.op.result;
 	if (ret < 0)
 		return ret;

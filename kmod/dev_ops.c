@@ -57,8 +57,12 @@ static bool hwt_period_in_range(const struct hwt_prepped_op *s, bool no_record)
  * timer (no period, slack or eventfd) needs nothing but its slot, which
  * hwt_do_add() takes. Fields an operation writes back (an ADD's @id, @gen
  * without HWTIMER_F_GEN, @result, a CANCEL's @expires) are not read.
+ * With @nowait, -EAGAIN for an operation that would wait on a mutex another
+ * thread holds (a base's set-up, the clock sets' list) or for a clock
+ * set's walk (CANCEL_ON_SET).
  */
-static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
+static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s,
+		    bool nowait)
 {
 	struct hwtimer_op *op = &s->op;
 	u32 f = op->flags;
@@ -94,11 +98,11 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
 		clk = hwt_clock_index(op->clockid);
 		if (clk < 0)
 			return clk;
-		ret = hwt_file_base(hf, clk);
+		ret = hwt_file_base(hf, clk, nowait);
+		if (!ret && (f & HWTIMER_F_CANCEL_ON_SET))
+			ret = hwt_cos_join(hf, nowait);
 		if (ret)
 			return ret;
-		if (f & HWTIMER_F_CANCEL_ON_SET)
-			hwt_cos_join(hf);
 		if (f & HWTIMER_F_EVENTFD) {
 			s->ctx = eventfd_ctx_fdget(op->eventfd);
 			if (IS_ERR(s->ctx)) {
@@ -131,8 +135,11 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
 		if (!hwt_period_in_range(s, false))
 			return -ERANGE;
 		/* so does the clock, which must be CLOCK_REALTIME: hwt_do_mod() */
-		if (f & HWTIMER_F_CANCEL_ON_SET)
-			hwt_cos_join(hf);
+		if (f & HWTIMER_F_CANCEL_ON_SET) {
+			ret = hwt_cos_join(hf, nowait);
+			if (ret)
+				return ret;
+		}
 		if (op->period || s->slack) {
 			/* in case the timer has none yet */
 			s->ext = hwt_uext_alloc();
@@ -171,7 +178,7 @@ static struct hwt_utimer *hwt_alloc_slot(struct hwt_file *hf,
 			return t;
 		hwt_unlock(hf);
 		hwt_nows_forget(nows);
-		err = hwt_ids_reserve(hf, 1);
+		err = hwt_ids_reserve(hf, 1, false);
 		hwt_lock(hf);
 		if (err)
 			return ERR_PTR(err);
@@ -432,25 +439,51 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
 	return was;
 }
 
+/* Free what hwt_prep() allocated and hwt_run_ops() did not use. */
+static void hwt_prepped_free(struct hwt_prepped_op *preps, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		hwt_uext_free(preps[i].ext);
+		if (preps[i].ctx)
+			eventfd_ctx_put(preps[i].ctx);
+		kfree(preps[i].efd);
+	}
+}
+
 /**
  * hwt_run_ops() - run a chunk of operations
  * @hf: the file
  * @preps: at most HWT_CHUNK operations; a @result already set (negative)
  *	   fails its operation without running it
  * @n: entries of @preps
- * @stop: stop at the first failure (HWTIMER_BATCH_STOP_ON_ERROR)
+ * @flags: HWT_RUN_STOP: stop at the first failure
+ *	   (HWTIMER_BATCH_STOP_ON_ERROR); HWT_RUN_NOWAIT: io_uring's inline
+ *	   issue, which must not sleep
  *
  * Each is validated and gets what it needs allocated, then they run under
  * one hold of the lock, each with its own result.
  *
- * Return: how many ran: all, or up to the first failure if @stop.
+ * With HWT_RUN_NOWAIT, what would wait on a mutex before the first
+ * operation runs (a base's set-up, the clock sets' walk, the table's
+ * growth) makes the whole chunk fail with -EAGAIN instead, having changed
+ * nothing, and io_uring runs it again from io-wq. Once operations ran, the
+ * chunk finishes, as it would without the flag: an ADD whose slot another
+ * thread took meanwhile grows the table, and an operation that ended an
+ * arming whose eventfd a run is signalling waits for that run, as
+ * hrtimer_cancel() does (dev_signal.c bounds that wait).
+ *
+ * Return: how many ran: all, or up to the first failure with
+ * HWT_RUN_STOP; -EAGAIN, with HWT_RUN_NOWAIT only, if none did.
  */
-unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
-			 unsigned int n, bool stop)
+int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
+		unsigned int n, unsigned int flags)
 {
+	bool stop = flags & HWT_RUN_STOP, nowait = flags & HWT_RUN_NOWAIT;
 	unsigned int i, adds, prepaid, ran = n;
 	struct hwt_nows nows = {};
-	bool ended = false, cancelled = false;
+	bool ended = false, cancelled = false, again = false;
 
 	for (i = 0; i < n; i++) {
 		struct hwt_prepped_op *s = &preps[i];
@@ -460,8 +493,9 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		s->ctx = NULL;
 		s->efd = NULL;
 		s->ended = false;
-		if (!s->op.result)
-			s->op.result = hwt_prep(hf, s);
+		if (!s->op.result && !again)
+			s->op.result = hwt_prep(hf, s, nowait);
+		again |= nowait && s->op.result == -EAGAIN;
 	}
 	/*
 	 * Slots for the ADDs, grown without the lock (hwt_alloc_slot() grows
@@ -471,10 +505,14 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 	 * and the rest fail. The growth comes first, so that what it charges
 	 * is never refused for units that a prepayment holds.
 	 */
-	for (i = 0, adds = 0; i < n; i++)
+	for (i = 0, adds = 0; i < n && !again; i++)
 		adds += preps[i].op.op == HWTIMER_OP_ADD && !preps[i].op.result;
 	if (adds)
-		hwt_ids_reserve(hf, adds);
+		again = hwt_ids_reserve(hf, adds, nowait) == -EAGAIN;
+	if (again) {
+		hwt_prepped_free(preps, n);
+		return -EAGAIN;
+	}
 	prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 
 	hwt_lock(hf);
@@ -510,12 +548,7 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		hwt_user_uncharge(hf->user, prepaid);
 	if (cancelled)
 		hwt_ids_shrink(hf);
-	for (i = 0; i < n; i++) {
-		hwt_uext_free(preps[i].ext);
-		if (preps[i].ctx)
-			eventfd_ctx_put(preps[i].ctx);
-		kfree(preps[i].efd);
-	}
+	hwt_prepped_free(preps, n);
 	return ran;
 }
 

@@ -25,8 +25,12 @@ struct hwt_prepped_op {
 	bool ended;
 };
 
-unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
-			 unsigned int n, bool stop);
+/* how hwt_run_ops() and hwt_batch_run() run operations */
+#define HWT_RUN_STOP	BIT(0)	/* stop at the first failure */
+#define HWT_RUN_NOWAIT	BIT(1)	/* io_uring's inline issue: never sleep */
+
+int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
+		unsigned int n, unsigned int flags);
 void hwt_undo_adds(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		   unsigned int n);
 

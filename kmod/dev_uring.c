@@ -18,10 +18,20 @@
  * chunk at a time, or in a buffer registered with the ring
  * (IORING_URING_CMD_FIXED), which is pinned already.
  *
- * A command does not return -EAGAIN under IO_URING_F_NONBLOCK: what may
- * sleep in it (a table's growth, a clock-set walk, a wait for a run that
- * signals the timer's eventfd) is short and bounded, and a hand-off to
- * io-wq would cost more than it.
+ * io_uring issues a command inline with IO_URING_F_NONBLOCK, holding the
+ * ring's uring_lock (or in the SQPOLL thread that serves every ring of the
+ * process), and runs it again from io-wq, with the submitter's
+ * credentials, mm and files, if it returns -EAGAIN. So a command issued
+ * inline never sleeps before it has run anything (HWT_RUN_NOWAIT): what
+ * would fault in its array, wait on a mutex (a base's set-up, the clock
+ * sets' walk, the table's growth) or run more than HWT_NOWAIT_BYTES of
+ * entries returns -EAGAIN, having changed nothing; io-wq reads the command
+ * again from io_uring's copy of the SQE and runs it as the ioctl would.
+ * A command never returns -EAGAIN once an operation ran, so nothing runs
+ * twice. What may still wait once operations ran is bounded: the wait for
+ * an expiry that signals the eventfd of an arming a MOD or CANCEL ended
+ * (dev_signal.c), and an ADD whose slot another thread of the file took
+ * meanwhile, which grows the table.
  *
  * Expiries do not come back as CQEs. A multishot command could post one
  * per record, but each would cost a CQE of the ring's (and, once the CQ is
@@ -96,22 +106,27 @@ static int hwt_uring_res(const struct hwt_prepped_op *s)
 }
 
 /*
- * Run one op as its ioctl would; what its CQE reports. io_uring issues a
- * submission's SQEs with no resched point between them (up to 32,768):
- * each gives the CPU up first if it should, on every preemption model.
+ * Run one op as its ioctl would; what its CQE reports, or -EAGAIN for
+ * io-wq. io_uring issues a submission's SQEs with no resched point between
+ * them (up to 32,768): each gives the CPU up first if it should, on every
+ * preemption model.
  */
-static int hwt_uring_run(struct hwt_file *hf, struct hwt_prepped_op *s)
+static int hwt_uring_run(struct hwt_file *hf, struct hwt_prepped_op *s,
+			 unsigned int flags)
 {
+	int ret;
+
 	cond_resched();
-	hwt_run_ops(hf, s, 1, false);
-	return hwt_uring_res(s);
+	ret = hwt_run_ops(hf, s, 1, flags);
+	return ret < 0 ? ret : hwt_uring_res(s);
 }
 
 /*
  * The short form: struct hwtimer_uring_cmd, read once (the SQE is the
  * submitter's memory, which it may still write), checked, then run.
  */
-static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
+static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
+			   unsigned int flags)
 {
 	struct hwtimer_uring_cmd c;
 	struct hwt_prepped_op s = {};
@@ -140,7 +155,7 @@ static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
 	s.op.id = c.id;
 	s.op.clockid = c.clockid;
 	s.op.expires = c.expires;
-	return hwt_uring_run(hf, &s);
+	return hwt_uring_run(hf, &s, flags);
 }
 
 /*
@@ -148,7 +163,8 @@ static int hwt_uring_short(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
  * The bytes after it are a newer program's larger op, if not zero: E2BIG,
  * as copy_struct_from_user() says.
  */
-static int hwt_uring_long(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
+static int hwt_uring_long(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
+			  unsigned int flags)
 {
 	u8 bytes[HWT_URING_CMD128_BYTES];
 	struct hwt_prepped_op s = {};
@@ -158,7 +174,7 @@ static int hwt_uring_long(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
 		return -E2BIG;
 	memcpy(&s.op, bytes, sizeof(s.op));
 	s.op.result = 0;
-	return hwt_uring_run(hf, &s);
+	return hwt_uring_run(hf, &s, flags);
 }
 
 /*
@@ -167,7 +183,7 @@ static int hwt_uring_long(struct hwt_file *hf, struct io_uring_cmd *ioucmd)
  * or -errno if none did.
  */
 static int hwt_uring_batch(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
-			   unsigned int issue_flags)
+			   unsigned int issue_flags, unsigned int flags)
 {
 	struct hwt_batch_src src = {};
 	struct hwtimer_uring_batch b;
@@ -194,8 +210,9 @@ static int hwt_uring_batch(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 	} else {
 		src.uops = u64_to_user_ptr(b.ops);
 	}
-	ret = hwt_batch_run(hf, &src, b.count, b.op_size,
-			    b.flags & HWTIMER_BATCH_STOP_ON_ERROR, &done);
+	if (b.flags & HWTIMER_BATCH_STOP_ON_ERROR)
+		flags |= HWT_RUN_STOP;
+	ret = hwt_batch_run(hf, &src, b.count, b.op_size, flags, &done);
 	return done ? done : ret;
 }
 
@@ -205,24 +222,28 @@ static int hwt_uring_batch(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
  * @issue_flags: IO_URING_F_*
  *
  * Return: the CQE's @res: an ADD's id, a MOD's or CANCEL's result, a
- * batch's count of operations run, or -errno.
+ * batch's count of operations run, or -errno; -EAGAIN, issued with
+ * IO_URING_F_NONBLOCK and nothing run, for io_uring to issue it again from
+ * io-wq.
  */
 int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 {
 	struct hwt_file *hf = ioucmd->file->private_data;
+	unsigned int flags = issue_flags & IO_URING_F_NONBLOCK ?
+			     HWT_RUN_NOWAIT : 0;
 
 	switch (ioucmd->cmd_op) {
 	case HWTIMER_URING_ADD:
 	case HWTIMER_URING_MOD:
 	case HWTIMER_URING_CANCEL:
-		return hwt_uring_short(hf, ioucmd);
+		return hwt_uring_short(hf, ioucmd, flags);
 	case HWTIMER_URING_OP:
 		/* a whole struct hwtimer_op needs the 80 bytes of SQE128 */
 		if (!(issue_flags & IO_URING_F_SQE128))
 			return -EINVAL;
-		return hwt_uring_long(hf, ioucmd);
+		return hwt_uring_long(hf, ioucmd, flags);
 	case HWTIMER_URING_BATCH:
-		return hwt_uring_batch(hf, ioucmd, issue_flags);
+		return hwt_uring_batch(hf, ioucmd, issue_flags, flags);
 	default:
 		return -ENOTTY;
 	}

@@ -656,11 +656,20 @@ struct hwtimer_ring_setup {
  * between chunks), or -errno if none did. The array may be in a buffer
  * registered with the ring (IORING_URING_CMD_FIXED and the SQE's
  * @buf_index), which is pinned already. An unknown @cmd_op fails with
- * ENOTTY. Every command runs and completes as io_uring issues it, in
- * submission order, on any kind of ring: nothing waits for task work, so a
- * thread that submits and exits leaves its completions posted and its
- * timers added. Expiries do not come back as CQEs: they go to the ring or
- * read(), which cost less per record than a CQE each (see BENCHMARKS.md).
+ * ENOTTY. A command runs and completes as io_uring issues it, in
+ * submission order: nothing waits for task work, so a thread that submits
+ * and exits leaves its completions posted and its timers added. Issued
+ * inline (by io_uring_enter(), or the SQPOLL thread that serves every ring
+ * of the process), a command never waits: one that would, because its
+ * array is not in memory, another thread holds a lock it needs, or it
+ * carries more than 64 KiB of entries (1,024 of the first version's), goes
+ * to io_uring's worker threads (io-wq) before anything of it runs, and
+ * runs there as the ioctl would, with the submitter's credentials. Its CQE
+ * then comes from there, maybe after those of commands submitted later
+ * (on an IORING_SETUP_DEFER_TASKRUN ring, as io_uring's own requests that
+ * go there, once the submitter waits for completions). Expiries do not come back
+ * as CQEs: they go to the ring or read(), which cost less per record than
+ * a CQE each (see BENCHMARKS.md).
  */
 
 /**
