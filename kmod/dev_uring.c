@@ -57,18 +57,19 @@
 				 HWTIMER_F_GEN)
 
 /* a short command is an SQE's 16 command bytes; a long one, SQE128's 80 */
+#define HWT_URING_CMD_BYTES	16
 #define HWT_URING_CMD128_BYTES	80
 static_assert(offsetof(struct hwtimer_uring_cmd, expires) == 0);
 static_assert(offsetof(struct hwtimer_uring_cmd, id) == 8);
 static_assert(offsetof(struct hwtimer_uring_cmd, flags) == 12);
 static_assert(offsetof(struct hwtimer_uring_cmd, clockid) == 14);
 static_assert(offsetof(struct hwtimer_uring_cmd, padding) == 15);
-static_assert(sizeof(struct hwtimer_uring_cmd) == 16);
+static_assert(sizeof(struct hwtimer_uring_cmd) == HWT_URING_CMD_BYTES);
 static_assert(offsetof(struct hwtimer_uring_batch, ops) == 0);
 static_assert(offsetof(struct hwtimer_uring_batch, count) == 8);
 static_assert(offsetof(struct hwtimer_uring_batch, op_size) == 12);
 static_assert(offsetof(struct hwtimer_uring_batch, flags) == 14);
-static_assert(sizeof(struct hwtimer_uring_batch) == 16);
+static_assert(sizeof(struct hwtimer_uring_batch) == HWT_URING_CMD_BYTES);
 static_assert(sizeof(struct hwtimer_op) <= HWT_URING_CMD128_BYTES);
 
 /* The SQE's command bytes: 16, or 80 on an IORING_SETUP_SQE128 ring. */
@@ -79,6 +80,64 @@ static const void *hwt_uring_bytes(struct io_uring_cmd *ioucmd)
 #else
 	return ioucmd->cmd;
 #endif
+}
+
+/*
+ * The SQE, or NULL where only its command bytes are there to read: before
+ * 6.7, io_uring points a command at its command bytes, and keeps only them
+ * when it sends the command to io-wq.
+ */
+static const struct io_uring_sqe *hwt_uring_sqe(struct io_uring_cmd *ioucmd)
+{
+#ifdef HWT_COMPAT_URING_CMD_SQE
+	return ioucmd->sqe;
+#else
+	if (ioucmd->cmd == cmd_to_io_kiocb(ioucmd)->async_data)
+		return NULL;
+	return container_of(ioucmd->cmd, struct io_uring_sqe, cmd);
+#endif
+}
+
+/*
+ * The fields of the SQE that a command does not use are zero, as the uapi
+ * says of every field an operation does not use, so that a later version
+ * can give them a meaning: EINVAL otherwise. A registered buffer
+ * (IORING_URING_CMD_FIXED, @buf_index) is for a @batch only. io_uring
+ * checks the rest of the command's own (@__pad1, @uring_cmd_flags). Where
+ * io_uring kept only the command bytes (hwt_uring_sqe()), the first issue,
+ * inline, checked the fields.
+ */
+static int hwt_uring_check_sqe(struct io_uring_cmd *ioucmd, bool batch)
+{
+	const struct io_uring_sqe *sqe = hwt_uring_sqe(ioucmd);
+	bool fixed = ioucmd->flags & IORING_URING_CMD_FIXED;
+
+	if (fixed && !batch)
+		return -EINVAL;
+	if (!sqe)
+		return 0;
+	if (READ_ONCE(sqe->ioprio) || READ_ONCE(sqe->addr) ||
+	    READ_ONCE(sqe->len) || READ_ONCE(sqe->file_index) ||
+	    (!fixed && READ_ONCE(sqe->buf_index)))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * On an IORING_SETUP_SQE128 ring, the 64 command bytes after a short
+ * command's or a batch's 16 are a newer program's, if not zero: E2BIG, as
+ * for any struct that grew (the uapi header).
+ */
+static int hwt_uring_check_spare(struct io_uring_cmd *ioucmd,
+				 unsigned int issue_flags)
+{
+	u8 spare[HWT_URING_CMD128_BYTES - HWT_URING_CMD_BYTES];
+
+	if (!(issue_flags & IO_URING_F_SQE128))
+		return 0;
+	memcpy(spare, hwt_uring_bytes(ioucmd) + HWT_URING_CMD_BYTES,
+	       sizeof(spare));
+	return memchr_inv(spare, 0, sizeof(spare)) ? -E2BIG : 0;
 }
 
 /* A registered buffer, as an iterator: 6.1 to 6.12 take no issue flags. */
@@ -231,19 +290,25 @@ int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	struct hwt_file *hf = ioucmd->file->private_data;
 	unsigned int flags = issue_flags & IO_URING_F_NONBLOCK ?
 			     HWT_RUN_NOWAIT : 0;
+	int ret;
 
 	switch (ioucmd->cmd_op) {
 	case HWTIMER_URING_ADD:
 	case HWTIMER_URING_MOD:
 	case HWTIMER_URING_CANCEL:
-		return hwt_uring_short(hf, ioucmd, flags);
+		ret = hwt_uring_check_sqe(ioucmd, false) ?:
+		      hwt_uring_check_spare(ioucmd, issue_flags);
+		return ret ?: hwt_uring_short(hf, ioucmd, flags);
 	case HWTIMER_URING_OP:
 		/* a whole struct hwtimer_op needs the 80 bytes of SQE128 */
 		if (!(issue_flags & IO_URING_F_SQE128))
 			return -EINVAL;
-		return hwt_uring_long(hf, ioucmd, flags);
+		ret = hwt_uring_check_sqe(ioucmd, false);
+		return ret ?: hwt_uring_long(hf, ioucmd, flags);
 	case HWTIMER_URING_BATCH:
-		return hwt_uring_batch(hf, ioucmd, issue_flags, flags);
+		ret = hwt_uring_check_sqe(ioucmd, true) ?:
+		      hwt_uring_check_spare(ioucmd, issue_flags);
+		return ret ?: hwt_uring_batch(hf, ioucmd, issue_flags, flags);
 	default:
 		return -ENOTTY;
 	}

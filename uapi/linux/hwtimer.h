@@ -126,27 +126,27 @@
  * timers (EDQUOT) and open files (EMFILE at open()) of a user over all its
  * files; struct hwtimer_info reports them. As with ucounts (inotify's
  * limits), the user who pays is the opener, or if it lives in a user
- * namespace, the user who created the outermost one, so that the uids of
- * a namespace do not multiply their creator's limits. The memory a file
- * takes is thus bounded per user: its timer bases, at most three, and per
- * timer a 40-byte slot of the file's table of timers, which its id names
- * (40 bytes more with a period, slack or eventfd); it is charged to the
- * memory cgroup of the task that allocates it. The table counts against
+ * namespace, the user who created the outermost one, so that the uids of a
+ * namespace do not multiply their creator's limits. The memory a file takes
+ * is thus bounded per user: its timer bases, at most three, and per timer a
+ * 40-byte slot of the file's table of timers, which its id names (40 bytes
+ * more with a period, slack or eventfd); it is charged to the memory cgroup
+ * of the task that allocates it. The table counts against
  * max_timers_per_user by its size: every slot counts as a timer, a timer's
  * or a free one, except a page's worth of free slots (102 with 4 KiB
- * pages), so a file whose timers only grew pays for its timers alone.
- * The table keeps the size the file's busiest moment needed while the
- * file has timers (ids in use cannot move): cancelling timers gives the
- * user back no more than the free slots that do not count, until a CANCEL
- * or DRAIN leaves the file with none; then the table goes (unless it is
- * the first 12 slots alone), and the user gets all it counted back. A timer added with
+ * pages), so a file whose timers only grew pays for its timers alone. The
+ * table keeps the size the file's busiest moment needed while the file has
+ * timers (ids in use cannot move): cancelling timers gives the user back no
+ * more than the free slots that do not count, until a CANCEL or DRAIN
+ * leaves the file with none; then the table goes (unless it is the first 12
+ * slots alone), and the user gets all it counted back. A timer added with
  * an eventfd holds a reference to it, as a poll() on it would, so the
  * eventfd's context (about 100 bytes) lives while the timer does, whether
- * or not the fd is still open; consecutive ADDs with the same eventfd
- * share one. An expiry ring's pages cannot be swapped out: as io_uring's
- * rings, they are charged to the memory cgroup, not to RLIMIT_MEMLOCK, and
- * each record slot counts as a timer against max_timers_per_user (EDQUOT
- * past it).
+ * or not the fd is still open; consecutive ADDs with the same eventfd share
+ * one. An expiry ring's pages cannot be swapped out: as io_uring's rings,
+ * they are charged to the memory cgroup, not to RLIMIT_MEMLOCK, and each
+ * record slot counts as a timer against max_timers_per_user (EDQUOT past
+ * it).
  *
  * Long calls: read() and HWTIMER_IOC_BATCH give the CPU up between chunks
  * of their work, and a signal ends them early with what is done: read()
@@ -636,11 +636,11 @@ struct hwtimer_ring_setup {
 };
 
 /*
- * io_uring: ADD, MOD and CANCEL as IORING_OP_URING_CMD on a /dev/hwtimer
- * fd (liburing's io_uring_prep_uring_cmd() or <hwtimer_uring.h>). @cmd_op
- * is one of HWTIMER_URING_*, the SQE's 16 inline command bytes are a
- * struct hwtimer_uring_cmd (read once, at submission), and each CQE's @res
- * is the ioctl's return: an ADD's is the new id, whose cookie is the SQE's
+ * io_uring: ADD, MOD and CANCEL as IORING_OP_URING_CMD on a /dev/hwtimer fd
+ * (liburing's io_uring_prep_uring_cmd() or <hwtimer_uring.h>). @cmd_op is
+ * one of HWTIMER_URING_*, the SQE's 16 inline command bytes are a struct
+ * hwtimer_uring_cmd (read once, at submission), and each CQE's @res is the
+ * ioctl's return: an ADD's is the new id, whose cookie is the SQE's
  * @user_data; a MOD's or CANCEL's is 0, 1 or 2 as for HWTIMER_IOC_MOD and
  * HWTIMER_IOC_CANCEL; an error is -errno. With IORING_SETUP_SQE128, the 80
  * command bytes can hold a whole struct hwtimer_op instead, for every flag
@@ -655,21 +655,27 @@ struct hwtimer_ring_setup {
  * HWTIMER_BATCH_STOP_ON_ERROR, or a signal came for the issuing task
  * between chunks), or -errno if none did. The array may be in a buffer
  * registered with the ring (IORING_URING_CMD_FIXED and the SQE's
- * @buf_index), which is pinned already. An unknown @cmd_op fails with
- * ENOTTY. A command runs and completes as io_uring issues it, in
- * submission order: nothing waits for task work, so a thread that submits
- * and exits leaves its completions posted and its timers added. Issued
- * inline (by io_uring_enter(), or the SQPOLL thread that serves every ring
- * of the process), a command never waits: one that would, because its
- * array is not in memory, another thread holds a lock it needs, or it
- * carries more than 64 KiB of entries (1,024 of the first version's), goes
- * to io_uring's worker threads (io-wq) before anything of it runs, and
- * runs there as the ioctl would, with the submitter's credentials. Its CQE
- * then comes from there, maybe after those of commands submitted later
- * (on an IORING_SETUP_DEFER_TASKRUN ring, as io_uring's own requests that
- * go there, once the submitter waits for completions). Expiries do not come back
- * as CQEs: they go to the ring or read(), which cost less per record than
- * a CQE each (see BENCHMARKS.md).
+ * @buf_index), which is pinned already. As for every struct, what a command
+ * does not use must be zero: the SQE's @ioprio, @addr, @len and
+ * @file_index, and its @buf_index and IORING_URING_CMD_FIXED but for
+ * HWTIMER_URING_BATCH (EINVAL otherwise; io_uring before 6.7 keeps only the
+ * command bytes of an SQE it sends to io-wq, so there an IOSQE_ASYNC SQE's
+ * fields go unchecked); on an SQE128 ring, the 64 command bytes after a
+ * short command's or a batch's 16 (E2BIG, as a newer, longer struct). An
+ * unknown @cmd_op fails with ENOTTY. A command runs and completes as
+ * io_uring issues it, in submission order: nothing waits for task work, so
+ * a thread that submits and exits leaves its completions posted and its
+ * timers added. Issued inline (by io_uring_enter(), or the SQPOLL thread
+ * that serves every ring of the process), a command never waits: one that
+ * would, because its array is not in memory, another thread holds a lock it
+ * needs, or it carries more than 64 KiB of entries (1,024 of the first
+ * version's), goes to io_uring's worker threads (io-wq) before anything of
+ * it runs, and runs there as the ioctl would, with the submitter's
+ * credentials. Its CQE then comes from there, maybe after those of commands
+ * submitted later (on an IORING_SETUP_DEFER_TASKRUN ring, as io_uring's own
+ * requests that go there, once the submitter waits for completions).
+ * Expiries do not come back as CQEs: they go to the ring or read(), which
+ * cost less per record than a CQE each (see BENCHMARKS.md).
  */
 
 /**
