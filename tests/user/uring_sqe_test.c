@@ -147,6 +147,7 @@ TEST_F(uring_sqe, a_registered_buffer_is_for_a_batch_only)
 	struct iovec iov = { self->ops, sizeof(self->ops) };
 
 	ASSERT_EQ(0, io_uring_register_buffers(&self->ring, &iov, 1));
+	ASSERT_EQ(0, io_uring_register_buffers(&self->ring128, &iov, 1));
 	sqe = io_uring_get_sqe(&self->ring);
 	hwtimer_uring_prep_add(sqe, self->fd, CLOCK_MONOTONIC, 60 * SEC, 0, 1);
 	sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
