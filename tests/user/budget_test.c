@@ -3,9 +3,11 @@
  * What a user's budget, max_timers_per_user, pays for, as an ordinary
  * user: a file's table of timers by its size (review F1), so that a file
  * that added many timers and keeps one pays for the table it keeps, and
- * the kernel memory a user holds stays within what its budget says. Each
- * case forks a child that drops to an unprivileged uid; the parent (root)
- * sets the limit around it.
+ * the kernel memory a user holds stays within what its budget says; at the
+ * budget's edge, the first ADDs of a batch that fit succeed and the rest
+ * fail (F5); and an expiry ring past the budget is refused before anything
+ * of it is allocated (F4). Most cases fork a child that drops to an
+ * unprivileged uid; the parent (root) sets the limit around it.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -139,6 +141,163 @@ TEST_F_TIMEOUT(budget, tables_kept_by_one_timer_count_in_full, 600)
 {
 	ASSERT_NE(-1, t_param_set("max_timers_per_user", HOARD_BUDGET));
 	EXPECT_EQ(0, as_user(UID_A, hoard, NULL));
+}
+
+/* a file whose table is full: its first chunk and 40 more (12 + 40 * 102) */
+#define EDGE_FILL	4092
+
+struct edge {
+	unsigned int flags;	/* HWTIMER_BATCH_* */
+	long ran;		/* the BATCH's return */
+	unsigned int ok;	/* its first entries that succeed */
+};
+
+/*
+ * Fill a file's table one ADD at a time, then a BATCH of 64 ADDs at the
+ * budget's edge: the first @e->ok succeed, every later one that ran fails
+ * with EDQUOT, and @e->ran ran.
+ */
+static int at_the_edge(void *arg)
+{
+	const struct edge *e = arg;
+	struct hwtimer_op ops[64];
+	struct hwtimer_batch b = {
+		.ops = (uintptr_t)ops, .op_size = sizeof(*ops), .count = 64,
+		.flags = e->flags,
+	};
+	int fd = t_open(), i;
+	long ran;
+
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < EDGE_FILL; i++)
+		if (t_add(fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0, NULL))
+			return 2;
+	if (t_fdinfo_u64(fd, "id_slots") != EDGE_FILL)
+		return 3;
+	for (i = 0; i < 64; i++)
+		ops[i] = (struct hwtimer_op){
+			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+			.expires = 3600 * SEC,
+		};
+	ran = t_ioctl(fd, HWTIMER_IOC_BATCH, &b);
+	printf("# budget %u over the full table, flags %u: %ld ran:",
+	       e->ok, e->flags, ran);
+	for (i = 0; i < ran && i < 64; i++)
+		printf(" %s", ops[i].result ? "EDQUOT" : "ok");
+	printf("\n");
+	if (ran != e->ran)
+		return 4;
+	for (i = 0; i < ran; i++)
+		if (ops[i].result != ((unsigned int)i < e->ok ? 0 : -EDQUOT))
+			return 5;
+	return 0;
+}
+
+/*
+ * Review F5: a BATCH of 64 ADDs on a file whose table is full, with room
+ * in the budget for 66 more timers, then for 40: with and without
+ * HWTIMER_BATCH_STOP_ON_ERROR, the first ADDs that fit succeed, as one by
+ * one they would, and the failures come after them.
+ */
+TEST_F(budget, adds_at_the_edge_fail_after_those_that_fit)
+{
+	static const struct edge room66 = { 0, 64, 64 };
+	static const struct edge room66_stop = {
+		HWTIMER_BATCH_STOP_ON_ERROR, 64, 64,
+	};
+	static const struct edge room40 = { 0, 64, 40 };
+	static const struct edge room40_stop = {
+		HWTIMER_BATCH_STOP_ON_ERROR, 41, 40,
+	};
+
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", EDGE_FILL + 66));
+	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room66));
+	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room66_stop));
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", EDGE_FILL + 40));
+	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room40));
+	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room40_stop));
+}
+
+#define KPROBE	"hwt_budget_vmap"
+
+static int append_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "a");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(s, f) < 0)
+		ret = -EIO;
+	if (fclose(f))
+		ret = -errno;
+	return ret;
+}
+
+/* Hits of the kprobe on vmap() in the trace so far. */
+static int vmaps(void)
+{
+	static char trace[1 << 16];
+	char *p = trace;
+	int n = 0;
+
+	if (t_read_file(TRACEFS "/trace", trace, sizeof(trace)) < 0)
+		return -1;
+	while ((p = strstr(p, KPROBE ":"))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+static long ring_setup(int fd, uint32_t entries)
+{
+	struct hwtimer_ring_setup rs = { .entries = entries };
+
+	return t_ioctl(fd, HWTIMER_IOC_RING_SETUP, &rs);
+}
+
+/*
+ * Review F4: RING_SETUP charges the ring's record slots before it
+ * allocates the ring (up to 16 MiB of pages and their vmap()). A kprobe on
+ * vmap(), filtered to this process, sees a ring within the budget mapped,
+ * and none for a ring of 262,144 records past it, which fails with EDQUOT.
+ */
+TEST_F(budget, a_ring_past_the_budget_allocates_nothing)
+{
+	char filter[64];
+	int a, b, within, past;
+
+	if (access(TRACEFS "/kprobe_events", W_OK))
+		SKIP(return, "no kprobe events here");
+	a = t_open();
+	b = t_open();
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	ASSERT_EQ(0, append_file(TRACEFS "/kprobe_events",
+				 "p:" KPROBE " vmap\n"));
+	snprintf(filter, sizeof(filter), "common_pid == %d", getpid());
+	ASSERT_EQ(0, t_write_file(TRACEFS "/events/kprobes/" KPROBE "/filter",
+				  filter));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, t_write_file(TRACEFS "/events/kprobes/" KPROBE "/enable",
+				  "1"));
+	/* 64 records: 2 pages, 128 slots */
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", 1000));
+	EXPECT_EQ(0, ring_setup(a, 64));
+	within = vmaps();
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", 5));
+	EXPECT_EQ(-EDQUOT, ring_setup(b, 262144));
+	past = vmaps();
+	t_write_file(TRACEFS "/events/kprobes/" KPROBE "/enable", "0");
+	append_file(TRACEFS "/kprobe_events", "-:" KPROBE "\n");
+	TH_LOG("vmap() calls: %d for a ring within the budget, %d more for one past it",
+	       within, past - within);
+	EXPECT_LE(1, within);
+	EXPECT_EQ(within, past);
+	close(b);
+	close(a);
 }
 
 HWT_HARNESS_MAIN
