@@ -7,8 +7,10 @@
  * contract is in the uapi header.
  *
  * Every command runs as io_uring issues it, and completes there: a CQE
- * needs no task work, and no command outlives the task that submitted it,
- * whatever kind of ring it came on. One SQE is one operation (the short
+ * needs no task work, and no command issued inline outlives the task that
+ * submitted it, whatever kind of ring it came on. An IORING_SETUP_IOPOLL
+ * ring gets none: without ->uring_cmd_iopoll, io_uring refuses them
+ * (EOPNOTSUPP), and there is nothing to poll for. One SQE is one operation (the short
  * form in its 16 command bytes, or a whole struct hwtimer_op in SQE128's
  * 80), or an array of them (HWTIMER_URING_BATCH), run as BATCH runs it, a
  * chunk per hold of the file's lock, with one CQE for all: what an

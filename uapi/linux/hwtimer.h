@@ -662,20 +662,25 @@ struct hwtimer_ring_setup {
  * command bytes of an SQE it sends to io-wq, so there an IOSQE_ASYNC SQE's
  * fields go unchecked); on an SQE128 ring, the 64 command bytes after a
  * short command's or a batch's 16 (E2BIG, as a newer, longer struct). An
- * unknown @cmd_op fails with ENOTTY. A command runs and completes as
- * io_uring issues it, in submission order: nothing waits for task work, so
- * a thread that submits and exits leaves its completions posted and its
- * timers added. Issued inline (by io_uring_enter(), or the SQPOLL thread
- * that serves every ring of the process), a command never waits: one that
- * would, because its array is not in memory, another thread holds a lock it
- * needs, or it carries more than 64 KiB of entries (1,024 of the first
- * version's), goes to io_uring's worker threads (io-wq) before anything of
- * it runs, and runs there as the ioctl would, with the submitter's
- * credentials. Its CQE then comes from there, maybe after those of commands
- * submitted later (on an IORING_SETUP_DEFER_TASKRUN ring, as io_uring's own
- * requests that go there, once the submitter waits for completions).
- * Expiries do not come back as CQEs: they go to the ring or read(), which
- * cost less per record than a CQE each (see BENCHMARKS.md).
+ * unknown @cmd_op fails with ENOTTY. Commands that io_uring issues inline
+ * (in io_uring_enter(), or in the SQPOLL thread that serves every ring of
+ * the process) run and complete there, in submission order: nothing waits
+ * for task work, so a thread that submits and exits leaves its completions
+ * posted and its timers added. A command issued inline never waits: one
+ * that would, because its array is not in memory, another thread holds a
+ * lock it needs, or it carries more than 64 KiB of entries (1,024 of the
+ * first version's), goes to io_uring's worker threads (io-wq) before
+ * anything of it runs, and runs there as the ioctl would, with the
+ * submitter's credentials. So does every command submitted with
+ * IOSQE_ASYNC, at once. Such a command runs beside the io-wq's other work
+ * and maybe after commands submitted after it, and its CQE comes from there
+ * (on an IORING_SETUP_DEFER_TASKRUN ring, as io_uring's own requests that
+ * go there, once the submitter waits for completions): a program that needs
+ * a command ordered before the next links them (IOSQE_IO_LINK). A ring set
+ * up with IORING_SETUP_IOPOLL takes no command: io_uring fails each with
+ * EOPNOTSUPP, as the commands have nothing to poll for. Expiries do not
+ * come back as CQEs: they go to the ring or read(), which cost less per
+ * record than a CQE each (see BENCHMARKS.md).
  */
 
 /**
