@@ -228,6 +228,9 @@ static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hwt_utimer) == 40);
  * @top: ids up to @top have been handed out; the slots above are unused
  * @free: the id freed last, taken next; 0 if none
  * @nfree: free ids up to @top
+ * @hwm: the highest id the file ever handed out, which outlives a table
+ *	 given back: ids above it were never a timer's (ENOENT), the others
+ *	 were (ESTALE with HWTIMER_F_GEN)
  * @grow: one thread at a time grows the table
  */
 struct hwt_ids {
@@ -238,6 +241,7 @@ struct hwt_ids {
 	u32 top;
 	u32 free;
 	u32 nfree;
+	u32 hwm;
 	struct mutex grow;		/* see @grow above */
 };
 

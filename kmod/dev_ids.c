@@ -90,6 +90,7 @@ struct hwt_utimer *hwt_ids_get(struct hwt_file *hf, unsigned int *prepaid)
 	} else {
 		id = ++ids->top;
 		t = hwt_ids_slot(ids, id - 1);
+		ids->hwm = max(ids->hwm, id);
 	}
 	memset(t, 0, sizeof(*t));
 	t->id = id;
@@ -212,7 +213,10 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n, bool nowait)
 	return ret;
 }
 
-/* Leave @ids empty, holding no chunk, as a new file's table starts. */
+/*
+ * Leave @ids empty, holding no chunk, as a new file's table starts; the
+ * ids it handed out stay counted (@hwm).
+ */
 static void hwt_ids_reset(struct hwt_ids *ids)
 {
 	ids->dir = NULL;

@@ -330,16 +330,18 @@ static int hwt_arming_was(const struct hwt_utimer *t)
 
 /*
  * The timer of a MOD or CANCEL, if its generation is the one asked for:
- * with HWTIMER_F_GEN, an arming that is over is stale, whether its id
- * names a newer timer, a free slot, or none the table still has.
+ * with HWTIMER_F_GEN, an arming that is over is stale (ESTALE), whether
+ * its id names a newer timer, a free slot, or none the table still has;
+ * an id the file never handed out names no timer (ENOENT), as without it.
  */
 static struct hwt_utimer *hwt_op_timer(struct hwt_file *hf,
 				       const struct hwtimer_op *op, int *err)
 {
 	struct hwt_utimer *t = hwt_lookup(hf, op->id);
+	bool gen = op->flags & HWTIMER_F_GEN;
 
-	*err = op->flags & HWTIMER_F_GEN ? -ESTALE : -ENOENT;
-	if (t && (op->flags & HWTIMER_F_GEN) && t->gen != op->gen)
+	*err = gen && op->id && op->id <= hf->ids.hwm ? -ESTALE : -ENOENT;
+	if (t && gen && t->gen != op->gen)
 		t = NULL;
 	return t;
 }

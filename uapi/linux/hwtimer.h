@@ -16,7 +16,9 @@
  * An id is thus reused as soon as its timer is gone, and a stale id may
  * name a newer timer; an operation with HWTIMER_F_GEN acts only on the
  * arming whose generation it gives, and fails with ESTALE otherwise, the
- * timer being gone included.
+ * timer being gone included. An id the file never handed out (above the
+ * highest it ever had, or 0) names no timer: ENOENT, with or without
+ * HWTIMER_F_GEN.
  * A timer fires no earlier than its deadline and, with no slack, less than
  * one wheel tick (struct hwtimer_info.tick_ns, 4096 ns by default) after
  * it, plus the latency of the hrtimer that drives the wheel. A timer with
@@ -278,7 +280,9 @@ struct hwtimer_info {
 					   * timer if the clock is set
 					   */
 #define HWTIMER_F_GEN		_BITUL(9) /* MOD, CANCEL: only the arming of
-					   * generation @gen (else ESTALE)
+					   * generation @gen (else ESTALE;
+					   * ENOENT for an id never handed
+					   * out)
 					   */
 #define HWTIMER_F_REALTIME	_BITUL(10) /* ADD: yes, CLOCK_REALTIME; needed
 					    * with it, refused with others
