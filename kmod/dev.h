@@ -279,6 +279,8 @@ struct hwt_ids {
  *	      @sig_left and @sig_left_poll
  * @sig_left: eventfds whose wake-ups passes left, out of time (struct
  *	      hwt_efd.left)
+ * @sig_nleft: entries of @sig_left, which a flush goes through at most
+ *	       (with @sig_left_poll) of those it finds when it starts
  * @sig_left_poll: a pass left the wake-up of readers and pollers
  * @sig_work: does the wake-ups passes left
  * @dead: being released: expiries must not re-arm anything
@@ -310,6 +312,7 @@ struct hwt_file {
 	u32 cos_seq;
 	spinlock_t sig_lock;		/* see @sig_lock above */
 	struct list_head sig_left;
+	u32 sig_nleft;
 	bool sig_left_poll;
 	struct work_struct sig_work;
 	bool dead;

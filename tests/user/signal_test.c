@@ -11,7 +11,8 @@
  * wakes on E and spins; and a SCHED_FIFO 50 thread on the other CPU that
  * wakes on E too and cancels. With full preemption (PREEMPT_RT, or
  * preempt=full) the cancel used to last as long as the spin. And the
- * bound on a pass's wake-ups, and whom they are charged to.
+ * bound on a pass's wake-ups, and whom they are charged to; and the bound
+ * on the wake-ups a CANCEL does itself, and the worker's priority (F7).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -213,6 +214,100 @@ TEST_F_TIMEOUT(sig, a_pass_leaves_slow_wakeups_to_the_worker, 300)
 	       NEFD, WATCHERS, left);
 	EXPECT_LE(1ULL, left);
 	EXPECT_GE((unsigned long long)NEFD - 1, left);
+	close(fd);
+	close(ep);
+}
+
+#define WQ_START	TRACEFS "/events/workqueue/workqueue_execute_start/"
+
+/*
+ * The file's wake-up worker's runs in the trace: how many, and how many of
+ * them on a nice -20 worker (kworker/N:MH).
+ */
+static void worker_runs(unsigned int *runs, unsigned int *highpri)
+{
+	char line[512];
+	FILE *f = fopen(TRACEFS "/trace", "r");
+
+	*runs = *highpri = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		char *comm = line + strspn(line, " "), *dash;
+
+		if (!strstr(line, "function hwt_signals_left"))
+			continue;
+		(*runs)++;
+		dash = strchr(comm, '-');
+		if (dash && dash > comm && dash[-1] == 'H' &&
+		    !strncmp(comm, "kworker/", 8))
+			(*highpri)++;
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * Review F7: the wake-ups passes leave are done in bounded flushes, by a
+ * normal-priority worker. Eight NO_RECORD timers, each with an eventfd
+ * that 1,000 epoll entries watch, all periodic at 1 ms on one grid: each
+ * pass does one slow wake-up and leaves the others, as fast as they can be
+ * done or faster. A CANCEL of one of them, which waits for the wake-ups
+ * left before it, returns though passes keep leaving more (it used to
+ * flush until none were left); and the worker that does them is not a
+ * nice -20 one.
+ */
+TEST_F_TIMEOUT(sig, a_cancel_waits_only_for_the_wakeups_left_before_it, 300)
+{
+	enum { NEFD = 8, WATCHERS = 1000 };
+	struct rlimit rl = { NEFD * WATCHERS + 256, NEFD * WATCHERS + 256 };
+	unsigned int runs, highpri;
+	struct hwtimer_drain dr = { 0 };
+	int efd[NEFD], ep, fd, i, k, traced;
+	uint32_t id[NEFD];
+	uint64_t at, t0;
+
+	if (geteuid())
+		SKIP(return, "needs root for %d files", NEFD * WATCHERS);
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, ep);
+	for (i = 0; i < NEFD; i++) {
+		efd[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		ASSERT_LE(0, efd[i]);
+		for (k = 0; k < WATCHERS; k++) {
+			struct epoll_event ev = { .events = EPOLLIN };
+			int d = dup(efd[i]);
+
+			ASSERT_LE(0, d);
+			ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev));
+		}
+	}
+	traced = !access(WQ_START "enable", W_OK) &&
+		 !t_write_file(TRACEFS "/trace", "") &&
+		 !t_write_file(WQ_START "enable", "1");
+	fd = t_open();
+	ASSERT_LE(0, fd);
+	at = t_now_ns(CLOCK_MONOTONIC) + 50 * MS;
+	for (i = 0; i < NEFD; i++)
+		ASSERT_EQ(0, t_add_efd(fd, HWTIMER_F_ABS | HWTIMER_F_NO_RECORD,
+				       at, MS, efd[i], &id[i]));
+	/* until the passes leave wake-ups to the worker */
+	for (k = 0; k < 20000 && t_fdinfo_u64(fd, "wakeups_handed_off") < 50; k++)
+		usleep(1000);
+	t0 = t_now_ns(CLOCK_MONOTONIC);
+	EXPECT_EQ(1, t_cancel(fd, id[0]));
+	TH_LOG("the CANCEL took %.1f ms, %llu wake-ups handed off so far",
+	       (t_now_ns(CLOCK_MONOTONIC) - t0) / 1e6,
+	       t_fdinfo_u64(fd, "wakeups_handed_off"));
+	EXPECT_EQ(0, t_ioctl(fd, HWTIMER_IOC_DRAIN, &dr));
+	EXPECT_EQ(0U, dr.remaining);
+	if (traced) {
+		t_write_file(WQ_START "enable", "0");
+		worker_runs(&runs, &highpri);
+		TH_LOG("the wake-up worker ran %u times, %u of them at nice -20",
+		       runs, highpri);
+		EXPECT_LE(1U, runs);
+		EXPECT_EQ(0U, highpri);
+	}
 	close(fd);
 	close(ep);
 }
