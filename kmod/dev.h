@@ -37,11 +37,37 @@
  * of the ioctls), so a file's #include lines are the files it depends on.
  *
  * Every open file has its own timers, in a table by id (struct hwt_ids),
- * and up to three timer bases (one per clock, set up on first use). The
- * file's lock is its bases' lock too: it guards the timers, their ids, the
- * wheels, the queue of expired timers whose records wait to be read, and
- * the counters. It is only taken in process context and in the bases'
- * soft hrtimer callbacks, so it is a BH lock and hard interrupts stay on.
+ * and up to three timer bases (one per clock, set up on first use).
+ *
+ * Locking. A file has five locks. Where two are held at once, they nest
+ * in this order, never the other way:
+ *
+ *   @setup, @read_lock, @ids.grow	mutexes; never two of them at once
+ *     -> @lock				spinlock, BH
+ *       -> @sig_lock			spinlock, BH
+ *
+ * - @lock is the file's lock and its bases' lock: it guards the timers,
+ *   their ids and the table's chunks, the wheels, the queue of expired
+ *   timers whose records wait to be read, and the counters. It is only
+ *   taken in process context and in the bases' soft hrtimer callbacks, so
+ *   it is a BH lock and hard interrupts stay on.
+ * - @setup serialises setting up a base or the ring, which are put in
+ *   under @lock (dev_expiry.c, dev_ring.c).
+ * - @read_lock lets one reader at a time copy records off the queue
+ *   (read(), RING_FLUSH) or change their size, taking @lock per chunk
+ *   (dev_read.c).
+ * - @ids.grow lets one thread at a time grow the table or give it back,
+ *   which swaps chunks and directories in under @lock (dev_ids.c).
+ * - @sig_lock is held by a run that signals eventfds once it has dropped
+ *   @lock: taken before @lock is dropped, so that a MOD or CANCEL that
+ *   ends an arming afterwards finds the run, and released after. It
+ *   guards the wake-ups passes left (dev_signal.c). Under it only the
+ *   eventfds' and @wq's own wait-queue locks are taken.
+ *
+ * Beyond the file, hwt_cos_lock (dev_clockset.c) nests outside @lock, and
+ * io_uring's uring_lock outside all of them (a command runs under it).
+ * lockdep_assert_held() marks where an inner lock is taken under an outer
+ * one in another function.
  *
  * Expiry runs in the bases' soft hrtimer callbacks and does little per
  * timer. It puts the timer on the record queue, linked by ids in the
@@ -231,7 +257,8 @@ static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hwt_utimer) == 40);
  * @hwm: the highest id the file ever handed out, which outlives a table
  *	 given back: ids above it were never a timer's (ENOENT), the others
  *	 were (ESTALE with HWTIMER_F_GEN)
- * @grow: one thread at a time grows the table
+ * @grow: one thread at a time grows the table or gives it back; taken
+ *	  before the file's lock (dev.h, "Locking")
  */
 struct hwt_ids {
 	struct hwt_utimer **dir;
@@ -251,8 +278,9 @@ struct hwt_ids {
  * @ids: its timers by id
  * @base: one timer base per clock, set up on first use
  * @clocks: bit c set once @base[c] is set up
- * @setup: serialises setting up a base
- * @read_lock: one reader at a time copies records off the record queue
+ * @setup: serialises setting up a base or the ring: see above
+ * @read_lock: one reader at a time copies records off the record queue:
+ *	       see above
  * @qhead: the id at the head of the record queue, oldest first; 0 if none
  * @qtail: the id at its tail
  * @wq: readers and pollers wait here for records

@@ -194,6 +194,7 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n, bool nowait)
 		if (!chunk)
 			break;
 		/* what the chunk costs depends on the room it joins: locked */
+		lockdep_assert_held(&ids->grow);
 		hwt_lock(hf);
 		room = hwt_ids_room(ids);
 		extra = hwt_ids_units(cap, room + cap - have) -

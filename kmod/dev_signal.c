@@ -290,6 +290,8 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	unsigned int i, done = 0;
 	bool left = false;
 
+	/* the file's lock, then @sig_lock: see dev.h, "Locking" */
+	lockdep_assert_held(&hf->lock);
 	if (!sig->nefd && !sig->file && !sig->poll) {
 		hwt_unlock(hf);
 		return;
