@@ -7,6 +7,7 @@
  */
 #include <linux/bitops.h>
 #include <linux/eventfd.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 
 #include "dev.h"
@@ -53,109 +54,115 @@ static bool hwt_period_in_range(const struct hwt_prepped_op *s, bool no_record)
 }
 
 /*
- * Validate an operation and allocate what it needs; no lock held. A plain
- * timer (no period, slack or eventfd) needs nothing but its slot, which
- * hwt_do_add() takes. Fields an operation writes back (an ADD's @id, @gen
- * without HWTIMER_F_GEN, @result, a CANCEL's @expires) are not read.
- * With @nowait, -EAGAIN for an operation that would wait on a mutex another
+ * Each operation's prep validates it and allocates what it needs, with no
+ * lock held (hwt_prep() checks what they share first). A plain timer (no
+ * period, slack or eventfd) needs nothing but its slot, which hwt_do_add()
+ * takes. Fields an operation writes back (an ADD's @id, @gen without
+ * HWTIMER_F_GEN, @result, a CANCEL's @expires) are not read. With
+ * @nowait, -EAGAIN for an operation that would wait on a mutex another
  * thread holds (a base's set-up, the clock sets' list) or for a clock
  * set's walk (CANCEL_ON_SET).
  */
-static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s,
-		    bool nowait)
+static int hwt_prep_add(struct hwt_file *hf, struct hwt_prepped_op *s,
+			bool nowait)
 {
 	struct hwtimer_op *op = &s->op;
 	u32 f = op->flags;
 	bool realtime;
 	int clk, ret;
 
-	if (op->padding)
+	if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
 		return -EINVAL;
-	/* ADD and MOD that give no slack take the file's */
-	s->slack = op->slack ?: READ_ONCE(hf->slack);
+	if ((f & HWTIMER_F_AUTOREMOVE) && op->period)
+		return -EINVAL;
+	if ((f & HWTIMER_F_NO_RECORD) && !(f & HWTIMER_F_EVENTFD))
+		return -EINVAL;
+	if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
+		return -EINVAL;
+	/* no one gets the clock that can be set by leaving it 0 */
+	realtime = op->clockid == CLOCK_REALTIME;
+	if (!!(f & HWTIMER_F_REALTIME) != realtime)
+		return -EINVAL;
+	if ((f & HWTIMER_F_CANCEL_ON_SET) &&
+	    (!(f & HWTIMER_F_ABS) || op->clockid != CLOCK_REALTIME))
+		return -EINVAL;
+	if (!hwt_period_in_range(s, f & HWTIMER_F_NO_RECORD))
+		return -ERANGE;
+	clk = hwt_clock_index(op->clockid);
+	if (clk < 0)
+		return clk;
+	ret = hwt_file_base(hf, clk, nowait);
+	if (!ret && (f & HWTIMER_F_CANCEL_ON_SET))
+		ret = hwt_cos_join(hf, nowait);
+	if (ret)
+		return ret;
+	if (f & HWTIMER_F_EVENTFD) {
+		s->ctx = eventfd_ctx_fdget(op->eventfd);
+		if (IS_ERR(s->ctx)) {
+			ret = PTR_ERR(s->ctx);
+			s->ctx = NULL;
+			return ret;
+		}
+		/* used unless the file's last eventfd is this one */
+		s->efd = hwt_efd_new(NULL);
+		if (!s->efd)
+			return -ENOMEM;
+	}
+	if (!op->period && !s->slack && !s->ctx)
+		return 0;
+	s->ext = hwt_uext_alloc();
+	return s->ext ? 0 : -ENOMEM;
+}
 
-	switch (op->op) {
-	case HWTIMER_OP_ADD:
-		if (f & ~HWT_ADD_FLAGS)
-			return -EINVAL;
-		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
-			return -EINVAL;
-		if ((f & HWTIMER_F_AUTOREMOVE) && op->period)
-			return -EINVAL;
-		if ((f & HWTIMER_F_NO_RECORD) && !(f & HWTIMER_F_EVENTFD))
-			return -EINVAL;
-		if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
-			return -EINVAL;
-		/* no one gets the clock that can be set by leaving it 0 */
-		realtime = op->clockid == CLOCK_REALTIME;
-		if (!!(f & HWTIMER_F_REALTIME) != realtime)
-			return -EINVAL;
-		if ((f & HWTIMER_F_CANCEL_ON_SET) &&
-		    (!(f & HWTIMER_F_ABS) || op->clockid != CLOCK_REALTIME))
-			return -EINVAL;
-		if (!hwt_period_in_range(s, f & HWTIMER_F_NO_RECORD))
-			return -ERANGE;
-		clk = hwt_clock_index(op->clockid);
-		if (clk < 0)
-			return clk;
-		ret = hwt_file_base(hf, clk, nowait);
-		if (!ret && (f & HWTIMER_F_CANCEL_ON_SET))
-			ret = hwt_cos_join(hf, nowait);
+static int hwt_prep_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
+			bool nowait)
+{
+	struct hwtimer_op *op = &s->op;
+	u32 f = op->flags;
+	int ret;
+
+	if ((f & HWTIMER_F_IF_EARLIER) && (f & HWTIMER_F_IF_IDLE))
+		return -EINVAL;
+	if (op->clockid || op->eventfd || op->cookie)
+		return -EINVAL;
+	if (!(f & HWTIMER_F_PERIOD) &&
+	    (op->period || (f & HWTIMER_F_FIXED_DELAY)))
+		return -EINVAL;
+	if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
+		return -EINVAL;
+	/* the NO_RECORD floor needs the timer: hwt_do_mod() */
+	if (!hwt_period_in_range(s, false))
+		return -ERANGE;
+	/* so does the clock, which must be CLOCK_REALTIME: hwt_do_mod() */
+	if (f & HWTIMER_F_CANCEL_ON_SET) {
+		ret = hwt_cos_join(hf, nowait);
 		if (ret)
 			return ret;
-		if (f & HWTIMER_F_EVENTFD) {
-			s->ctx = eventfd_ctx_fdget(op->eventfd);
-			if (IS_ERR(s->ctx)) {
-				ret = PTR_ERR(s->ctx);
-				s->ctx = NULL;
-				return ret;
-			}
-			/* used unless the file's last eventfd is this one */
-			s->efd = hwt_efd_new(NULL);
-			if (!s->efd)
-				return -ENOMEM;
-		}
-		if (!op->period && !s->slack && !s->ctx)
-			return 0;
-		s->ext = hwt_uext_alloc();
-		return s->ext ? 0 : -ENOMEM;
-	case HWTIMER_OP_MOD:
-		if (f & ~HWT_MOD_FLAGS)
-			return -EINVAL;
-		if ((f & HWTIMER_F_IF_EARLIER) && (f & HWTIMER_F_IF_IDLE))
-			return -EINVAL;
-		if (op->clockid || op->eventfd || op->cookie)
-			return -EINVAL;
-		if (!(f & HWTIMER_F_PERIOD) &&
-		    (op->period || (f & HWTIMER_F_FIXED_DELAY)))
-			return -EINVAL;
-		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
-			return -EINVAL;
-		/* the NO_RECORD floor needs the timer: hwt_do_mod() */
-		if (!hwt_period_in_range(s, false))
-			return -ERANGE;
-		/* so does the clock, which must be CLOCK_REALTIME: hwt_do_mod() */
-		if (f & HWTIMER_F_CANCEL_ON_SET) {
-			ret = hwt_cos_join(hf, nowait);
-			if (ret)
-				return ret;
-		}
-		if (op->period || s->slack) {
-			/* in case the timer has none yet */
-			s->ext = hwt_uext_alloc();
-			if (!s->ext)
-				return -ENOMEM;
-		}
-		return 0;
-	case HWTIMER_OP_CANCEL:
-		if ((f & ~HWTIMER_F_GEN) || op->clockid || op->eventfd ||
-		    op->period || op->slack || op->cookie)
-			return -EINVAL;
-		return 0;
-	default:
-		return -EINVAL;
 	}
+	if (op->period || s->slack) {
+		/* in case the timer has none yet */
+		s->ext = hwt_uext_alloc();
+		if (!s->ext)
+			return -ENOMEM;
+	}
+	return 0;
 }
+
+static int hwt_prep_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
+			   bool nowait)
+{
+	const struct hwtimer_op *op = &s->op;
+
+	if (op->clockid || op->eventfd || op->period || op->slack || op->cookie)
+		return -EINVAL;
+	return 0;
+}
+
+/* What the operations of a chunk share under one hold of the lock */
+struct hwt_run_state {
+	struct hwt_nows nows;
+	unsigned int prepaid;	/* see hwt_do_add() */
+};
 
 /*
  * A slot for a new timer, whose id it is: the one freed last, so that ids
@@ -166,18 +173,17 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s,
  * the slot would take the user past its limit (hwt_ids_get()).
  */
 static struct hwt_utimer *hwt_alloc_slot(struct hwt_file *hf,
-					 struct hwt_nows *nows,
-					 unsigned int *prepaid)
+					 struct hwt_run_state *rs)
 {
 	struct hwt_utimer *t;
 	int err;
 
 	for (;;) {
-		t = hwt_ids_get(hf, prepaid);
+		t = hwt_ids_get(hf, &rs->prepaid);
 		if (t)
 			return t;
 		hwt_unlock(hf);
-		hwt_nows_forget(nows);
+		hwt_nows_forget(&rs->nows);
 		err = hwt_ids_reserve(hf, 1, false);
 		hwt_lock(hf);
 		if (err)
@@ -218,12 +224,13 @@ static int hwt_op_clk(const struct hwtimer_op *op)
 }
 
 /*
- * @prepaid: units a chunk charged its user at once for its ADDs; each
+ * @rs->prepaid: units a chunk charged its user at once for its ADDs; each
  * whose slot needs one takes it, or charges its own once they are gone
  */
 static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
-		      struct hwt_nows *nows, unsigned int *prepaid)
+		      struct hwt_run_state *rs)
 {
+	struct hwt_nows *nows = &rs->nows;
 	struct hwtimer_op *op = &s->op;
 	unsigned int clk = hwt_op_clk(op);
 	unsigned long rearms = hwt_rearms(hwt_uflags(op->flags), op->period);
@@ -238,7 +245,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	 * lock, so that all the rest happens under one hold; nobody looks up
 	 * @t before.
 	 */
-	t = hwt_alloc_slot(hf, nows, prepaid);
+	t = hwt_alloc_slot(hf, rs);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	/* the lock may have been dropped: check the limit again */
@@ -347,8 +354,9 @@ static struct hwt_utimer *hwt_op_timer(struct hwt_file *hf,
 }
 
 static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
-		      struct hwt_nows *nows)
+		      struct hwt_run_state *rs)
 {
+	struct hwt_nows *nows = &rs->nows;
 	struct hwtimer_op *op = &s->op;
 	u64 now, deadline, asked;
 	int pending, was, ret;
@@ -417,8 +425,9 @@ out:
 }
 
 static int hwt_do_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
-			 struct hwt_nows *nows)
+			 struct hwt_run_state *rs)
 {
+	struct hwt_nows *nows = &rs->nows;
 	struct hwtimer_op *op = &s->op;
 	struct hwt_utimer *t;
 	int was, ret;
@@ -439,6 +448,50 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
 	s->ended = hwt_signalling(t);
 	hwt_utimer_remove(hf, t);
 	return was;
+}
+
+/**
+ * struct hwt_opdef - what an operation is (io_uring's opdef.c has one the
+ * same way): adding an op is a row
+ * @flags: the HWTIMER_F_* flags it takes (EINVAL for others)
+ * @prep: validates it and allocates what it needs, no lock held
+ * @run: runs it under the file's lock; its @result
+ */
+struct hwt_opdef {
+	u32 flags;
+	int (*prep)(struct hwt_file *hf, struct hwt_prepped_op *s, bool nowait);
+	int (*run)(struct hwt_file *hf, struct hwt_prepped_op *s,
+		   struct hwt_run_state *rs);
+};
+
+static const struct hwt_opdef hwt_opdefs[] = {
+	[HWTIMER_OP_ADD] = { HWT_ADD_FLAGS, hwt_prep_add, hwt_do_add },
+	[HWTIMER_OP_MOD] = { HWT_MOD_FLAGS, hwt_prep_mod, hwt_do_mod },
+	[HWTIMER_OP_CANCEL] = { HWTIMER_F_GEN, hwt_prep_cancel, hwt_do_cancel },
+};
+
+/* The row of @op, or NULL for an unknown one. */
+static const struct hwt_opdef *hwt_opdef(u32 op)
+{
+	if (op >= ARRAY_SIZE(hwt_opdefs) || !hwt_opdefs[op].prep)
+		return NULL;
+	return &hwt_opdefs[array_index_nospec(op, ARRAY_SIZE(hwt_opdefs))];
+}
+
+/* What every operation checks, then its own prep. */
+static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s,
+		    bool nowait)
+{
+	const struct hwt_opdef *def;
+
+	if (s->op.padding)
+		return -EINVAL;
+	/* ADD and MOD that give no slack take the file's */
+	s->slack = s->op.slack ?: READ_ONCE(hf->slack);
+	def = hwt_opdef(s->op.op);
+	if (!def || (s->op.flags & ~def->flags))
+		return -EINVAL;
+	return def->prep(hf, s, nowait);
 }
 
 /* Free what hwt_prep() allocated and hwt_run_ops() did not use. */
@@ -483,8 +536,8 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		unsigned int n, unsigned int flags)
 {
 	bool stop = flags & HWT_RUN_STOP, nowait = flags & HWT_RUN_NOWAIT;
-	unsigned int i, adds, prepaid, ran = n;
-	struct hwt_nows nows = {};
+	struct hwt_run_state rs = {};
+	unsigned int i, adds, ran = n;
 	bool ended = false, cancelled = false, again = false;
 
 	for (i = 0; i < n; i++) {
@@ -515,7 +568,7 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		hwt_prepped_free(preps, n);
 		return -EAGAIN;
 	}
-	prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
+	rs.prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 
 	hwt_lock(hf);
 	for (i = 0; i < n; i++) {
@@ -527,17 +580,8 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		}
 		if (s->op.result)
 			continue;
-		switch (s->op.op) {
-		case HWTIMER_OP_ADD:
-			s->op.result = hwt_do_add(hf, s, &nows, &prepaid);
-			break;
-		case HWTIMER_OP_MOD:
-			s->op.result = hwt_do_mod(hf, s, &nows);
-			break;
-		case HWTIMER_OP_CANCEL:
-			s->op.result = hwt_do_cancel(hf, s, &nows);
-			break;
-		}
+		/* its prep succeeded: a known op */
+		s->op.result = hwt_opdef(s->op.op)->run(hf, s, &rs);
 		ended |= s->ended;
 		cancelled |= s->op.result >= 0 && s->op.op == HWTIMER_OP_CANCEL;
 	}
@@ -546,8 +590,8 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 	if (ended)
 		hwt_signals_wait(hf);
 
-	if (prepaid)
-		hwt_user_uncharge(hf->user, prepaid);
+	if (rs.prepaid)
+		hwt_user_uncharge(hf->user, rs.prepaid);
 	if (cancelled)
 		hwt_ids_shrink(hf);
 	hwt_prepped_free(preps, n);
