@@ -151,17 +151,17 @@ static void run_inversion(struct __test_metadata *_metadata, bool victim_efd)
 	close(v.fd);
 }
 
-FIXTURE(sig) {};
-FIXTURE_SETUP(sig) {}
-FIXTURE_TEARDOWN(sig) {}
+FIXTURE(signal) {};
+FIXTURE_SETUP(signal) {}
+FIXTURE_TEARDOWN(signal) {}
 
 /* the arming can take minutes on a loaded machine (arm_backlog()) */
-TEST_F_TIMEOUT(sig, cancel_of_a_plain_timer_never_waits_for_a_run, 600)
+TEST_F_TIMEOUT(signal, cancel_of_a_plain_timer_never_waits_for_a_run, 600)
 {
 	run_inversion(_metadata, false);
 }
 
-TEST_F_TIMEOUT(sig, cancel_waits_for_its_eventfd_without_inversion, 600)
+TEST_F_TIMEOUT(signal, cancel_waits_for_its_eventfd_without_inversion, 600)
 {
 	run_inversion(_metadata, true);
 }
@@ -173,7 +173,7 @@ TEST_F_TIMEOUT(sig, cancel_waits_for_its_eventfd_without_inversion, 600)
  * than a pass may run. The pass does the first and leaves the rest to the
  * file's worker, which fdinfo counts; every eventfd is signalled once.
  */
-TEST_F_TIMEOUT(sig, a_pass_leaves_slow_wakeups_to_the_worker, 300)
+TEST_F_TIMEOUT(signal, a_pass_leaves_slow_wakeups_to_the_worker, 300)
 {
 	enum { NEFD = 8, WATCHERS = 500 };
 	struct rlimit rl = { NEFD * WATCHERS + 256, NEFD * WATCHERS + 256 };
@@ -255,7 +255,7 @@ static void worker_runs(unsigned int *runs, unsigned int *highpri)
  * flush until none were left); and the worker that does them is not a
  * nice -20 one.
  */
-TEST_F_TIMEOUT(sig, a_cancel_waits_only_for_the_wakeups_left_before_it, 300)
+TEST_F_TIMEOUT(signal, a_cancel_waits_only_for_the_wakeups_left_before_it, 300)
 {
 	enum { NEFD = 8, WATCHERS = 1000 };
 	struct rlimit rl = { NEFD * WATCHERS + 256, NEFD * WATCHERS + 256 };
@@ -329,7 +329,7 @@ static uint64_t cpu_ns(int who)
  * it; signalled by a periodic timer while the test sleeps, its wake-ups
  * cost the test nothing, though they cost the kernel C each.
  */
-TEST_F_TIMEOUT(sig, wakeups_of_a_timer_are_not_charged_to_its_owner, 300)
+TEST_F_TIMEOUT(signal, wakeups_of_a_timer_are_not_charged_to_its_owner, 300)
 {
 	enum { WATCHERS = 1000, WRITES = 200 };
 	struct rlimit rl = { WATCHERS + 256, WATCHERS + 256 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the io_uring suites (uring_test, uring_batch_test) share: the
- * fixture, one open /dev/hwtimer and a 64-entry ring, and a way to submit
+ * fixture, one open /dev/hwtimer and a 64-entry ring, named after each
+ * suite, and a way to submit
  * one SQE and take its CQE. Include it once, after kselftest_harness.h,
  * helpers.h and liburing.h.
  */
@@ -27,27 +28,30 @@ static int submit_one(struct io_uring *ring, uint64_t *user_data)
 	return ret;
 }
 
-FIXTURE(uring) {
-	int fd;
-	struct io_uring ring;
-};
-
-FIXTURE_SETUP(uring)
-{
-	int ret;
-
-	self->fd = t_open();
-	ASSERT_LE(0, self->fd);
-	ret = io_uring_queue_init(64, &self->ring, 0);
-	if (ret == -EPERM || ret == -ENOSYS)
-		SKIP(return, "io_uring is not available here (%s)", strerror(-ret));
-	ASSERT_EQ(0, ret);
-}
-
-FIXTURE_TEARDOWN(uring)
-{
-	io_uring_queue_exit(&self->ring);
-	close(self->fd);
+/* The fixture, named after the suite that uses it: HWT_URING_FIXTURE(uring). */
+#define HWT_URING_FIXTURE(name)						\
+FIXTURE(name) {								\
+	int fd;								\
+	struct io_uring ring;						\
+};									\
+									\
+FIXTURE_SETUP(name)							\
+{									\
+	int ret;							\
+									\
+	self->fd = t_open();						\
+	ASSERT_LE(0, self->fd);						\
+	ret = io_uring_queue_init(64, &self->ring, 0);			\
+	if (ret == -EPERM || ret == -ENOSYS)				\
+		SKIP(return, "io_uring is not available here (%s)",	\
+		     strerror(-ret));					\
+	ASSERT_EQ(0, ret);						\
+}									\
+									\
+FIXTURE_TEARDOWN(name)							\
+{									\
+	io_uring_queue_exit(&self->ring);				\
+	close(self->fd);						\
 }
 
 #endif /* _HWT_URING_FIXTURE_H */

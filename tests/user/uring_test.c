@@ -20,6 +20,8 @@
 #include "libhwtimer.h"
 #include "uring_fixture.h"
 
+HWT_URING_FIXTURE(uring)
+
 static int uring_add(struct io_uring *ring, int fd, uint64_t expires,
 		     unsigned int flags, uint64_t cookie)
 {
