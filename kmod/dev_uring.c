@@ -44,6 +44,7 @@
 #include <linux/io_uring_types.h>
 #include <linux/sched.h>
 #include <linux/uio.h>
+#include <linux/version.h>
 
 #include "compat/compat.h"
 #ifdef HWT_COMPAT_IO_URING_CMD_H
@@ -277,17 +278,36 @@ static int hwt_uring_batch(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 	return done ? done : ret;
 }
 
-/**
- * hwt_uring_cmd() - the file's ->uring_cmd: one HWTIMER_URING_* command
- * @ioucmd: the command
- * @issue_flags: IO_URING_F_*
- *
- * Return: the CQE's @res: an ADD's id, a MOD's or CANCEL's result, a
+/*
+ * What the command returns to io_uring for its result @ret. Before 6.12,
+ * io_uring_cmd() hands a positive return on as it is: issued inline,
+ * io_uring posts it, but as a failure, which ends the command's link
+ * chain; from io-wq it is dropped and the command never completes (6.1's
+ * io_wq_submit_work() posts only ret < 0). There, an id or a count is
+ * posted with io_uring_cmd_done(), as a command that completes later
+ * posts it. A version check: io_uring's internals are not in its headers,
+ * and the path is right on every kernel, only longer.
+ */
+static int hwt_uring_complete(struct io_uring_cmd *ioucmd, int ret,
+			      unsigned int issue_flags)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+	if (ret > 0) {
+		io_uring_cmd_done(ioucmd, ret, 0, issue_flags);
+		return -EIOCBQUEUED;
+	}
+#endif
+	return ret;
+}
+
+/*
+ * Check and run one command: an ADD's id, a MOD's or CANCEL's result, a
  * batch's count of operations run, or -errno; -EAGAIN, issued with
  * IO_URING_F_NONBLOCK and nothing run, for io_uring to issue it again from
  * io-wq.
  */
-int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
+static int hwt_uring_issue(struct io_uring_cmd *ioucmd,
+			   unsigned int issue_flags)
 {
 	struct hwt_file *hf = ioucmd->file->private_data;
 	unsigned int flags = issue_flags & IO_URING_F_NONBLOCK ?
@@ -314,4 +334,18 @@ int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	default:
 		return -ENOTTY;
 	}
+}
+
+/**
+ * hwt_uring_cmd() - the file's ->uring_cmd: one HWTIMER_URING_* command
+ * @ioucmd: the command
+ * @issue_flags: IO_URING_F_*
+ *
+ * Return: the CQE's @res (hwt_uring_issue()), or -EIOCBQUEUED once it is
+ * posted (hwt_uring_complete()).
+ */
+int hwt_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
+{
+	return hwt_uring_complete(ioucmd, hwt_uring_issue(ioucmd, issue_flags),
+				  issue_flags);
 }
