@@ -7,7 +7,7 @@
  *   dev_file.c     a file's life: open, release, fdinfo, the misc device
  *   dev_account.c  what timers cost and who pays: the limits, per-user
  *                  charges, timer objects
- *   dev_ids.c      a file's table of timers: slots, whose index is the
+ *   dev_ids.c      a file's table of timers: entries, whose index is the
  *                  timer's id
  *   dev_timer.c    a file's timers on its wheels: arming, re-arming,
  *                  removal
@@ -77,9 +77,9 @@
  * the queue, never both, and the queue never holds more entries than
  * there are timers.
  *
- * Memory. A timer is a 40-byte slot of the file's table, whose id names
- * it: ADD takes a free slot and CANCEL gives it back, with no allocation
- * of their own. The table grows a chunk of slots at a time, as a page (a
+ * Memory. A timer is a 40-byte entry of the file's table, whose id names
+ * it: ADD takes a free entry and CANCEL gives it back, with no allocation
+ * of their own. The table grows a chunk of entries at a time, as a page (a
  * first, smaller chunk keeps a file of few timers small). A timer with a
  * period, slack or an eventfd also has a 40-byte struct hwt_uext, which
  * MOD adds when a timer gains a period. The chunks and the struct
@@ -121,14 +121,14 @@ enum {
 #define HWT_U_CANCEL_ON_SET	BIT(4)
 
 /**
- * struct hwt_utimer - a timer of a /dev/hwtimer file, a slot of its table
+ * struct hwt_utimer - a timer of a /dev/hwtimer file, an entry of its table
  * @node: on the wheel (PENDING); deadline
  * @__node_entry: @node.entry, as the wheel's fields are named in the
  *		  overlay that names the owner's bits of @node
  * @__node_expires: @node.expires
  * @__node_lvl: @node.lvl
  * @__node_slack: @node.slack
- * @id: its id on the file, 1..HWT_ID_MAX; 0 in a free slot of the table
+ * @id: its id on the file, 1..HWT_ID_MAX; 0 in a free entry of the table
  * @gen: generation of its arming, from the file's counter (ADD, MOD)
  * @clk: index of its clock in hwt_clockids, or HWT_CLK_ELAPSED
  * @state: HWT_U_*
@@ -140,7 +140,7 @@ enum {
  * @qnext: and the id after it, 0 at its tail
  * @cookie: the user's cookie, for a timer without HWT_U_EXT
  * @ext: with HWT_U_EXT, what it has besides, its cookie included
- * @next_free: in a free slot, the next free id (dev_ids.c)
+ * @next_free: in a free entry, the next free id (dev_ids.c)
  *
  * @id, @gen, @clk, @state and @flags are the owner's bits of @node
  * (HWT_NODE_OWNER_BITS), and @fired and the queue's links take @node's
@@ -210,7 +210,7 @@ static inline clockid_t hwt_uclockid(unsigned int clk)
 
 /**
  * struct hwt_uext - what a timer with a period, slack or an eventfd has
- *		     besides its slot
+ *		     besides its entry
  * @period: its period, 0 for a one-shot timer
  * @slack: how late it may fire after each deadline (the wheel's
  *	   struct hwt_wheel.slack_of)
@@ -218,7 +218,7 @@ static inline clockid_t hwt_uclockid(unsigned int clk)
  *	period's grid starts here, even where the wheel raised the timer's
  *	deadline to a tick it had not processed yet
  * @efd: its eventfd, or NULL
- * @cookie: the user's cookie, which the slot holds for other timers
+ * @cookie: the user's cookie, which the entry holds for other timers
  */
 struct hwt_uext {
 	u64 period;
@@ -245,13 +245,13 @@ static_assert(sizeof(struct hwt_utimer) == sizeof(struct hwt_node) + 8);
 static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hwt_utimer) == 40);
 
 /**
- * struct hwt_ids - a file's timers: a table of slots, by id (dev_ids.c)
+ * struct hwt_ids - a file's timers: a table of entries, by id (dev_ids.c)
  * @dir: the table's chunks. dir[0] holds the first HWT_IDS_CHUNK0 ids, each
- *	 later one the next HWT_IDS_PER_CHUNK (hwt_ids_slot()).
+ *	 later one the next HWT_IDS_PER_CHUNK (hwt_ids_entry()).
  * @dirsize: entries @dir has room for
  * @nchunks: chunks in @dir
- * @cap: slots in those chunks
- * @top: ids up to @top have been handed out; the slots above are unused
+ * @cap: entries in those chunks
+ * @top: ids up to @top have been handed out; the entries above are unused
  * @free: the id freed last, taken next; 0 if none
  * @nfree: free ids up to @top
  * @hwm: the highest id the file ever handed out, which outlives a table

@@ -13,7 +13,7 @@ struct cred;
  * struct hwt_user - what one user holds over all its files
  * @uid: the user who pays: see hwt_payer()
  * @ref: open files of the user
- * @timers: timers the user holds, counted as what they take: the slots of
+ * @timers: timers the user holds, counted as what they take: the entries of
  *	    the files' tables of timers, a timer's or free (dev_ids.c), and
  *	    the record slots of the expiry rings (dev_ring.c)
  * @rearms: re-arms per second its NO_RECORD periodic timers cost

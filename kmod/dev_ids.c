@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/hwtimer: a file's timers, in a table of slots by id. The id names
- * the slot: an ADD takes a free one and a CANCEL gives it back, with no
- * allocation of their own. The free slots form a stack threaded through
+ * /dev/hwtimer: a file's timers, in a table of entries by id. The id names
+ * the entry: an ADD takes a free one and a CANCEL gives it back, with no
+ * allocation of their own. The free entries form a stack threaded through
  * the table, so taking and freeing is O(1), and ids stay dense: a file
  * never has an id above the most timers it ever held at once, and a churn
  * of timers reuses the same slots.
@@ -23,12 +23,12 @@
 #include "dev_ids.h"
 
 /*
- * Free slots a table may hold without paying for them. Every slot counts as
+ * Free entries a table may hold without paying for them. Every entry counts as
  * a timer against max_timers_per_user, a timer's or a free one, but for
  * this many free ones: a table that grows a chunk at a time once it is
  * full never has more, so a file pays for its timers alone until it
  * cancels some, and then for the table it keeps (it cannot shrink while
- * ids are in use). A slot costs what a timer costs, so the budget bounds
+ * ids are in use). An entry costs what a timer costs, so the budget bounds
  * the table's memory as it bounds the timers'.
  */
 #define HWT_IDS_SPARE	HWT_IDS_PER_CHUNK
@@ -37,13 +37,13 @@
 static_assert(HWT_IDS_CHUNK0 * sizeof(struct hwt_utimer) <= 512);
 static_assert(HWT_IDS_PER_CHUNK * sizeof(struct hwt_utimer) <= PAGE_SIZE);
 
-/* What a table of @cap slots, @room of them free, charges its user. */
+/* What a table of @cap entries, @room of them free, charges its user. */
 static u32 hwt_ids_units(u32 cap, u32 room)
 {
 	return cap - min_t(u32, room, HWT_IDS_SPARE);
 }
 
-/* Slots a table of @nchunks chunks has. */
+/* Entries a table of @nchunks chunks has. */
 static u32 hwt_ids_cap(u32 nchunks)
 {
 	return nchunks ? HWT_IDS_CHUNK0 + (nchunks - 1) * HWT_IDS_PER_CHUNK : 0;
@@ -56,15 +56,15 @@ static u32 hwt_ids_room(const struct hwt_ids *ids)
 }
 
 /**
- * hwt_ids_get() - a slot for a new timer: the one freed last, or a fresh one
+ * hwt_ids_get() - an entry for a new timer: the one freed last, or a fresh one
  * @hf: the file, its lock held
  * @prepaid: units the caller charged the user beforehand; one is taken
- *	     if the slot needs it, else one is charged
+ *	     if the entry needs it, else one is charged
  *
- * A slot taken from the spare ones (HWT_IDS_SPARE) starts to count
+ * An entry taken from the spare ones (HWT_IDS_SPARE) starts to count
  * against the user's max_timers_per_user.
  *
- * Return: the slot, zeroed but for its id; NULL if the table is full
+ * Return: the entry, zeroed but for its id; NULL if the table is full
  * (hwt_ids_reserve() first), or ERR_PTR(-EDQUOT) past the user's limit.
  */
 struct hwt_utimer *hwt_ids_get(struct hwt_file *hf, unsigned int *prepaid)
@@ -84,12 +84,12 @@ struct hwt_utimer *hwt_ids_get(struct hwt_file *hf, unsigned int *prepaid)
 	}
 	if (ids->free) {
 		id = ids->free;
-		t = hwt_ids_slot(ids, id - 1);
+		t = hwt_ids_entry(ids, id - 1);
 		ids->free = t->next_free;
 		ids->nfree--;
 	} else {
 		id = ++ids->top;
-		t = hwt_ids_slot(ids, id - 1);
+		t = hwt_ids_entry(ids, id - 1);
 		ids->hwm = max(ids->hwm, id);
 	}
 	memset(t, 0, sizeof(*t));
@@ -98,7 +98,7 @@ struct hwt_utimer *hwt_ids_get(struct hwt_file *hf, unsigned int *prepaid)
 }
 
 /*
- * Give @t's slot back: its id is the next one taken. A slot that joins
+ * Give @t's entry back: its id is the next one taken. An entry that joins
  * the spare ones gives its unit back; one past them keeps it, as the
  * table's (hwt_ids_units()).
  */
@@ -149,13 +149,13 @@ static int hwt_ids_grow_dir(struct hwt_file *hf, gfp_t gfp)
  * @nowait: io_uring's inline issue: -EAGAIN rather than wait for the
  *	    table's mutex or for memory
  *
- * Adds chunks until @n slots are free; other threads may still take them
+ * Adds chunks until @n entries are free; other threads may still take them
  * first, so callers that find none left under the lock drop it and call
- * again. A chunk's slots beyond the spare ones are charged to the user
+ * again. A chunk's entries beyond the spare ones are charged to the user
  * when it is put in (hwt_ids_units()): never when the table was full.
  *
  * Context: process context, no lock held; may sleep unless @nowait.
- * Return: 0; -ENOSPC if the table holds HWT_ID_MAX slots and fewer than @n
+ * Return: 0; -ENOSPC if the table holds HWT_ID_MAX entries and fewer than @n
  * are free, -EDQUOT past the user's max_timers_per_user, -ENOMEM, or
  * -EAGAIN (@nowait only).
  */
@@ -241,8 +241,8 @@ static void hwt_ids_free(struct hwt_utimer **dir, u32 nchunks)
  * hwt_ids_shrink() - give back the table of a file that holds no timer
  * @hf: the file, its lock not held
  *
- * A file's table only grows while it has timers: slots in use cannot
- * move. Once it holds none, every slot is free, so the table goes, unless
+ * A file's table only grows while it has timers: entries in use cannot
+ * move. Once it holds none, every entry is free, so the table goes, unless
  * it is the first chunk alone, and the next ADD starts a small one again,
  * from id 1. DRAIN and CANCEL call this; a file emptied by its AUTOREMOVE
  * timers keeps its table until one of them runs.
@@ -277,7 +277,7 @@ void hwt_ids_shrink(struct hwt_file *hf)
  * @ids: the file's table, its lock held
  * @pos: where to look from; set past the timer found, or to where the
  *	 look stopped
- * @scan: slots the caller may still look at under this hold of the lock,
+ * @scan: entries the caller may still look at under this hold of the lock,
  *	  counted down: a walk over a file that once held millions of timers
  *	  and now holds few gives the lock up between holds of this many
  *
@@ -289,7 +289,7 @@ struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan)
 	u32 i;
 
 	for (i = max(*pos, 1U); i <= ids->top && *scan; i++) {
-		struct hwt_utimer *t = hwt_ids_slot(ids, i - 1);
+		struct hwt_utimer *t = hwt_ids_entry(ids, i - 1);
 
 		--*scan;
 		if (t->id) {
@@ -303,7 +303,7 @@ struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan)
 
 /*
  * Free a closing file's table, and give back what it was charged: its
- * timers' slots with the rest.
+ * timers' entries with the rest.
  */
 void hwt_ids_destroy(struct hwt_file *hf)
 {

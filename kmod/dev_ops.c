@@ -56,7 +56,7 @@ static bool hwt_period_in_range(const struct hwt_prepped_op *s, bool no_record)
 /*
  * Each operation's prep validates it and allocates what it needs, with no
  * lock held (hwt_prep() checks what they share first). A plain timer (no
- * period, slack or eventfd) needs nothing but its slot, which hwt_do_add()
+ * period, slack or eventfd) needs nothing but its entry, which hwt_do_add()
  * takes. Fields an operation writes back (an ADD's @id, @gen without
  * HWTIMER_F_GEN, @result, a CANCEL's @expires) are not read. With
  * @nowait, -EAGAIN for an operation that would wait on a mutex another
@@ -165,15 +165,15 @@ struct hwt_run_state {
 };
 
 /*
- * A slot for a new timer, whose id it is: the one freed last, so that ids
+ * An entry for a new timer, whose id it is: the one freed last, so that ids
  * stay dense. A stale id may name a newer timer: HWTIMER_F_GEN guards
  * against that. If the table must grow, the lock is dropped for it, and
  * @nows forgotten; another thread may take the room made meanwhile, so
  * this tries again until the table can grow no more. ERR_PTR(-EDQUOT) if
- * the slot would take the user past its limit (hwt_ids_get()).
+ * the entry would take the user past its limit (hwt_ids_get()).
  */
-static struct hwt_utimer *hwt_alloc_slot(struct hwt_file *hf,
-					 struct hwt_run_state *rs)
+static struct hwt_utimer *hwt_alloc_entry(struct hwt_file *hf,
+					  struct hwt_run_state *rs)
 {
 	struct hwt_utimer *t;
 	int err;
@@ -225,7 +225,7 @@ static int hwt_op_clk(const struct hwtimer_op *op)
 
 /*
  * @rs->prepaid: units a chunk charged its user at once for its ADDs; each
- * whose slot needs one takes it, or charges its own once they are gone
+ * whose entry needs one takes it, or charges its own once they are gone
  */
 static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 		      struct hwt_run_state *rs)
@@ -241,11 +241,11 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	if (hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		return -ENOSPC;
 	/*
-	 * Take the slot first, with its charge: growing the table drops the
+	 * Take the entry first, with its charge: growing the table drops the
 	 * lock, so that all the rest happens under one hold; nobody looks up
 	 * @t before.
 	 */
-	t = hwt_alloc_slot(hf, rs);
+	t = hwt_alloc_entry(hf, rs);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	/* the lock may have been dropped: check the limit again */
@@ -285,7 +285,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	return 0;
 }
 
-/* Give a timer what timers with a period or slack have; its slot stays. */
+/* Give a timer what timers with a period or slack have; its entry stays. */
 static void hwt_upgrade(struct hwt_utimer *t, struct hwt_uext *e)
 {
 	e->cookie = t->cookie;
@@ -338,7 +338,7 @@ static int hwt_arming_was(const struct hwt_utimer *t)
 /*
  * The timer of a MOD or CANCEL, if its generation is the one asked for:
  * with HWTIMER_F_GEN, an arming that is over is stale (ESTALE), whether
- * its id names a newer timer, a free slot, or none the table still has;
+ * its id names a newer timer, a free entry, or none the table still has;
  * an id the file never handed out names no timer (ENOENT), as without it.
  */
 static struct hwt_utimer *hwt_op_timer(struct hwt_file *hf,
@@ -524,7 +524,7 @@ static void hwt_prepped_free(struct hwt_prepped_op *preps, unsigned int n)
  * operation runs (a base's set-up, the clock sets' walk, the table's
  * growth) makes the whole chunk fail with -EAGAIN instead, having changed
  * nothing, and io_uring runs it again from io-wq. Once operations ran, the
- * chunk finishes, as it would without the flag: an ADD whose slot another
+ * chunk finishes, as it would without the flag: an ADD whose entry another
  * thread took meanwhile grows the table, and an operation that ended an
  * arming whose eventfd a run is signalling waits for that run, as
  * hrtimer_cancel() does (dev_signal.c bounds that wait).
@@ -553,7 +553,7 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		again |= nowait && s->op.result == -EAGAIN;
 	}
 	/*
-	 * Slots for the ADDs, grown without the lock (hwt_alloc_slot() grows
+	 * Entries for the ADDs, grown without the lock (hwt_alloc_entry() grows
 	 * again if others took them), then their charge to the user, in one
 	 * go unless that would pass the limit: hwt_ids_get() then charges
 	 * one by one, so that at the limit the first ADDs that fit succeed

@@ -8,7 +8,7 @@ struct eventfd_ctx;
 
 /*
  * One operation of a batch, with what it needs allocated beforehand: for
- * a timer with a period, slack or an eventfd, what it has besides its slot
+ * a timer with a period, slack or an eventfd, what it has besides its entry
  * (@ext), and for an eventfd, its context and an entry for it in case it
  * is not the file's last one; and the slack it arms with, its own or the
  * file's. @added is the timer an ADD created, for hwt_undo_adds();

@@ -32,7 +32,7 @@ void hwt_utimer_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 }
 
 /*
- * Delete a timer: its slot goes back to the table, with the slot's charge
+ * Delete a timer: its entry goes back to the table, with the entry's charge
  * (hwt_ids_put()), what it had besides to the slab, and its re-arms' charge
  * to its user.
  */

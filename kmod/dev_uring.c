@@ -10,15 +10,15 @@
  * needs no task work, and no command issued inline outlives the task that
  * submitted it, whatever kind of ring it came on. An IORING_SETUP_IOPOLL
  * ring gets none: without ->uring_cmd_iopoll, io_uring refuses them
- * (EOPNOTSUPP), and there is nothing to poll for. One SQE is one operation (the short
- * form in its 16 command bytes, or a whole struct hwtimer_op in SQE128's
- * 80), or an array of them (HWTIMER_URING_BATCH), run as BATCH runs it, a
- * chunk per hold of the file's lock, with one CQE for all: what an
- * operation costs on its own (a lock round trip, a clock read, the
- * charge to the user) is then paid once per chunk, and what io_uring
- * costs per SQE once per array. The array is in user memory, pinned a
- * chunk at a time, or in a buffer registered with the ring
- * (IORING_URING_CMD_FIXED), which is pinned already.
+ * (EOPNOTSUPP), and there is nothing to poll for. One SQE is one operation
+ * (the short form in its 16 command bytes, or a whole struct hwtimer_op in
+ * SQE128's 80), or an array of them (HWTIMER_URING_BATCH), run as BATCH
+ * runs it, a chunk per hold of the file's lock, with one CQE for all: what
+ * an operation costs on its own (a lock round trip, a clock read, the
+ * charge to the user) is then paid once per chunk, and what io_uring costs
+ * per SQE once per array. The array is in user memory, pinned a chunk at a
+ * time, or in a buffer registered with the ring (IORING_URING_CMD_FIXED),
+ * which is pinned already.
  *
  * io_uring issues a command inline with IO_URING_F_NONBLOCK, holding the
  * ring's uring_lock (or in the SQPOLL thread that serves every ring of the
@@ -32,7 +32,7 @@
  * A command never returns -EAGAIN once an operation ran, so nothing runs
  * twice. What may still wait once operations ran is bounded: the wait for
  * an expiry that signals the eventfd of an arming a MOD or CANCEL ended
- * (dev_signal.c), and an ADD whose slot another thread of the file took
+ * (dev_signal.c), and an ADD whose entry another thread of the file took
  * meanwhile, which grows the table.
  *
  * Expiries do not come back as CQEs. A multishot command could post one

@@ -17,7 +17,7 @@
 #include "helpers.h"
 #include "as_user.h"
 
-/* what a timer takes: a slot of its file's table */
+/* what a timer takes: an entry of its file's table */
 #define TIMER_BYTES	40
 
 FIXTURE(budget) {
@@ -86,13 +86,13 @@ static long batch_all(int fd, struct hwtimer_op *ops, uint32_t n)
  * The hoarder: on file after file, add HOARD_TIMERS timers, cancel all but
  * the last, and keep the file, until an ADD fails with EDQUOT or
  * HOARD_FILES files are held. Then what the files hold, by fdinfo (their
- * tables' slots) and by /proc/meminfo (the slab they grew), must be within
+ * tables' entries) and by /proc/meminfo (the slab they grew), must be within
  * twice what the budget allows: HOARD_BUDGET timers of TIMER_BYTES.
  */
 static int hoard(void *arg)
 {
 	static struct hwtimer_op ops[HOARD_TIMERS];
-	unsigned long long slab0 = slab_kib(), slots = 0, held_kib;
+	unsigned long long slab0 = slab_kib(), entries = 0, held_kib;
 	int fd[HOARD_FILES], nfd, i, quota = 0;
 	long ret;
 
@@ -119,14 +119,14 @@ static int hoard(void *arg)
 			return 3;
 	}
 	for (i = 0; i < nfd; i++)
-		slots += t_fdinfo_u64(fd[i], "id_slots");
+		entries += t_fdinfo_u64(fd[i], "id_slots");
 	held_kib = slab_kib() - slab0;
-	printf("# %d files, %s: %llu slots held, slab grew %llu KiB; the budget's worth is %llu KiB\n",
-	       nfd, quota ? "then EDQUOT" : "no EDQUOT", slots, held_kib,
+	printf("# %d files, %s: %llu entries held, slab grew %llu KiB; the budget's worth is %llu KiB\n",
+	       nfd, quota ? "then EDQUOT" : "no EDQUOT", entries, held_kib,
 	       HOARD_BUDGET * TIMER_BYTES / 1024ULL);
 	if (!quota)
 		return 4;
-	if (slots > 2ULL * HOARD_BUDGET)
+	if (entries > 2ULL * HOARD_BUDGET)
 		return 5;
 	if (held_kib * 1024 > 2ULL * HOARD_BUDGET * TIMER_BYTES)
 		return 6;
@@ -273,7 +273,7 @@ TEST_F(budget, a_ring_past_the_budget_allocates_nothing)
 	b = t_open();
 	ASSERT_LE(0, a);
 	ASSERT_LE(0, b);
-	/* 256 records: 5 pages, 320 slots */
+	/* 256 records: 5 pages, 320 record slots */
 	ASSERT_NE(-1, t_param_set("max_timers_per_user", 1000));
 	within = pages_during(ring_setup, a, 256, &ret);
 	EXPECT_EQ(0, ret);

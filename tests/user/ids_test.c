@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A file's ids, which name the slots of its table of timers. While the
+ * A file's ids, which name the entries of its table of timers. While the
  * table grows a chunk at a time, and its directory is replaced by larger
  * ones: one thread adds 200,000 timers in batches, another cancels every
  * other one as soon as it is added. At the end every id left names its own

@@ -131,17 +131,17 @@
  * namespace, the user who created the outermost one, so that the uids of a
  * namespace do not multiply their creator's limits. The memory a file takes
  * is thus bounded per user: its timer bases, at most three, and per timer a
- * 40-byte slot of the file's table of timers, which its id names (40 bytes
+ * 40-byte entry of the file's table of timers, which its id names (40 bytes
  * more with a period, slack or eventfd); it is charged to the memory cgroup
  * of the task that allocates it. The table counts against
- * max_timers_per_user by its size: every slot counts as a timer, a timer's
- * or a free one, except a page's worth of free slots (102 with 4 KiB
+ * max_timers_per_user by its size: every entry counts as a timer, a timer's
+ * or a free one, except a page's worth of free entries (102 with 4 KiB
  * pages), so a file whose timers only grew pays for its timers alone. The
  * table keeps the size the file's busiest moment needed while the file has
  * timers (ids in use cannot move): cancelling timers gives the user back no
- * more than the free slots that do not count, until a CANCEL or DRAIN
+ * more than the free entries that do not count, until a CANCEL or DRAIN
  * leaves the file with none; then the table goes (unless it is the first 12
- * slots alone), and the user gets all it counted back. A timer added with
+ * entries alone), and the user gets all it counted back. A timer added with
  * an eventfd holds a reference to it, as a poll() on it would, so the
  * eventfd's context (about 100 bytes) lives while the timer does, whether
  * or not the fd is still open; consecutive ADDs with the same eventfd share
