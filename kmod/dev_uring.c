@@ -44,7 +44,6 @@
 #include <linux/io_uring_types.h>
 #include <linux/sched.h>
 #include <linux/uio.h>
-#include <linux/version.h>
 
 #include "compat/compat.h"
 #ifdef HWT_COMPAT_IO_URING_CMD_H
@@ -279,24 +278,21 @@ static int hwt_uring_batch(struct hwt_file *hf, struct io_uring_cmd *ioucmd,
 }
 
 /*
- * What the command returns to io_uring for its result @ret. Before 6.12,
- * io_uring_cmd() hands a positive return on as it is: issued inline,
- * io_uring posts it, but as a failure, which ends the command's link
- * chain; from io-wq it is dropped and the command never completes (6.1's
- * io_wq_submit_work() posts only ret < 0). There, an id or a count is
- * posted with io_uring_cmd_done(), as a command that completes later
- * posts it. A version check: io_uring's internals are not in its headers,
- * and the path is right on every kernel, only longer.
+ * What the command returns to io_uring for its result @ret. Run from
+ * io-wq (not IO_URING_F_NONBLOCK), a positive one, an id or a count, is
+ * posted with io_uring_cmd_done(), as a command that completes later posts
+ * it, and the command returns -EIOCBQUEUED: before 6.12 io_uring_cmd()
+ * hands a positive return on as it is, and 6.1's io_wq_submit_work() posts
+ * only a negative one, so the command never completed. Inline, io_uring
+ * posts the return itself.
  */
 static int hwt_uring_complete(struct io_uring_cmd *ioucmd, int ret,
 			      unsigned int issue_flags)
 {
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
-	if (ret > 0) {
+	if (ret > 0 && !(issue_flags & IO_URING_F_NONBLOCK)) {
 		io_uring_cmd_done(ioucmd, ret, 0, issue_flags);
 		return -EIOCBQUEUED;
 	}
-#endif
 	return ret;
 }
 

@@ -76,9 +76,9 @@ TEST_F(uring_order, an_iopoll_ring_is_refused_eopnotsupp)
 
 /*
  * IOSQE_ASYNC sends a command to io-wq; linked to the next, it still runs
- * first: one chain of pairs of an ADD (async) and a CANCEL of the id it
- * gets, each CANCEL finding its timer, and every ADD run in io-wq getting
- * the id the CANCEL before it freed.
+ * first: one chain of pairs of an ADD and a CANCEL of the id it gets, all
+ * async, each CANCEL finding its timer, and every ADD getting the id the
+ * CANCEL before it freed.
  */
 TEST_F(uring_order, an_async_command_linked_to_the_next_runs_first)
 {
@@ -98,6 +98,7 @@ TEST_F(uring_order, an_async_command_linked_to_the_next_runs_first)
 		sqe->flags |= IOSQE_ASYNC | IOSQE_IO_LINK;
 		sqe = io_uring_get_sqe(&r);
 		hwtimer_uring_prep_cancel(sqe, self->fd, id, 2 * i + 1);
+		sqe->flags |= IOSQE_ASYNC;
 		if (i < PAIRS - 1)
 			sqe->flags |= IOSQE_IO_LINK;
 	}
