@@ -167,6 +167,34 @@ TEST_F_TIMEOUT(signal, cancel_waits_for_its_eventfd_without_inversion, 600)
 }
 
 /*
+ * @n eventfds (with @flags), each watched by @watchers epoll entries (dup()s
+ * in one epoll instance), so that each wake-up is slow: the epoll instance,
+ * or -1.
+ */
+static int watched_eventfds(int *efd, int n, int watchers, int flags)
+{
+	struct rlimit rl = { n * watchers + 256, n * watchers + 256 };
+	int ep, i, k;
+
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return -1;
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	for (i = 0; ep >= 0 && i < n; i++) {
+		efd[i] = eventfd(0, EFD_CLOEXEC | flags);
+		if (efd[i] < 0)
+			return -1;
+		for (k = 0; k < watchers; k++) {
+			struct epoll_event ev = { .events = EPOLLIN };
+			int d = dup(efd[i]);
+
+			if (d < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev))
+				return -1;
+		}
+	}
+	return ep;
+}
+
+/*
  * A pass's wake-ups are bounded by time, not only by count (review R5):
  * eight timers due at once, each with an eventfd that 500 epoll entries
  * watch (dup()s in one epoll instance), so that one wake-up takes longer
@@ -176,27 +204,14 @@ TEST_F_TIMEOUT(signal, cancel_waits_for_its_eventfd_without_inversion, 600)
 TEST_F_TIMEOUT(signal, a_pass_leaves_slow_wakeups_to_the_worker, 300)
 {
 	enum { NEFD = 8, WATCHERS = 500 };
-	struct rlimit rl = { NEFD * WATCHERS + 256, NEFD * WATCHERS + 256 };
-	int efd[NEFD], ep, fd, i, k;
+	int efd[NEFD], ep, fd, i;
 	unsigned long long left;
 	uint64_t at, v;
 
 	if (geteuid())
 		SKIP(return, "needs root for %d files", NEFD * WATCHERS);
-	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
-	ep = epoll_create1(EPOLL_CLOEXEC);
+	ep = watched_eventfds(efd, NEFD, WATCHERS, 0);
 	ASSERT_LE(0, ep);
-	for (i = 0; i < NEFD; i++) {
-		efd[i] = eventfd(0, EFD_CLOEXEC);
-		ASSERT_LE(0, efd[i]);
-		for (k = 0; k < WATCHERS; k++) {
-			struct epoll_event ev = { .events = EPOLLIN };
-			int d = dup(efd[i]);
-
-			ASSERT_LE(0, d);
-			ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev));
-		}
-	}
 	fd = t_open();
 	ASSERT_LE(0, fd);
 	at = t_now_ns(CLOCK_MONOTONIC) + 100 * MS;
@@ -258,7 +273,6 @@ static void worker_runs(unsigned int *runs, unsigned int *highpri)
 TEST_F_TIMEOUT(signal, a_cancel_waits_only_for_the_wakeups_left_before_it, 300)
 {
 	enum { NEFD = 8, WATCHERS = 1000 };
-	struct rlimit rl = { NEFD * WATCHERS + 256, NEFD * WATCHERS + 256 };
 	unsigned int runs, highpri;
 	struct hwtimer_drain dr = { 0 };
 	int efd[NEFD], ep, fd, i, k, traced;
@@ -267,20 +281,8 @@ TEST_F_TIMEOUT(signal, a_cancel_waits_only_for_the_wakeups_left_before_it, 300)
 
 	if (geteuid())
 		SKIP(return, "needs root for %d files", NEFD * WATCHERS);
-	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
-	ep = epoll_create1(EPOLL_CLOEXEC);
+	ep = watched_eventfds(efd, NEFD, WATCHERS, EFD_NONBLOCK);
 	ASSERT_LE(0, ep);
-	for (i = 0; i < NEFD; i++) {
-		efd[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-		ASSERT_LE(0, efd[i]);
-		for (k = 0; k < WATCHERS; k++) {
-			struct epoll_event ev = { .events = EPOLLIN };
-			int d = dup(efd[i]);
-
-			ASSERT_LE(0, d);
-			ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev));
-		}
-	}
 	traced = !access(WQ_START "enable", W_OK) &&
 		 !t_write_file(TRACEFS "/trace", "") &&
 		 !t_write_file(WQ_START "enable", "1");

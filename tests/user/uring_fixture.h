@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the io_uring suites (uring_test, uring_batch_test) share: the
- * fixture, one open /dev/hwtimer and a 64-entry ring, named after each
- * suite, and a way to submit
- * one SQE and take its CQE. Include it once, after kselftest_harness.h,
- * helpers.h and liburing.h.
+ * What the io_uring suites share: the fixture of uring_test and
+ * uring_batch_test, one open /dev/hwtimer and a 64-entry ring, named after
+ * each suite; a way to submit one SQE and take its CQE; and a way to reap
+ * many CQEs (uring_sqe_test and uring_order_test use those). Include it
+ * once, after kselftest_harness.h, helpers.h and liburing.h.
  */
 #ifndef _HWT_URING_FIXTURE_H
 #define _HWT_URING_FIXTURE_H
 
 /* submit one SQE as prepared by @prep and return its CQE's res */
-static int submit_one(struct io_uring *ring, uint64_t *user_data)
+static inline int submit_one(struct io_uring *ring, uint64_t *user_data)
 {
 	struct io_uring_cqe *cqe;
 	int ret;
@@ -26,6 +26,25 @@ static int submit_one(struct io_uring *ring, uint64_t *user_data)
 		*user_data = cqe->user_data;
 	io_uring_cqe_seen(ring, cqe);
 	return ret;
+}
+
+/* reap @n CQEs of @ring into @res, indexed by user_data (< @n) */
+static inline int reap(struct io_uring *ring, int *res, unsigned int n)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = io_uring_wait_cqe(ring, &cqe);
+		if (ret)
+			return ret;
+		if (cqe->user_data >= n)
+			return -ERANGE;
+		res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+	}
+	return 0;
 }
 
 /* The fixture, named after the suite that uses it: HWT_URING_FIXTURE(uring). */

@@ -11,6 +11,7 @@
 #include "kselftest_harness.h"
 #include "helpers.h"
 #include "libhwtimer.h"
+#include "uring_fixture.h"
 
 FIXTURE(uring_order) {
 	int fd;
@@ -25,25 +26,6 @@ FIXTURE_SETUP(uring_order)
 FIXTURE_TEARDOWN(uring_order)
 {
 	close(self->fd);
-}
-
-/* reap @n CQEs into @res, indexed by user_data (< @n) */
-static int reap(struct io_uring *ring, int *res, unsigned int n)
-{
-	struct io_uring_cqe *cqe;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		ret = io_uring_wait_cqe(ring, &cqe);
-		if (ret)
-			return ret;
-		if (cqe->user_data >= n)
-			return -ERANGE;
-		res[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(ring, cqe);
-	}
-	return 0;
 }
 
 /* an IOPOLL ring: every command fails with EOPNOTSUPP, having done nothing */

@@ -15,6 +15,7 @@
 #include "kselftest_harness.h"
 #include "helpers.h"
 #include "libhwtimer.h"
+#include "uring_fixture.h"
 
 FIXTURE(uring_sqe) {
 	int fd;
@@ -45,23 +46,6 @@ FIXTURE_TEARDOWN(uring_sqe)
 	io_uring_queue_exit(&self->ring128);
 	io_uring_queue_exit(&self->ring);
 	close(self->fd);
-}
-
-/* submit the one SQE prepared on @ring; its CQE's res */
-static int submit1(struct io_uring *ring)
-{
-	struct io_uring_cqe *cqe;
-	int ret;
-
-	ret = io_uring_submit(ring);
-	if (ret != 1)
-		return ret < 0 ? ret : -EIO;
-	ret = io_uring_wait_cqe(ring, &cqe);
-	if (ret)
-		return ret;
-	ret = cqe->res;
-	io_uring_cqe_seen(ring, cqe);
-	return ret;
 }
 
 /* the SQE fields no command reads, each set on its own */
@@ -99,17 +83,17 @@ static void expect_field_einval(struct __test_metadata *_metadata,
 	sqe = io_uring_get_sqe(&self->ring);
 	hwtimer_uring_prep_add(sqe, self->fd, CLOCK_MONOTONIC, 60 * SEC, 0, 1);
 	sqe_set(sqe, f);
-	EXPECT_EQ(-EINVAL, submit1(&self->ring)) TH_LOG("ADD, field %d", f);
+	EXPECT_EQ(-EINVAL, submit_one(&self->ring, NULL)) TH_LOG("ADD, field %d", f);
 
 	sqe = io_uring_get_sqe(&self->ring);
 	hwtimer_uring_prep_batch(sqe, self->fd, self->ops, 2, 0, 2);
 	sqe_set(sqe, f);
-	EXPECT_EQ(-EINVAL, submit1(&self->ring)) TH_LOG("BATCH, field %d", f);
+	EXPECT_EQ(-EINVAL, submit_one(&self->ring, NULL)) TH_LOG("BATCH, field %d", f);
 
 	sqe = io_uring_get_sqe(&self->ring128);
 	hwtimer_uring_prep_op(sqe, self->fd, &self->ops[0], 3);
 	sqe_set(sqe, f);
-	EXPECT_EQ(-EINVAL, submit1(&self->ring128)) TH_LOG("OP, field %d", f);
+	EXPECT_EQ(-EINVAL, submit_one(&self->ring128, NULL)) TH_LOG("OP, field %d", f);
 
 	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
@@ -151,16 +135,16 @@ TEST_F(uring_sqe, a_registered_buffer_is_for_a_batch_only)
 	sqe = io_uring_get_sqe(&self->ring);
 	hwtimer_uring_prep_add(sqe, self->fd, CLOCK_MONOTONIC, 60 * SEC, 0, 1);
 	sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
-	EXPECT_EQ(-EINVAL, submit1(&self->ring));
+	EXPECT_EQ(-EINVAL, submit_one(&self->ring, NULL));
 	sqe = io_uring_get_sqe(&self->ring128);
 	hwtimer_uring_prep_op(sqe, self->fd, &self->ops[0], 3);
 	sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
-	EXPECT_EQ(-EINVAL, submit1(&self->ring128));
+	EXPECT_EQ(-EINVAL, submit_one(&self->ring128, NULL));
 	EXPECT_TRUE(t_file_is_empty(self->fd));
 	/* the batch takes it, @buf_index 0 */
 	sqe = io_uring_get_sqe(&self->ring);
 	hwtimer_uring_prep_batch_fixed(sqe, self->fd, self->ops, 2, 0, 0, 4);
-	EXPECT_EQ(2, submit1(&self->ring));
+	EXPECT_EQ(2, submit_one(&self->ring, NULL));
 }
 
 /*
@@ -180,7 +164,7 @@ static int short_with_byte(FIXTURE_DATA(uring_sqe) *self, uint32_t cmd_op,
 	if (cmd_op == HWTIMER_URING_ADD)
 		((struct hwtimer_uring_cmd *)sqe->cmd)->id = 0;
 	sqe->cmd[at] = 1;
-	return submit1(&self->ring128);
+	return submit_one(&self->ring128, NULL);
 }
 
 TEST_F(uring_sqe, spare_bytes_of_a_short_command_are_e2big)
@@ -210,7 +194,7 @@ TEST_F(uring_sqe, spare_bytes_of_a_batch_are_e2big)
 		hwtimer_uring_prep_batch(sqe, self->fd, self->ops, 2,
 					 HWTIMER_URING_SQE128, 6);
 		sqe->cmd[at] = 1;
-		EXPECT_EQ(-E2BIG, submit1(&self->ring128)) TH_LOG("byte %u", at);
+		EXPECT_EQ(-E2BIG, submit_one(&self->ring128, NULL)) TH_LOG("byte %u", at);
 	}
 	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
@@ -232,7 +216,7 @@ TEST_F(uring_sqe, helpers_clear_a_whole_sqe128_slot)
 			       HWTIMER_URING_SQE128, 1);
 	EXPECT_EQ(0, memcmp(sqe + 1, zero, sizeof(zero)));
 	EXPECT_EQ(0, ((struct hwtimer_uring_cmd *)sqe->cmd)->flags);
-	res = submit1(&self->ring128);
+	res = submit_one(&self->ring128, NULL);
 	ASSERT_LT(0, res);
 	id = res;
 
@@ -241,7 +225,7 @@ TEST_F(uring_sqe, helpers_clear_a_whole_sqe128_slot)
 	hwtimer_uring_prep_mod(sqe, self->fd, id, 60 * SEC,
 			       HWTIMER_URING_SQE128, 2);
 	EXPECT_EQ(0, memcmp(sqe + 1, zero, sizeof(zero)));
-	EXPECT_EQ(1, submit1(&self->ring128));
+	EXPECT_EQ(1, submit_one(&self->ring128, NULL));
 
 	sqe = io_uring_get_sqe(&self->ring128);
 	memset(sqe, 0xff, 2 * sizeof(*sqe));
@@ -249,7 +233,7 @@ TEST_F(uring_sqe, helpers_clear_a_whole_sqe128_slot)
 				 HWTIMER_URING_SQE128, 3);
 	EXPECT_EQ(0, memcmp(sqe + 1, zero, sizeof(zero)));
 	EXPECT_EQ(0, ((struct hwtimer_uring_batch *)sqe->cmd)->flags);
-	EXPECT_EQ(2, submit1(&self->ring128));
+	EXPECT_EQ(2, submit_one(&self->ring128, NULL));
 	EXPECT_EQ(3, t_fdinfo_u64(self->fd, "timers"));
 }
 

@@ -297,25 +297,6 @@ TEST_F(uring, a_batch_of_commands)
 	EXPECT_EQ(0xffffffffu, seen);
 }
 
-/* reap @n CQEs of @ring into @res, indexed by user_data (< @n) */
-static int reap(struct io_uring *ring, int *res, unsigned int n)
-{
-	struct io_uring_cqe *cqe;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		ret = io_uring_wait_cqe(ring, &cqe);
-		if (ret)
-			return ret;
-		if (cqe->user_data >= n)
-			return -ERANGE;
-		res[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(ring, cqe);
-	}
-	return 0;
-}
-
 /*
  * A submission longer than a chunk runs in order: each timer's MOD comes
  * before its CANCEL in the SQ, and both find it pending; a bad id among
