@@ -335,25 +335,14 @@ static uint64_t cpu_ns(int who)
 TEST_F_TIMEOUT(signal, wakeups_of_a_timer_are_not_charged_to_its_owner, 300)
 {
 	enum { WATCHERS = 1000, WRITES = 200 };
-	struct rlimit rl = { WATCHERS + 256, WATCHERS + 256 };
 	uint64_t t0, per_wakeup, owner, n, one = 1;
 	int efd, ep, fd, k;
 	uint32_t id;
 
 	if (geteuid())
 		SKIP(return, "needs root for %d files", WATCHERS);
-	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
-	ep = epoll_create1(EPOLL_CLOEXEC);
+	ep = watched_eventfds(&efd, 1, WATCHERS, EFD_NONBLOCK);
 	ASSERT_LE(0, ep);
-	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	ASSERT_LE(0, efd);
-	for (k = 0; k < WATCHERS; k++) {
-		struct epoll_event ev = { .events = EPOLLIN };
-		int d = dup(efd);
-
-		ASSERT_LE(0, d);
-		ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev));
-	}
 	t0 = cpu_ns(RUSAGE_THREAD);
 	for (k = 0; k < WRITES; k++)
 		ASSERT_EQ(sizeof(one), write(efd, &one, sizeof(one)));
