@@ -5,7 +5,7 @@
  * allocation of their own. The free entries form a stack threaded through
  * the table, so taking and freeing is O(1), and ids stay dense: a file
  * never has an id above the most timers it ever held at once, and a churn
- * of timers reuses the same slots.
+ * of timers reuses the same entries.
  *
  * The table is a directory of chunks: a small first one, so that a file
  * of a few timers stays small, then a page each. It grows a chunk at a
@@ -23,10 +23,10 @@
 #include "dev_ids.h"
 
 /*
- * Free entries a table may hold without paying for them. Every entry counts as
- * a timer against max_timers_per_user, a timer's or a free one, but for
- * this many free ones: a table that grows a chunk at a time once it is
- * full never has more, so a file pays for its timers alone until it
+ * Free entries a table may hold without paying for them. Every entry
+ * counts as a timer against max_timers_per_user, a timer's or a free one,
+ * but for this many free ones: a table that grows a chunk at a time once
+ * it is full never has more, so a file pays for its timers alone until it
  * cancels some, and then for the table it keeps (it cannot shrink while
  * ids are in use). An entry costs what a timer costs, so the budget bounds
  * the table's memory as it bounds the timers'.
@@ -56,7 +56,7 @@ static u32 hwt_ids_room(const struct hwt_ids *ids)
 }
 
 /**
- * hwt_ids_get() - an entry for a new timer: the one freed last, or a fresh one
+ * hwt_ids_get() - an entry for a new timer: the one freed last, or a new one
  * @hf: the file, its lock held
  * @prepaid: units the caller charged the user beforehand; one is taken
  *	     if the entry needs it, else one is charged
