@@ -7,10 +7,10 @@
  *   base    a wheel on one clock and the hrtimer that drives it (base.c)
  *   kbase   a base of the in-kernel API, per CPU and clock (kbase.h, kbase.c)
  *   file    an open /dev/hwtimer: its ids, bases and lock (dev.h)
- *   utimer  a timer of a file, a 40-byte slot of its table (struct
+ *   utimer  a timer of a file, a 40-byte entry of its table (struct
  *           hwt_utimer, dev.h)
  *   ext     what a utimer with a period, slack or an eventfd keeps
- *           beside its slot (struct hwt_uext, dev.h)
+ *           beside its entry (struct hwt_uext, dev.h)
  *   pass    one bounded run of a base's expiry (below, pass.h)
  *   unit    what a pass counts: a timer expired or a node placed, or
  *           HWT_CHEAP_PER_UNIT nodes moved along with one (pass.h)

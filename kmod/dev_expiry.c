@@ -40,15 +40,22 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
 static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt);
 static void hwt_file_drain(struct work_struct *work);
 
-/* Set up the base of clock index @clk on first use. */
-static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
+/*
+ * Set up the base of clock index @clk on first use; with @nowait (io_uring's
+ * inline issue), -EAGAIN rather than wait for another thread's set-up.
+ */
+static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk,
+			     bool nowait)
 {
 	int ret = 0;
 
 	/* pairs with the barrier before set_bit() below */
 	if (test_bit_acquire(clk, &hf->clocks))
 		return 0;
-	mutex_lock(&hf->setup);
+	if (!nowait)
+		mutex_lock(&hf->setup);
+	else if (!mutex_trylock(&hf->setup))
+		return -EAGAIN;
 	if (!test_bit(clk, &hf->clocks)) {
 		ret = hwt_base_init(&hf->base[clk], hwt_clockids[clk],
 				    hwt_file_tick, HRTIMER_MODE_ABS,
@@ -73,14 +80,14 @@ static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
  * move between the CLOCK_REALTIME and CLOCK_MONOTONIC bases (see
  * HWT_CLK_ELAPSED), so they get both.
  */
-int hwt_file_base(struct hwt_file *hf, unsigned int clk)
+int hwt_file_base(struct hwt_file *hf, unsigned int clk, bool nowait)
 {
 	int ret;
 
 	if (clk != HWT_CLK_REAL && clk != HWT_CLK_ELAPSED)
-		return hwt_file_base_one(hf, clk);
-	ret = hwt_file_base_one(hf, HWT_CLK_MONO);
-	return ret ?: hwt_file_base_one(hf, HWT_CLK_REAL);
+		return hwt_file_base_one(hf, clk, nowait);
+	ret = hwt_file_base_one(hf, HWT_CLK_MONO, nowait);
+	return ret ?: hwt_file_base_one(hf, HWT_CLK_REAL, nowait);
 }
 
 /**

@@ -2,7 +2,7 @@
 /*
  * /dev/hwtimer: a file's life. open() and the last close() (release),
  * /proc/PID/fdinfo, and the misc device with its sysfs files. The design
- * is in dev.h, the userspace contract in uapi/linux/hwtimer.h.
+ * is in dev.h, the userspace contract in Documentation/userspace-api/hwtimer.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,7 +52,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 		hwt_stats_fold(&st, b);
 	}
 	seq_printf(m, "timers:\t%u\n", hf->ntimers);
-	/* the table's slots; the key predates that word */
+	/* the table's entries; the key predates that word */
 	seq_printf(m, "id_slots:\t%u\n", hf->ids.cap);
 	seq_printf(m, "pending:\t%u\n", pending);
 	seq_printf(m, "ready:\t%u\n", hf->nready);
@@ -124,7 +124,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_file_bases_stop(hf);
 	/*
 	 * 3. nothing else can touch the timers now: free what they have
-	 * besides their slots, a chunk at a time, giving the CPU up in between
+	 * besides their entries, a chunk at a time, giving the CPU up in between
 	 */
 	do {
 		u32 scan = HWT_IDS_SCAN;

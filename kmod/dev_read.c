@@ -47,6 +47,8 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 	struct hwt_utimer *t;
 	unsigned int n = 0, clk;
 
+	/* the reader's lock, then the file's: see dev.h, "Locking" */
+	lockdep_assert_held(&hf->read_lock);
 	/* times go out in the reader's view: see hwt_view_offset() */
 	for (clk = 0; clk <= HWT_CLK_ELAPSED; clk++)
 		off[clk] = hwt_view_offset(clk);
@@ -87,6 +89,7 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 	struct hwt_utimer *t;
 	unsigned int i;
 
+	lockdep_assert_held(&hf->read_lock);
 	hwt_lock(hf);
 	for (i = 0; i < n && (t = hwt_queue_first(hf)); i++) {
 		bool canceled = t->state == HWT_U_CANCELED;

@@ -113,7 +113,9 @@ struct hwtimer_info {
 					   * timer if the clock is set
 					   */
 #define HWTIMER_F_GEN		_BITUL(9) /* MOD, CANCEL: only the arming of
-					   * generation @gen (else ESTALE)
+					   * generation @gen (else ESTALE;
+					   * ENOENT for an id never handed
+					   * out)
 					   */
 #define HWTIMER_F_REALTIME	_BITUL(10) /* ADD: yes, CLOCK_REALTIME; needed
 					    * with it, refused with others

@@ -109,6 +109,12 @@ int hwtimer_ring_flush(int fd);
 
 /* io_uring SQEs (IORING_OP_URING_CMD), for any ring: see hwtimer_uring_prep_add(3) */
 struct io_uring_sqe;
+/*
+ * For the prep helpers' flags, never sent to the kernel: the SQE is a
+ * 128-byte slot of an IORING_SETUP_SQE128 ring, all of which the helper
+ * clears (the kernel refuses a command whose spare bytes are not zero)
+ */
+#define HWTIMER_URING_SQE128	(1U << 31)
 void hwtimer_uring_prep_add(struct io_uring_sqe *sqe, int fd, clockid_t clock,
 			    uint64_t expires, unsigned int flags,
 			    uint64_t cookie);
