@@ -18,8 +18,10 @@
  *   dev_timens.c   time namespaces: deadlines and times in a task's view
  *   dev_signal.c   wake-ups: eventfd entries, eventfds, readers and
  *                  pollers, signalled once the lock is dropped
- *   dev_ops.c      ADD, MOD and CANCEL: validation and execution, a chunk
- *                  of them under one hold of the lock
+ *   dev_prep.c     ADD, MOD and CANCEL checked, and what they need
+ *                  allocated, with no lock held
+ *   dev_ops.c      ADD, MOD and CANCEL run, a chunk of them under one
+ *                  hold of the lock
  *   dev_ioctl.c    the ioctls: struct sizes, single ops, GET,
  *                  SET_EVENTFD, SLACK, RECORD_SIZE, INFO
  *   dev_batch.c    the bulk ioctls, BATCH and DRAIN, over pinned user
