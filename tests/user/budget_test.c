@@ -17,7 +17,7 @@
 #include "helpers.h"
 #include "as_user.h"
 
-/* what a timer takes: an entry of its file's table */
+/* what a timer takes: an entry of its file's table (at least) */
 #define TIMER_BYTES	40
 
 FIXTURE(budget) {
@@ -82,29 +82,55 @@ static long batch_all(int fd, struct hwtimer_op *ops, uint32_t n)
 #define HOARD_TIMERS	8192
 #define HOARD_FILES	64
 
+/* @n plain ADDs, an hour away, into @ops */
+static void adds(struct hwtimer_op *ops, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		ops[i] = (struct hwtimer_op){
+			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+			.expires = 3600 * SEC,
+		};
+}
+
 /*
  * The hoarder: on file after file, add HOARD_TIMERS timers, cancel all but
  * the last, and keep the file, until an ADD fails with EDQUOT or
  * HOARD_FILES files are held. Then what the files hold, by fdinfo (their
- * tables' entries) and by /proc/meminfo (the slab they grew), must be within
- * twice what the budget allows: HOARD_BUDGET timers of TIMER_BYTES.
+ * tables' entries), must be within twice what the budget allows,
+ * HOARD_BUDGET timers, and so must the slab they grew (/proc/meminfo):
+ * twice HOARD_BUDGET timers at what a timer held by a file grows the slab
+ * by on this kernel, measured first (a debug kernel's redzones and KASAN's
+ * shadow make it three times TIMER_BYTES).
  */
 static int hoard(void *arg)
 {
 	static struct hwtimer_op ops[HOARD_TIMERS];
-	unsigned long long slab0 = slab_kib(), entries = 0, held_kib;
+	unsigned long long slab0, entries = 0, held_kib, timer_bytes;
 	int fd[HOARD_FILES], nfd, i, quota = 0;
 	long ret;
 
+	/* what HOARD_TIMERS timers that stay cost here */
+	fd[0] = t_open();
+	if (fd[0] < 0)
+		return 1;
+	slab0 = slab_kib();
+	adds(ops, HOARD_TIMERS);
+	if (batch_all(fd[0], ops, HOARD_TIMERS))
+		return 2;
+	timer_bytes = (slab_kib() - slab0) * 1024 / HOARD_TIMERS;
+	close(fd[0]);
+	printf("# a timer held grows the slab by %llu bytes\n", timer_bytes);
+	if (timer_bytes < TIMER_BYTES)
+		timer_bytes = TIMER_BYTES;
+
+	slab0 = slab_kib();
 	for (nfd = 0; nfd < HOARD_FILES && !quota; nfd++) {
 		fd[nfd] = t_open();
 		if (fd[nfd] < 0)
 			return 1;
-		for (i = 0; i < HOARD_TIMERS; i++)
-			ops[i] = (struct hwtimer_op){
-				.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
-				.expires = 3600 * SEC,
-			};
+		adds(ops, HOARD_TIMERS);
 		ret = batch_all(fd[nfd], ops, HOARD_TIMERS);
 		if (ret == -EDQUOT)
 			quota = 1;
@@ -123,12 +149,12 @@ static int hoard(void *arg)
 	held_kib = slab_kib() - slab0;
 	printf("# %d files, %s: %llu entries held, slab grew %llu KiB; the budget's worth is %llu KiB\n",
 	       nfd, quota ? "then EDQUOT" : "no EDQUOT", entries, held_kib,
-	       HOARD_BUDGET * TIMER_BYTES / 1024ULL);
+	       HOARD_BUDGET * timer_bytes / 1024);
 	if (!quota)
 		return 4;
 	if (entries > 2ULL * HOARD_BUDGET)
 		return 5;
-	if (held_kib * 1024 > 2ULL * HOARD_BUDGET * TIMER_BYTES)
+	if (held_kib * 1024 > 2ULL * HOARD_BUDGET * timer_bytes)
 		return 6;
 	return 0;
 }
