@@ -248,6 +248,8 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  * @more: for an owner that expires in @hrt's own interrupt, a soft
  *	  hrtimer that takes a run on in softirq context when the pass there
  *	  left work due
+ * @ahead: for an owner that cascades ahead apart from expiry (struct
+ *	   hwt_expiry.apart), a soft hrtimer that does it
  * @mode: @hrt's mode: HRTIMER_MODE_ABS_SOFT, or HRTIMER_MODE_ABS (hard
  *	  interrupt context but on PREEMPT_RT, as timerfd's)
  * @clockid: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME
@@ -274,6 +276,7 @@ struct hwt_base {
 	struct hwt_wheel *wheel;
 	struct hrtimer hrt;
 	struct hrtimer more;
+	struct hrtimer ahead;
 	enum hrtimer_mode mode;
 	clockid_t clockid;
 	int cpu;
@@ -302,9 +305,10 @@ enum hwt_pass_kind {
  * @cascaded: the wheel's cascade count when the pass started
  * @pass: its bound (pass.h), on local_clock()
  * @fired: how many timers it expired
- * @hard: the pass runs in hard interrupt context (its owner sets it, and a
- *	  smaller budget, after hwt_base_expiry_begin()): it leaves cascading
- *	  ahead to the run's next pass, in softirq context
+ * @apart: its owner cascades ahead apart from expiry, with
+ *	   hwt_base_ahead_pass(), and sets this after hwt_base_expiry_begin():
+ *	   the pass does none, and ends the run with the hrtimer armed for
+ *	   what is due even when some is left to do (HWT_END_AHEAD)
  */
 struct hwt_expiry {
 	u64 now;
@@ -312,7 +316,16 @@ struct hwt_expiry {
 	u64 cascaded;
 	struct hwt_pass pass;
 	unsigned int fired;
-	bool hard;
+	bool apart;
+};
+
+/* What a pass left, from hwt_base_expiry_end(). */
+enum hwt_end {
+	HWT_END_DONE,	/* nothing due: the hrtimer is armed */
+	HWT_END_DUE,	/* work may be left due: the run goes on (base.h) */
+	HWT_END_AHEAD,	/* nothing due, the hrtimer armed for what will be;
+			 * cascading ahead is left to do now, apart
+			 */
 };
 
 /**
@@ -487,7 +500,8 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 				      struct hwt_expiry *x);
 void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x);
-bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x);
+enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x);
+bool hwt_base_ahead_pass(struct hwt_base *b);
 void hwt_base_expiry_defer(struct hwt_base *b);
 bool hwt_run_more(u64 start);
 

@@ -38,6 +38,7 @@
 
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
 static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt);
+static enum hrtimer_restart hwt_file_ahead(struct hrtimer *hrt);
 static void hwt_file_drain(struct work_struct *work);
 
 /*
@@ -63,6 +64,9 @@ static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk,
 		if (!ret) {
 			hf->base[clk].owner = hf;
 			hwt_hrtimer_setup(&hf->base[clk].more, hwt_file_more,
+					  hwt_clockids[clk],
+					  HRTIMER_MODE_REL_SOFT);
+			hwt_hrtimer_setup(&hf->base[clk].ahead, hwt_file_ahead,
 					  hwt_clockids[clk],
 					  HRTIMER_MODE_REL_SOFT);
 			INIT_WORK(&hf->base[clk].drain, hwt_file_drain);
@@ -105,10 +109,11 @@ void hwt_file_bases_stop(struct hwt_file *hf)
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		if (!test_bit(clk, &hf->clocks))
 			continue;
-		/* each may start the next */
+		/* each may start those after it */
 		hrtimer_cancel(&hf->base[clk].hrt);
 		hrtimer_cancel(&hf->base[clk].more);
 		cancel_work_sync(&hf->base[clk].drain);
+		hrtimer_cancel(&hf->base[clk].ahead);
 	}
 	cancel_work_sync(&hf->sig_work);
 	hwt_signals_flush(hf);
@@ -130,10 +135,11 @@ void hwt_file_bases_free(struct hwt_file *hf)
  * One pass over @b (see base.h): records go to the ring or the queue,
  * spent AUTOREMOVE timers go, and eventfds are signalled once the lock is
  * dropped. @hard: in the hrtimer's interrupt, where the pass is smaller.
- * Returns true if it stopped with work left due.
+ * Cascading ahead is left to hwt_file_ahead(). Returns what the pass left
+ * (hwt_base_expiry_end()).
  */
-static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
-			  bool hard)
+static enum hwt_end hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
+				  bool hard)
 {
 	struct hwt_file *hf = b->owner;
 	struct hwt_signals sig = {};
@@ -142,18 +148,18 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 	struct hwt_expiry x;
 	struct hwt_node *n;
 	unsigned int queued = 0, withdrawn = 0;
-	bool more;
+	enum hwt_end left;
 
 	hwt_lock_signals(hf, &sig);
 	if (hf->dead) {
 		hwt_unlock_signal(hf, &sig);
-		return false;
+		return HWT_END_DONE;
 	}
 	hwt_base_expiry_begin(b, &x, kind);
+	x.apart = true;
 	sig.start = x.pass.start;
 	sig.bound = HWT_PASS_NS;
 	if (hard) {
-		x.hard = true;
 		x.pass.left = min_t(unsigned int, x.pass.left, HWT_HARD_BUDGET);
 		sig.bound = HWT_HARD_NS;
 		hwt_stat_add(&hf->stats, HWT_C_HARD_PASSES, 1);
@@ -201,13 +207,20 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 	}
 	if (sig.nefd == HWT_PASS_EFDS)
 		x.pass.left = 0;	/* more may be due: go on */
-	more = hwt_base_expiry_end(b, &x);
+	left = hwt_base_expiry_end(b, &x);
 	if (queued || withdrawn)
 		hwt_queued_records(hf, &sig, queued);
 	hwt_ring_end(hf, &ring, &sig);
 	/* release() waits for this pass before it frees @hf */
 	hwt_unlock_signal(hf, &sig);
-	return more;
+	return left;
+}
+
+/* Cascading ahead is left to do: in softirq context, apart (base.h). */
+static void hwt_file_ahead_later(struct hwt_base *b, enum hwt_end left)
+{
+	if (left == HWT_END_AHEAD)
+		hrtimer_start(&b->ahead, 0, HRTIMER_MODE_REL_SOFT);
 }
 
 /*
@@ -217,14 +230,16 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 static void hwt_file_run(struct hwt_base *b, enum hwt_pass_kind kind)
 {
 	u64 start = local_clock();
+	enum hwt_end left;
 
-	while (hwt_file_pass(b, kind, false)) {
+	while ((left = hwt_file_pass(b, kind, false)) == HWT_END_DUE) {
 		if (!hwt_run_more(start)) {
 			queue_work(hwt_pass_wq, &b->drain);
-			break;
+			return;
 		}
 		kind = HWT_PASS_CONTINUED;
 	}
+	hwt_file_ahead_later(b, left);
 }
 
 /*
@@ -238,11 +253,16 @@ static void hwt_file_run(struct hwt_base *b, enum hwt_pass_kind kind)
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 {
 	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
+	enum hwt_end left;
 
-	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
 		hwt_file_run(b, HWT_PASS_WAKEUP);
-	else if (hwt_file_pass(b, HWT_PASS_WAKEUP, true))
+		return HRTIMER_NORESTART;
+	}
+	left = hwt_file_pass(b, HWT_PASS_WAKEUP, true);
+	if (left == HWT_END_DUE)
 		hrtimer_start(&b->more, 0, HRTIMER_MODE_REL_SOFT);
+	hwt_file_ahead_later(b, left);
 	return HRTIMER_NORESTART;
 }
 
@@ -258,7 +278,33 @@ static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt)
 static void hwt_file_drain(struct work_struct *work)
 {
 	struct hwt_base *b = container_of(work, struct hwt_base, drain);
+	enum hwt_end left;
 
-	while (hwt_file_pass(b, HWT_PASS_HANDED_OFF, false))
+	while ((left = hwt_file_pass(b, HWT_PASS_HANDED_OFF, false)) ==
+	       HWT_END_DUE)
 		cond_resched();
+	hwt_file_ahead_later(b, left);
+}
+
+/*
+ * Cascading ahead, apart from expiry: passes of it in softirq context, with
+ * the hrtimer armed for what is due meanwhile, while hwt_run_more() says
+ * so; then again in a later softirq run, so that other work gets the CPU in
+ * between. A pass holds the file's lock as an expiry's does, no longer.
+ */
+static enum hrtimer_restart hwt_file_ahead(struct hrtimer *hrt)
+{
+	struct hwt_base *b = container_of(hrt, struct hwt_base, ahead);
+	struct hwt_file *hf = b->owner;
+	u64 start = local_clock();
+	bool more;
+
+	do {
+		hwt_lock(hf);
+		more = !hf->dead && hwt_base_ahead_pass(b);
+		hwt_unlock(hf);
+	} while (more && hwt_run_more(start));
+	if (more)
+		hrtimer_start(&b->ahead, 0, HRTIMER_MODE_REL_SOFT);
+	return HRTIMER_NORESTART;
 }

@@ -179,7 +179,7 @@ static bool hwt_kbase_pass(struct hwt_kbase *kb, enum hwt_pass_kind kind)
 		raw_spin_lock_irqsave(&kb->lock, flags);
 		hwt_base_expiry_relocked(b, &x);
 	}
-	more = hwt_base_expiry_end(b, &x);
+	more = hwt_base_expiry_end(b, &x) == HWT_END_DUE;
 	raw_spin_unlock_irqrestore(&kb->lock, flags);
 	return more;
 }
