@@ -557,17 +557,26 @@ void expiry_all(void)
 	free(late);
 }
 
+/*
+ * At least this many timers at each rate: the CPU time /proc/stat counts
+ * comes in 10 ms ticks, 3.3 us a timer over a second of 3,000
+ */
+#define RATE_MIN_TIMERS	10000
+
 void rate_all(void)
 {
-	int64_t *late = calloc(rates[NRATES - 1], sizeof(*late));
+	int64_t *late = calloc(rates[NRATES - 1] > RATE_MIN_TIMERS ?
+			       rates[NRATES - 1] : RATE_MIN_TIMERS, sizeof(*late));
 	struct load l;
 	size_t r;
 
 	if (!late)
 		die("calloc", ENOMEM);
 	for (r = 0; r < NRATES; r++) {
-		l = (struct load){ "rate", rates[r], SEC + rates[r] * 5000,
-				   SEC / rates[r], rates[r] };
+		size_t n = rates[r] > RATE_MIN_TIMERS ? rates[r] : RATE_MIN_TIMERS;
+
+		l = (struct load){ "rate", n, SEC + n * 5000, SEC / rates[r],
+				   rates[r] };
 		ld = &l;
 		expiry_ways(late, true);
 	}

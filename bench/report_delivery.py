@@ -57,12 +57,13 @@ def rate_table(label, secs, old, commit):
         return []
     names = list(dict.fromkeys(r['name'] for r in rows + was))
     rates = sorted({r['rate'] for r in rows + was})
-    md = ['### The rate curve: a second of timers at each rate', '',
-          'Each way a program can keep many timers, at each rate in one guest run '
+    md = ['### The rate curve: timers at each rate', '',
+          'Each way a program can keep many timers, at each rate in one guest run, for a '
+          'second or for 10,000 timers, whichever is longer '
           '(`dev_bench rate`): lateness (when the program saw the expiry minus the deadline), '
           'every CPU\'s busy time per timer from /proc/stat (user, nice, system, interrupts, '
           'softirqs; counted in 10 ms ticks, so to '
-          f'{fmt_ns(TICK_NS / rates[0])} per timer at {rates[0]:,}/s), and for hwtimer the '
+          f'{fmt_ns(TICK_NS / max(rates[0], 10000))} per timer at {rates[0]:,}/s), and for hwtimer the '
           'kernel\'s own lateness, exact, from the records (fire time - deadline). A way '
           'that is 10 ms late or more at p99 fell behind.', '']
     if was:
