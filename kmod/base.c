@@ -407,10 +407,12 @@ void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x)
 
 /*
  * After a pass that left nothing due: cascade ahead (wheel.h) in a pass of
- * its own, with a budget of its own, in what is left of the pass's time.
- * Return true if some is left to do at the pass's time.
+ * its own, with a budget of its own (at most @budget units), in what is
+ * left of the pass's time. Return true if some is left to do at the pass's
+ * time.
  */
-static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x)
+static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x,
+			   unsigned int budget)
 {
 	struct hwt_wheel *w = b->wheel;
 	u64 cascaded = w->cascaded, ahead;
@@ -421,6 +423,7 @@ static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x)
 	    (s64)(ahead - x->now) > 0)
 		return false;
 	hwt_pass_init(&p, x->pass.start);
+	p.left = min(p.left, budget);
 	if (local_clock() - p.start > HWT_PASS_NS)
 		p.left = 0;	/* a pass of its own, next */
 	more = hwt_pass_ahead(&p, w, x->now, hwt_pass_clock);
@@ -495,7 +498,7 @@ enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		hwt_base_arm_due(b);
 		return HWT_END_AHEAD;
 	}
-	if (!x->apart && hwt_base_ahead(b, x))
+	if (!x->apart && hwt_base_ahead(b, x, HWT_PASS_BUDGET))
 		return HWT_END_DUE;
 	b->running = false;
 	hwt_base_arm_next(b);
@@ -508,7 +511,9 @@ enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
  *     hwt_expiry.apart) and was told to (HWT_END_AHEAD)
  *
  * A pass of cascading ahead (wheel.h) with a budget of its own, which no
- * due timer waits behind: the hrtimer stays armed for what is due. While a
+ * due timer waits behind: the hrtimer stays armed for what is due, and the
+ * pass is short, HWT_AHEAD_BUDGET units, so that an expiry that wants the
+ * lock meanwhile waits for little. While a
  * run owns the base, or anything is due, it does nothing: the run, or the
  * hrtimer's pass, ends with HWT_END_AHEAD again once the due work is done.
  * Once nothing is left to do now, the hrtimer is armed for the next work
@@ -531,7 +536,7 @@ bool hwt_base_ahead_pass(struct hwt_base *b)
 	    (s64)(next - x.now) <= 0)
 		return false;
 	hwt_pass_init(&x.pass, local_clock());
-	more = hwt_base_ahead(b, &x);
+	more = hwt_base_ahead(b, &x, HWT_AHEAD_BUDGET);
 	if (!more)
 		hwt_base_arm_next(b);
 	return more;

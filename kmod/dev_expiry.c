@@ -32,7 +32,7 @@
 #include "hwt_trace.h"
 
 /* units a pass in hard interrupt context does at most */
-#define HWT_HARD_BUDGET		32
+#define HWT_HARD_BUDGET		64
 /* after which time it leaves wake-ups (but the first) to the worker */
 #define HWT_HARD_NS		5000
 

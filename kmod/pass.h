@@ -14,6 +14,8 @@
 #define HWT_PASS_MIN		64	/* units before a pass first looks at it */
 #define HWT_PASS_CHECK		32	/* units between looks after that */
 #define HWT_RUN_NS		1000000	/* time after which a run hands off */
+/* units of a pass that cascades ahead apart from expiry (base.c) */
+#define HWT_AHEAD_BUDGET	32
 
 /**
  * struct hwt_pass - what one pass may still do
