@@ -508,14 +508,62 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The counting build (-DHWT_WHEEL_COUNT; bench/run.sh runs it beside
+ * callgrind) also counts what the wheel did in the timed loop of its last
+ * repeat, per operation: nodes moved, levels looked at again, and the
+ * earliest of all levels found again (wheel_impl.h).
+ */
+#ifdef HWT_WHEEL_COUNT
+unsigned long hwt_count_looks, hwt_count_combines;
+static u64 count0[3];
+static double counted[3];
+#endif
+
+/* Start timing a loop of @im. */
+static void timed_start(const struct impl *im, struct timespec *t0)
+{
+#ifdef HWT_WHEEL_COUNT
+	if (im == &wheel_impl) {
+		count0[0] = wheel->cascaded;
+		count0[1] = hwt_count_looks;
+		count0[2] = hwt_count_combines;
+	}
+#endif
+	clock_gettime(CLOCK_MONOTONIC, t0);
+}
+
+/* End it: ns per operation, @per operations. */
+static double timed_end(const struct impl *im, const struct timespec *t0,
+			size_t per)
+{
+	double ns = ns_since(t0) / (double)(per ? per : 1);
+
+#ifdef HWT_WHEEL_COUNT
+	if (im == &wheel_impl && per) {
+		counted[0] = (double)(wheel->cascaded - count0[0]) / (double)per;
+		counted[1] = (double)(hwt_count_looks - count0[1]) / (double)per;
+		counted[2] = (double)(hwt_count_combines - count0[2]) / (double)per;
+	}
+#endif
+	return ns;
+}
+
 static void report(const struct impl *im, const char *wl, size_t n,
 		   double *samples, int reps)
 {
 	qsort(samples, (size_t)reps, sizeof(*samples), cmp_double);
 	printf("{\"layer\":\"native\",\"impl\":\"%s\",\"workload\":\"%s\","
 	       "\"n\":%zu,\"ns_per_op\":%.2f,\"min_ns_per_op\":%.2f,"
-	       "\"bytes_per_timer\":%zu}\n", im->name, wl, n,
+	       "\"bytes_per_timer\":%zu", im->name, wl, n,
 	       samples[reps / 2], samples[0], im->bytes);
+#ifdef HWT_WHEEL_COUNT
+	if (im == &wheel_impl)
+		printf(",\"moves_per_op\":%.3f,\"looks_per_op\":%.3f,"
+		       "\"combines_per_op\":%.3f", counted[0], counted[1],
+		       counted[2]);
+#endif
+	printf("}\n");
 	fflush(stdout);
 }
 
@@ -558,56 +606,56 @@ static void run(const struct impl *im, size_t n, int reps, const char *wsel,
 } while (0)
 
 	REPEAT("insert", {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_insert(im, n);
-		s[r] = ns_since(&t0) / (double)n;
+		s[r] = timed_end(im, &t0, n);
 		drain_all(im, n);
 	});
 	REPEAT("cancel", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_cancel(im, order, n);
-		s[r] = ns_since(&t0) / (double)n;
+		s[r] = timed_end(im, &t0, n);
 	});
 	REPEAT("arm_cancel", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_arm_cancel(im, n, ops);
-		s[r] = ns_since(&t0) / (double)ops;
+		s[r] = timed_end(im, &t0, ops);
 		drain_all(im, n);
 	});
 	REPEAT("modify", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_modify(im, n, ops);
-		s[r] = ns_since(&t0) / (double)ops;
+		s[r] = timed_end(im, &t0, ops);
 		drain_all(im, n);
 	});
 	REPEAT("expire", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		i = measure_expire(im, n);
-		s[r] = ns_since(&t0) / (double)(i ? i : 1);
+		s[r] = timed_end(im, &t0, i);
 		drain_all(im, n);
 	});
 	REPEAT("tcp", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_tcp(im, n, ops);
-		s[r] = ns_since(&t0) / (double)ops;
+		s[r] = timed_end(im, &t0, ops);
 		drain_all(im, n);
 	});
 	REPEAT("burst", {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		i = measure_burst_pop(im, n, burst_arm(im, n));
-		s[r] = ns_since(&t0) / (double)(i ? i : 1);
+		s[r] = timed_end(im, &t0, i);
 	});
 	REPEAT("burst_pop", {
 		u64 at = burst_arm(im, n);
 
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		i = measure_burst_pop(im, n, at);
-		s[r] = ns_since(&t0) / (double)(i ? i : 1);
+		s[r] = timed_end(im, &t0, i);
 	});
 #undef REPEAT
 	free(order);

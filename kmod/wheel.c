@@ -43,22 +43,6 @@ void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key)
 	hwt_hook_occupancy(w->levels, 1, 0);
 }
 
-/*
- * Slot @idx of level @lvl has just lost its last node: it is no longer
- * occupied, nor half cascaded.
- */
-void hwt_slot_emptied(struct hwt_wheel *w, unsigned int lvl, unsigned int idx)
-{
-	struct hwt_level *l = &w->lvl[lvl];
-
-	l->occupied &= ~BIT_ULL(idx);
-	if (!l->occupied)
-		w->occupied &= ~BIT(lvl);
-	if (unlikely(w->cascading & BIT(lvl)) &&
-	    idx == lvl_idx(l, w->casc_at[lvl]))
-		w->cascading &= ~BIT(lvl);
-}
-
 /* Take a queued node out of the wheel. */
 static __always_inline void hwt_unlink(struct hwt_wheel *w,
 				       struct hwt_node *n)

@@ -274,9 +274,10 @@ struct hwt_events {
  * @occupied: bit L set iff level L has a node
  * @cascading: bit L set iff the clock's own slot of level L was left half
  *	       cascaded when the clock reached its start, at @casc_at[L]
- * @fresh: bit L set iff level L's entries of @ev are known: nothing on the
- *	   level changed since they were looked up; HWT_FRESH_BEST set iff
- *	   nothing changed on any level since @ev's earliest were found
+ * @fresh: bit L set iff nothing on level L changed since its entries of
+ *	   @ev were looked up, or since the level was last seen empty;
+ *	   HWT_FRESH_BEST set iff nothing changed on any level since @ev's
+ *	   earliest were found
  * @ev: what each level has to do next
  * @horizon: keys this far ahead of @clk or further are parked
  * @cascaded: nodes the wheel moved so far: cascaded, unparked, or placed

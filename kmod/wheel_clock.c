@@ -101,6 +101,7 @@ static void hwt_lvl_refresh(struct hwt_wheel *w, unsigned int lvl)
 	unsigned int slot, dist = lvl_first(w, lvl, &slot);
 	u64 must;
 
+	hwt_hook_look();
 	ev->slot[lvl] = slot;
 	ev->early &= ~BIT(lvl);
 	if (!lvl) {
@@ -141,20 +142,53 @@ static inline u64 hwt_ahead(const struct hwt_wheel *w, u64 t)
 }
 
 /*
- * Look up the next event of every occupied level whose entries are stale,
- * and the earliest of them all, unless nothing changed since the last time.
+ * Only @lvl, the level of the earliest event, changed: a node was taken
+ * from it. Look at it alone. If it still has the earliest event (ties
+ * going to the lower level), wakes no later than any other level's event,
+ * and has nothing to cascade ahead before or after, every other level's
+ * entries stand, and so does @second: the earliest are its. Return false
+ * when every level's must be compared again.
  */
-static inline void hwt_events_refresh(struct hwt_wheel *w)
+static inline bool hwt_events_again(struct hwt_wheel *w, unsigned int lvl)
+{
+	struct hwt_events *ev = &w->ev;
+	u64 clk = w->clk, second = ev->second - clk, must;
+
+	if (unlikely(ev->early & BIT(lvl)))
+		return false;
+	hwt_lvl_refresh(w, lvl);
+	must = ev->must[lvl] - clk;
+	if (unlikely(ev->early & BIT(lvl)) || must > second ||
+	    (must == second && lvl) || ev->wake[lvl] - clk > second)
+		return false;
+	ev->best = ev->must[lvl];
+	ev->soonest = ev->wake[lvl];
+	w->fresh |= HWT_FRESH_BEST;
+	return true;
+}
+
+/*
+ * Look up the next event of every occupied level whose entries are stale,
+ * and the earliest of them all.
+ */
+static noinline void hwt_events_look(struct hwt_wheel *w)
 {
 	struct hwt_events *ev = &w->ev;
 	u64 stale, levels, best, second, clk = w->clk;
-	unsigned int bl = HWT_LVL_NONE;
+	unsigned int bl = ev->best_lvl;
 	s64 soonest = S64_MAX;
 
-	if (likely(w->fresh & HWT_FRESH_BEST))
+	/*
+	 * @bl alone changed, and it still has nodes (the fresh bits of
+	 * levels seen empty stay set, so a level emptied counts as changed)
+	 */
+	if (bl < HWT_LEVELS_MAX && ~w->fresh == (BIT(bl) | HWT_FRESH_BEST) &&
+	    (w->occupied & BIT(bl)) && hwt_events_again(w, bl))
 		return;
 	for (stale = w->occupied & ~w->fresh; stale; stale &= stale - 1)
 		hwt_lvl_refresh(w, __ffs64(stale));
+	bl = HWT_LVL_NONE;
+	hwt_hook_combine();
 	best = U64_MAX;
 	second = U64_MAX;
 	for (levels = w->occupied; levels; levels &= levels - 1) {
@@ -179,7 +213,27 @@ static inline void hwt_events_refresh(struct hwt_wheel *w)
 	for (levels = ev->early & w->occupied; levels; levels &= levels - 1)
 		best = min(best, hwt_ahead(w, ev->may[__ffs64(levels)]));
 	ev->may_min = clk + best;	/* meaningless without early levels */
-	w->fresh |= HWT_FRESH_BEST;
+	w->fresh = ~0U;		/* empty levels too: they are known to be */
+}
+
+/* The events of every level, unless nothing changed since the last look. */
+static __always_inline void hwt_events_refresh(struct hwt_wheel *w)
+{
+	if (unlikely(!(w->fresh & HWT_FRESH_BEST)))
+		hwt_events_look(w);
+}
+
+/*
+ * hwt_events_refresh() once a pop took a node from level @lvl, whose event
+ * was the earliest: for the pop after it, which then knows at once that
+ * nothing more is due.
+ */
+static __always_inline void hwt_events_popped(struct hwt_wheel *w,
+					      unsigned int lvl)
+{
+	if (~w->fresh != (BIT(lvl) | HWT_FRESH_BEST) ||
+	    !(w->occupied & BIT(lvl)) || !hwt_events_again(w, lvl))
+		hwt_events_look(w);
 }
 
 /*
@@ -196,8 +250,9 @@ static inline void hwt_events_refresh(struct hwt_wheel *w)
  * them, not after the whole slot has moved. Cascades that may be done
  * ahead of that (hwt_wheel_ahead()) are not something the wheel must do.
  */
-static u64 hwt_next_event(struct hwt_wheel *w, unsigned int *lvlp,
-			  unsigned int *slotp)
+static __always_inline u64 hwt_next_event(struct hwt_wheel *w,
+					  unsigned int *lvlp,
+					  unsigned int *slotp)
 {
 	const struct hwt_events *ev = &w->ev;
 	u64 best = U64_MAX;
@@ -260,16 +315,14 @@ static void hwt_unpark(struct hwt_wheel *w, unsigned int *budget)
  * Place a node a cascade takes out of its slot where hwt_cascade() does not
  * know at once: a key due within two slots of the level below (it goes
  * lower), or any key after a set-back (later turns go higher, or are
- * parked). Return its slot, or NULL if it was parked; its level in *@lvlp.
+ * parked). Return its slot, or NULL if it was parked.
  */
 static noinline struct hwt_slot *hwt_cascade_place(struct hwt_wheel *w,
-						   struct hwt_node *n, u64 key,
-						   unsigned int *lvlp)
+						   struct hwt_node *n, u64 key)
 {
 	unsigned int lvl, idx;
 
 	hwt_locate(w, key, &lvl, &idx);
-	*lvlp = lvl;
 	if (unlikely(lvl == w->levels)) {
 		hwt_park(w, n, key);
 		return NULL;
@@ -304,124 +357,185 @@ static noinline void hwt_cascade_slack(struct hwt_wheel *w,
 }
 
 /*
+ * The end of the keys that a cascade of a slot of level @lvl >= 2 places
+ * one by one: keys before it are fewer than 64 slots ahead two levels down,
+ * and may go lower than one level down. Every key from it on is 64 slots
+ * or more ahead there, so it goes one level down, to the slot it names; so
+ * does every key of a slot of level 1, whose level below has all 64 slots.
+ */
+static inline u64 hwt_cascade_end(const struct hwt_wheel *w, unsigned int lvl)
+{
+	unsigned int s2;
+
+	if (lvl < 2)
+		return w->clk;
+	s2 = w->lvl[lvl - 2].shift;
+	return ((w->clk >> s2) + HWT_LVL_SIZE) << s2;
+}
+
+/*
+ * The nodes from @first on whose key is @key, @first's included, as many
+ * as @left units pay for at HWT_CHEAP_PER_UNIT a unit (@w->cheap counts
+ * them): moved to the tail of @to with one splice. The node of that key
+ * before them went there, so the slot's bounds hold them already, and
+ * they get its level. @first follows @head, of a list whose nodes before
+ * it were moved already. Return the node after them.
+ */
+static noinline struct list_head *hwt_cascade_run(struct hwt_wheel *w,
+						  struct list_head *head,
+						  struct list_head *first,
+						  struct hwt_slot *to, u64 key,
+						  unsigned int left)
+{
+	const u64 tmask = hwt_wheel_tick(w) - 1;
+	const unsigned int lvl = list_last_entry(&to->head, struct hwt_node,
+						 entry)->lvl;
+	struct list_head *last = first, *pos = first->next;
+	unsigned int c = w->cheap % HWT_CHEAP_PER_UNIT;
+	unsigned int run = 1, most = HWT_CHEAP_PER_UNIT * left - c;
+
+	list_entry(first, struct hwt_node, entry)->lvl = lvl;
+	for (; run < most && pos != head; run++) {
+		struct hwt_node *m = list_entry(pos, struct hwt_node, entry);
+
+		if (((m->expires + tmask) & ~tmask) != key)
+			break;
+		m->lvl = lvl;
+		last = pos;
+		pos = pos->next;
+	}
+	head->next = first;
+	first->prev = head;
+	list_bulk_move_tail(&to->head, first, last);
+	to->size += run;
+	w->cheap += run;
+	w->cascaded += run;
+	hwt_hook_occupancy(lvl, run, 0);
+	return pos;
+}
+
+/*
+ * The nodes of a slot of level @lvl from its first on, hwt_cascade()'s
+ * loop: @budget as it says; @size, nodes in the slot. @any: the slot has
+ * nodes with slack, or the clock was set back: then every node is looked
+ * at as it may need, else only as the slot it goes to needs. Return how
+ * many nodes went one level down.
+ */
+static __always_inline unsigned int hwt_cascade_nodes(struct hwt_wheel *w,
+						      unsigned int lvl,
+						      struct list_head *head,
+						      unsigned int size,
+						      unsigned int *budget,
+						      bool any)
+{
+	struct hwt_level *down = &w->lvl[lvl - 1];
+	struct hwt_slot *dslot = down->slot, *to = NULL;
+	struct list_head *pos = head->next;
+	const u64 tmask = hwt_wheel_tick(w) - 1, end = hwt_cascade_end(w, lvl);
+	const unsigned int dshift = down->shift, dlvl = lvl - 1;
+	unsigned int left = *budget, todo = min(left, size), done = todo;
+	unsigned int other = 0;
+	u64 memo = 1;	/* no key: keys are tick-aligned */
+
+	/* nodes are linked where they go; what is left is the slot's list */
+	while (todo) {
+		struct hwt_node *n = list_entry(pos, struct hwt_node, entry);
+		u64 key = (n->expires + tmask) & ~tmask;
+		struct list_head *next;
+		unsigned int i;
+
+		if (unlikely(key == memo)) {
+			u64 cheap = w->cheap;
+
+			/* what this loop did so far, then the run */
+			left -= done - todo;
+			size -= done - todo;
+			pos = hwt_cascade_run(w, head, pos, to, key, left);
+			size -= w->cheap - cheap;
+			cheap = w->cheap / HWT_CHEAP_PER_UNIT -
+				cheap / HWT_CHEAP_PER_UNIT;
+			left -= cheap;
+			other += cheap;
+			todo = done = min(left, size);
+			continue;
+		}
+		next = pos->next;
+		todo--;
+		if (unlikely((any && w->skewed) || (s64)(key - end) < 0)) {
+			/* later turns, after a set-back, go where they may */
+			to = hwt_cascade_place(w, n, key);
+			memo = !to || (any && n->slack) ? 1 : key;
+			w->cascaded++;
+			other++;
+			pos = next;
+			continue;
+		}
+		i = (key >> dshift) & (HWT_LVL_SIZE - 1);
+		to = dslot + i;
+		if (unlikely((any && n->slack) || to->slack)) {
+			hwt_cascade_slack(w, down, dlvl, i, n, key);
+		} else if (!to->size) {
+			down->occupied |= BIT_ULL(i);
+			w->occupied |= BIT(dlvl);
+			to->first = key;
+			hwt_hook_occupancy(dlvl, 0, 1);
+		} else if ((s64)(key - to->first) < 0) {
+			/* never on level 0, whose slot holds one key */
+			to->first = key;
+		}
+		memo = any && n->slack ? 1 : key;
+		n->lvl = dlvl;
+		to->size++;
+		list_add_tail(pos, &to->head);
+		pos = next;
+	}
+	head->next = pos;
+	pos->prev = head;
+	left -= done;
+	other = *budget - left - other;	/* went one level down */
+	*budget = left;
+	hwt_hook_occupancy(dlvl, other, 0);
+	return other;
+}
+
+/*
  * Move the nodes of a slot whose time has come one level down or more, at
  * most @budget's worth of them; the rest wait for the next call. The clock
  * is at the slot's start, inside it up to its first key if its cascade was
- * left unfinished, or before it for a slot cascaded early: either way none
+ * left unfinished, or before it for a slot cascaded ahead: either way none
  * of its nodes is placed back into it, and all but those due within two
- * slots of the level below go one level down. A node whose key is the one
- * placed just before, by a node without slack, goes to the same slot,
- * whose bounds already hold it: a list move, a fraction of a unit
- * (HWT_CHEAP_PER_UNIT). That is what a herd of nodes due at one instant is
- * made of.
+ * slots of the level below go one level down, to the slot their key names
+ * there. A node whose key is the one placed just before, by a node without
+ * slack, goes to the same slot, whose bounds already hold it: a list move,
+ * a fraction of a unit (HWT_CHEAP_PER_UNIT). That is what a herd of nodes
+ * due at one instant is made of.
  */
 static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 			unsigned int idx, unsigned int *budget)
 {
-	struct hwt_level *l = &w->lvl[lvl], *down = &w->lvl[lvl - 1];
-	struct hwt_slot *s = &l->slot[idx], *dslot = down->slot, *to = NULL;
-	struct list_head *head = &s->head, *pos = head->next;
-	const u64 clk = w->clk, tmask = hwt_wheel_tick(w) - 1;
-	const unsigned int dshift = down->shift, dlvl = lvl - 1;
-	unsigned int moved = 0, tolvl = 0, left = *budget;
-	u64 memo = 1, far = U64_MAX;	/* 1: no key, keys are tick-aligned */
-	u64 cheap = w->cheap;
+	struct hwt_level *l = &w->lvl[lvl];
+	struct hwt_slot *s = &l->slot[idx];
+	u64 before = w->cascaded, moved;
 
-	/*
-	 * Keys @far or more ahead of the clock are 64 slots or more ahead two
-	 * levels down, so they go one level down (not the top level: all 64
-	 * slots). Not after a set-back, when a slot may hold later turns.
-	 */
-	if (likely(!w->skewed)) {
-		far = 0;
-		if (lvl >= 2) {
-			unsigned int s2 = w->lvl[lvl - 2].shift;
-
-			far = (((clk >> s2) + HWT_LVL_SIZE) << s2) - clk;
-		}
-	}
 	hwt_changed(w, BIT(lvl + 1) - 1);
-	/* nodes are linked where they go; what is left is the slot's list */
-	while (left && pos != head) {
-		struct hwt_node *n = list_entry(pos, struct hwt_node, entry);
-		u64 key = (n->expires + tmask) & ~tmask;
-
-		pos = pos->next;
-		moved++;
-		if (key == memo) {
-			/*
-			 * the nodes of this key that follow, as far as the
-			 * budget goes: relabelled, and spliced over at once
-			 */
-			struct list_head *last = &n->entry;
-			unsigned int c = cheap % HWT_CHEAP_PER_UNIT;
-			unsigned int run = 1, most = HWT_CHEAP_PER_UNIT * left - c;
-
-			n->lvl = tolvl;
-			while (run < most && pos != head) {
-				struct hwt_node *m = list_entry(pos, struct hwt_node,
-								entry);
-
-				if (((m->expires + tmask) & ~tmask) != memo)
-					break;
-				m->lvl = tolvl;
-				last = pos;
-				pos = pos->next;
-				run++;
-			}
-			n->entry.prev = to->head.prev;
-			to->head.prev->next = &n->entry;
-			last->next = &to->head;
-			to->head.prev = last;
-			to->size += run;
-			moved += run - 1;
-			left -= (c + run) / HWT_CHEAP_PER_UNIT;
-			cheap += run;
-			hwt_hook_occupancy(tolvl, run, 0);
-			continue;
-		} else if (likely(key - clk >= far)) {
-			unsigned int i = (key >> dshift) & (HWT_LVL_SIZE - 1);
-
-			left--;
-			tolvl = dlvl;
-			to = dslot + i;
-			if (unlikely(n->slack | to->slack)) {
-				hwt_cascade_slack(w, down, dlvl, i, n, key);
-			} else if (!to->size) {
-				down->occupied |= BIT_ULL(i);
-				w->occupied |= BIT(dlvl);
-				to->first = key;
-				hwt_hook_occupancy(dlvl, 0, 1);
-			} else if (dlvl && key - clk < to->first - clk) {
-				to->first = key;
-			}
-			memo = n->slack ? 1 : key;
-		} else {
-			left--;
-			to = hwt_cascade_place(w, n, key, &tolvl);
-			memo = !to || n->slack ? 1 : key;
-			continue;
-		}
-		n->lvl = tolvl;
-		to->size++;
-		list_add_tail(&n->entry, &to->head);
-		hwt_hook_occupancy(tolvl, 1, 0);
-	}
-	head->next = pos;
-	pos->prev = head;
-	*budget = left;
-	w->cheap = cheap;
-	s->size -= moved;
+	if (likely(!(s->slack | w->skewed)))
+		moved = hwt_cascade_nodes(w, lvl, &s->head, s->size, budget,
+					  false);
+	else
+		moved = hwt_cascade_nodes(w, lvl, &s->head, s->size, budget,
+					  true);
 	w->cascaded += moved;
+	moved = w->cascaded - before;
+	s->size -= moved;
 	if (!s->size) {
 		hwt_slot_emptied(w, lvl, idx);
 		hwt_hook_occupancy(lvl, -(int)moved, -1);
 	} else {
 		hwt_hook_occupancy(lvl, -(int)moved, 0);
-		if (idx == lvl_idx(l, clk)) {
+		if (idx == lvl_idx(l, w->clk)) {
 			/* the clock's own: finished before it passes the first key */
 			w->cascading |= BIT(lvl);
-			w->casc_at[lvl] = lvl_start(l, clk);
+			w->casc_at[lvl] = lvl_start(l, w->clk);
 		}
 	}
 	hwt_hook_cascade(w, lvl, idx, moved);
@@ -460,8 +574,9 @@ static __always_inline struct hwt_node *hwt_pop_l0(struct hwt_wheel *w,
 {
 	list_del_init(&n->entry);
 	n->lvl = HWT_LVL_NONE;
-	hwt_changed(w, 1);
 	if (!--cur->size) {
+		/* level 0's next event is another slot's */
+		hwt_changed(w, 1);
 		hwt_slot_emptied(w, 0, idx);
 		hwt_hook_occupancy(0, -1, -1);
 	} else {
@@ -517,7 +632,10 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 				hwt_move(w, n);
 				continue;
 			}
-			return hwt_pop_l0(w, cur, idx, n);
+			hwt_pop_l0(w, cur, idx, n);
+			if (!cur->size)
+				hwt_events_popped(w, 0);
+			return n;
 		}
 		looked = false;
 
@@ -541,6 +659,7 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 			s->size = 0;
 			hwt_slot_emptied(w, lvl, slot);
 			hwt_hook_occupancy(lvl, -1, -1);
+			hwt_events_popped(w, lvl);
 			return lone;
 		}
 		if (unlikely(lvl == w->levels)) {
@@ -579,17 +698,28 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 	struct hwt_level *l0 = &w->lvl[0];
 	unsigned int idx = lvl_idx(l0, w->clk);
 	struct hwt_slot *cur = &l0->slot[idx];
+	u64 span = now - w->clk;
 
-	/*
-	 * The tick the clock is at still has nodes, all of that tick unless
-	 * the clock was set back: the rest of a burst, a node at a time.
-	 */
-	if (likely(cur->size && !w->skewed && *budget) &&
-	    (s64)(now - w->clk) >= 0) {
-		(*budget)--;
-		return hwt_pop_l0(w, cur, idx,
-				  list_first_entry(&cur->head, struct hwt_node,
-						   entry));
+	if (unlikely((s64)span < 0))
+		return NULL;
+	if (likely(cur->size)) {
+		/*
+		 * The tick the clock is at still has nodes, all of that tick
+		 * unless the clock was set back: the rest of a burst, a
+		 * node at a time.
+		 */
+		if (likely(!w->skewed && *budget)) {
+			(*budget)--;
+			return hwt_pop_l0(w, cur, idx,
+					  list_first_entry(&cur->head,
+							   struct hwt_node,
+							   entry));
+		}
+	} else if (likely(w->fresh & HWT_FRESH_BEST) && likely(!w->nparked) &&
+		   w->ev.best - w->clk > span) {
+		/* the events kept say that nothing is due */
+		hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
+		return NULL;
 	}
 	return hwt_pop_slow(w, now, budget, !cur->size);
 }

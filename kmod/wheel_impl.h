@@ -32,6 +32,34 @@ static inline void hwt_hook_occupancy(unsigned int lvl, int timers, int slots)
 }
 #endif
 
+/*
+ * Looks at the levels (wheel_clock.c): one level's next event found again,
+ * and the earliest of all levels' found again. Counted in the counting
+ * build of bench/core_bench.c (HWT_WHEEL_COUNT) alone, which reports them
+ * per operation beside its instruction counts.
+ */
+#ifdef HWT_WHEEL_COUNT
+extern unsigned long hwt_count_looks, hwt_count_combines;
+
+static inline void hwt_hook_look(void)
+{
+	hwt_count_looks++;
+}
+
+static inline void hwt_hook_combine(void)
+{
+	hwt_count_combines++;
+}
+#else
+static inline void hwt_hook_look(void)
+{
+}
+
+static inline void hwt_hook_combine(void)
+{
+}
+#endif
+
 static_assert(HWT_LEVELS_MAX < HWT_LVL_NONE, "struct hwt_node.lvl is too narrow");
 static_assert(HWT_LEVELS_MAX < 31, "struct hwt_wheel.fresh is too narrow");
 
@@ -189,9 +217,26 @@ static __always_inline bool hwt_link_slot(struct hwt_wheel *w,
 	return unlikely(size + 1 == HWT_CASCADE_EARLY) && lvl;
 }
 
-/* wheel.c: parking, emptying slots and moving nodes */
+/*
+ * Slot @idx of level @lvl has just lost its last node: it is no longer
+ * occupied, nor half cascaded.
+ */
+static __always_inline void hwt_slot_emptied(struct hwt_wheel *w,
+					     unsigned int lvl,
+					     unsigned int idx)
+{
+	struct hwt_level *l = &w->lvl[lvl];
+
+	l->occupied &= ~BIT_ULL(idx);
+	if (!l->occupied)
+		w->occupied &= ~BIT(lvl);
+	if (unlikely(w->cascading & BIT(lvl)) &&
+	    idx == lvl_idx(l, w->casc_at[lvl]))
+		w->cascading &= ~BIT(lvl);
+}
+
+/* wheel.c: parking and moving nodes */
 void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key);
-void hwt_slot_emptied(struct hwt_wheel *w, unsigned int lvl, unsigned int idx);
 void hwt_move(struct hwt_wheel *w, struct hwt_node *n);
 
 /*
