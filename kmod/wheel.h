@@ -205,19 +205,19 @@ struct hwt_slot {
 
 /**
  * struct hwt_level - one level of the wheel
+ * @slot: the slots (first: a slot's address is the level's plus its own)
  * @occupied: bit n set iff @slot[n] is not empty
  * @shift: a slot of this level is 2^@shift ns
  * @mask: its slots - 1 (the top level may have fewer than HWT_LVL_SIZE)
- * @slot: the slots
  * @late: for each slot with slack, a lower bound of the times by which its
  *	  nodes are due at the latest: their deadlines plus slack, and never
  *	  before their keys. For a slot without, that bound is its @first.
  */
 struct hwt_level {
+	struct hwt_slot slot[HWT_LVL_SIZE];
 	u64 occupied;
 	unsigned int shift;
 	unsigned int mask;
-	struct hwt_slot slot[HWT_LVL_SIZE];
 	u64 late[HWT_LVL_SIZE];
 };
 
@@ -280,6 +280,12 @@ struct hwt_events {
  *	   earliest were found
  * @ev: what each level has to do next
  * @horizon: keys this far ahead of @clk or further are parked
+ * @tmask: a tick - 1
+ * @lvl_of_bit: by the highest bit set of how far ahead of @clk a key is,
+ *	       the lowest level it may go to (wheel_impl.h's hwt_level())
+ * @lsub: for each level, a slot of it - 1
+ * @lspan: for each level, HWT_LVL_SIZE slots of it; U64_MAX for the top
+ *	   level, from which no key goes higher
  * @cascaded: nodes the wheel moved so far: cascaded, unparked, or placed
  *	      again after the clock was set back (a statistic)
  * @cheap: of those, nodes moved without a placement decision; every
@@ -305,6 +311,10 @@ struct hwt_wheel {
 	unsigned int cascading;
 	unsigned int fresh;
 	u64 horizon;
+	u64 tmask;
+	u8 lvl_of_bit[64];
+	u64 lsub[HWT_LEVELS_MAX];
+	u64 lspan[HWT_LEVELS_MAX];
 	u64 cascaded;
 	u64 cheap;
 	struct list_head parked;

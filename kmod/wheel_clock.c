@@ -90,49 +90,89 @@ static inline bool lvl_early(const struct hwt_wheel *w, unsigned int lvl,
 }
 
 /*
- * Look up level @lvl's next event and keep it (struct hwt_events): until
- * something on the level changes, the clock moving on does not change it.
- * A change to the level clears its bit of @w->fresh, and a rebase or the
- * end of a set-back clears them all.
+ * hwt_lvl_refresh() of a level >= 1 whose first slot in clock order is the
+ * clock's own (@cur): left half cascaded, reached by the clock at its start
+ * and not cascaded yet, or holding a later turn's nodes after a set-back.
  */
-static void hwt_lvl_refresh(struct hwt_wheel *w, unsigned int lvl)
+static noinline void hwt_lvl_refresh_own(struct hwt_wheel *w,
+					 unsigned int lvl, unsigned int cur)
 {
 	struct hwt_events *ev = &w->ev;
+	const struct hwt_level *l = &w->lvl[lvl];
 	unsigned int slot, dist = lvl_first(w, lvl, &slot);
 	u64 must;
 
-	hwt_hook_look();
 	ev->slot[lvl] = slot;
 	ev->early &= ~BIT(lvl);
-	if (!lvl) {
-		must = lvl_event(w, 0, dist);
-		ev->wake[0] = must;
-	} else if (unlikely(!dist) && lvl_half_cascaded(w, lvl)) {
+	if (lvl_half_cascaded(w, lvl)) {
 		/*
 		 * the rest of it may go on at once, and must by its first key;
 		 * at once after a set-back, when that bound may be a later
 		 * turn's and would hide the level's other slots
 		 */
-		must = unlikely(w->skewed) ? w->clk :
-		       w->lvl[lvl].slot[slot].first;
+		must = unlikely(w->skewed) ? w->clk : l->slot[slot].first;
 		ev->early |= BIT(lvl);
 		ev->may[lvl] = w->clk;
 		ev->wake[lvl] = must;
 	} else {
+		/* its start, or after a set-back into it, its next turn's */
 		must = lvl_event(w, lvl, dist);
 		if (lvl_early(w, lvl, slot, dist)) {
-			/* from the start of the slot before it */
 			ev->early |= BIT(lvl);
 			ev->may[lvl] = lvl_event(w, lvl, dist - 1);
 		}
-		if (!dist || w->skewed)
-			/* after a set-back, bounds may be of later turns */
-			ev->wake[lvl] = must;
-		else
-			ev->wake[lvl] = w->lvl[lvl].slot[slot].first;
+		ev->wake[lvl] = must;
 	}
 	ev->must[lvl] = must;
 	w->fresh |= BIT(lvl);
+}
+
+/*
+ * Look up level @lvl's next event and keep it (struct hwt_events): until
+ * something on the level changes, the clock moving on does not change it.
+ * A change to the level clears its bit of @w->fresh, and a rebase or the
+ * end of a set-back clears them all. The clock's own slot of a level >= 1
+ * is left to hwt_lvl_refresh_own().
+ */
+static __always_inline void __hwt_lvl_refresh(struct hwt_wheel *w,
+					      unsigned int lvl)
+{
+	struct hwt_events *ev = &w->ev;
+	const struct hwt_level *l = &w->lvl[lvl];
+	unsigned int cur = lvl_idx(l, w->clk), dist, slot;
+	const u64 step = 1ULL << l->shift;
+	const struct hwt_slot *s;
+	u32 bit = BIT(lvl), early = 0;
+	u64 must;
+
+	hwt_hook_look();
+	dist = __ffs64(lvl_rot(l, cur));
+	if (unlikely(!dist) && lvl) {
+		hwt_lvl_refresh_own(w, lvl, cur);
+		return;
+	}
+	slot = (cur + dist) & l->mask;
+	s = &l->slot[slot];
+	must = lvl_start(l, w->clk) + dist * step;
+	if (unlikely(s->size >= HWT_CASCADE_EARLY) && lvl) {
+		/* from the start of the slot before it */
+		early = bit;
+		ev->may[lvl] = must - step;
+	}
+	ev->slot[lvl] = slot;
+	ev->must[lvl] = must;
+	/*
+	 * when its first key is due (a level-0 slot's is its time); after a
+	 * set-back, bounds may be of later turns
+	 */
+	ev->wake[lvl] = likely(!w->skewed) ? s->first : must;
+	ev->early = (ev->early & ~bit) | early;
+	w->fresh |= bit;
+}
+
+static noinline void hwt_lvl_refresh(struct hwt_wheel *w, unsigned int lvl)
+{
+	__hwt_lvl_refresh(w, lvl);
 }
 
 /* A time kept by hwt_lvl_refresh() as a distance from the clock, 0 if past. */
@@ -156,7 +196,7 @@ static inline bool hwt_events_again(struct hwt_wheel *w, unsigned int lvl)
 
 	if (unlikely(ev->early & BIT(lvl)))
 		return false;
-	hwt_lvl_refresh(w, lvl);
+	__hwt_lvl_refresh(w, lvl);
 	must = ev->must[lvl] - clk;
 	if (unlikely(ev->early & BIT(lvl)) || must > second ||
 	    (must == second && lvl) || ev->wake[lvl] - clk > second)
@@ -456,7 +496,8 @@ static __always_inline unsigned int hwt_cascade_nodes(struct hwt_wheel *w,
 				cheap / HWT_CHEAP_PER_UNIT;
 			left -= cheap;
 			other += cheap;
-			todo = done = min(left, size);
+			todo = min(left, size);
+			done = todo;
 			continue;
 		}
 		next = pos->next;
