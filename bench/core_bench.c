@@ -35,6 +35,9 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
+#ifndef HWT_BENCH_BEFORE
+#include "wheel_look.c"
+#endif
 #include "base_rule.h"
 #include "contenders.h"
 

@@ -34,6 +34,7 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
+#include "wheel_look.c"
 
 #define NODES	64		/* addressed by an op's byte */
 #define HERD	448		/* more, for herds */

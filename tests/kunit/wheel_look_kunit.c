@@ -16,6 +16,7 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
+#include "wheel_look.c"
 #include "wheel_test.h"
 
 unsigned long hwt_count_looks, hwt_count_combines;
