@@ -16,7 +16,9 @@
  * The wheel alone also reports its longest single run under the module's
  * budget ("pass_slot", "pass_spread": worst_pass_ns).
  *
- * "-w geometry" sweeps the tick instead (geometry_bench()), with N = MAX_N.
+ * "-w geometry" sweeps the tick instead (geometry_bench()), with N = MAX_N;
+ * "-w sweep" times arm + cancel and expiry of four structures by N, taking
+ * turns (sweep_bench()).
  *
  * usage: core_bench [-m MIN_N] [-n MAX_N] [-r REPEATS] [-i IMPL] [-w WORKLOAD]
  *                   [-o OPS] [-s SHIFT]
@@ -570,6 +572,58 @@ static void report(const struct impl *im, const char *wl, size_t n,
 	fflush(stdout);
 }
 
+/*
+ * The size sweep (-w sweep): arm + cancel and sparse expiry, ns per
+ * operation, for the wheel, the binary heap, the rbtree and the timer_list
+ * model at N = MIN_N .. MAX_N pending. The contenders take turns repeat by
+ * repeat, so that what else the machine does falls on all of them alike;
+ * each reports the median of REPEATS, as "sweep_arm_cancel" and
+ * "sweep_expire".
+ */
+static void sweep_bench(size_t min_n, size_t max_n, int reps, size_t ops)
+{
+	static const struct impl *const sw[] = {
+		&wheel_impl, &heap2_impl, &rbtree_impl, &timer_list_impl,
+	};
+	static double s[2][ARRAY_SIZE(sw)][16];
+	struct timespec t0;
+	unsigned int i;
+	size_t n, k;
+	int r;
+
+	for (n = min_n ? min_n : 1; n <= max_n; n *= 10) {
+		for (r = 0; r < reps; r++) {
+			for (i = 0; i < ARRAY_SIZE(sw); i++) {
+				const struct impl *im = sw[i];
+
+				memset(timers, 0, n * sizeof(*timers));
+				now = 1000 * SEC;
+				im->init(now, n + 1);
+				fill(im, n);
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				measure_arm_cancel(im, n, ops);
+				s[0][i][r] = ns_since(&t0) / (double)ops;
+				drain_all(im, n);
+				im->fini();
+
+				memset(timers, 0, n * sizeof(*timers));
+				now = 1000 * SEC;
+				im->init(now, n + 1);
+				fill(im, n);
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				k = measure_expire(im, n);
+				s[1][i][r] = ns_since(&t0) / (double)(k ? k : 1);
+				drain_all(im, n);
+				im->fini();
+			}
+		}
+		for (i = 0; i < ARRAY_SIZE(sw); i++) {
+			report(sw[i], "sweep_arm_cancel", n, s[0][i], reps);
+			report(sw[i], "sweep_expire", n, s[1][i], reps);
+		}
+	}
+}
+
 static int want(const char *sel, const char *name)
 {
 	return !sel || !strcmp(sel, name);
@@ -698,6 +752,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "-s %u: the tick is 2^%u .. 2^%u ns\n", shift,
 			HWT_SHIFT_MIN, HWT_SHIFT_MAX);
 		return 2;
+	}
+	if (wsel && !strcmp(wsel, "sweep")) {
+		sweep_bench(min_n, max_n, reps, ops);
+		free(timers);
+		return 0;
 	}
 	if (want(isel, "wheel") && wsel && !strcmp(wsel, "geometry")) {
 		geometry_bench(max_n);
