@@ -8,7 +8,13 @@
 #   make vm            the demo in a guest; a shell when run from a terminal
 #   make bench         benchmarks: native, and in guests on stock kernels;
 #                      writes BENCHMARKS.md and bench/*.svg
-#   make style         checkpatch --strict and sparse on kmod/ and uapi/
+#   make style         SPDX ids, checkpatch --strict and sparse on kmod/ and uapi/
+#   make install       module, library, headers, hwtimerctl, man pages, udev
+#                      rule and modules-load.d file (PREFIX, DESTDIR)
+#   make dkms-install  the module's sources to /usr/src, built by DKMS for
+#                      every kernel the box installs
+#   make dist          hwtimer-VERSION.tar.xz, from git archive
+#   make deb           Debian packages (debian/), into BUILD/deb
 #   make clean
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -18,6 +24,9 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 UDEVDIR ?= /lib/udev/rules.d
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+MODULESLOADDIR ?= /usr/lib/modules-load.d
+DKMS_SRCDIR ?= /usr/src
 DESTDIR ?=
 BUILD ?= $(CURDIR)/build
 CC ?= gcc
@@ -25,26 +34,46 @@ KSFT_DIR ?= $(firstword $(wildcard $(KDIR)/tools/testing/selftests \
 	$(HOME)/.cache/hwtimer/src/*/tools/testing/selftests \
 	/usr/src/linux-source-*/tools/testing/selftests))
 
+# The release: VERSION is the one file that names it. The build writes it
+# into the module (Kbuild), libhwtimer_version.h, hwtimer.pc, dkms.conf
+# and the man pages; tests/host/version_check.sh fails if any disagree.
+VERSION := $(shell cat "$(CURDIR)/VERSION")
+VERSION_WORDS := $(subst ., ,$(VERSION))
+SUBST_VERSION := sed -e 's|@VERSION@|$(VERSION)|g' \
+	-e 's|@VERSION_MAJOR@|$(word 1,$(VERSION_WORDS))|g' \
+	-e 's|@VERSION_MINOR@|$(word 2,$(VERSION_WORDS))|g' \
+	-e 's|@VERSION_PATCH@|$(word 3,$(VERSION_WORDS))|g'
+
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 # kselftest_harness.h: EXPECT_* compare mixed signedness, TEST_F vfork()s
 TEST_WARN := -Wno-sign-compare -Wno-clobbered
-UCFLAGS := -O2 -g -std=gnu11 $(WARN) -I$(CURDIR)/uapi
+# $(BUILD)/include: libhwtimer_version.h, which the build writes
+UCFLAGS := -O2 -g -std=gnu11 $(WARN) -I$(CURDIR)/uapi -I$(BUILD)/include
 
 USER_TESTS := $(patsubst tests/user/%.c,$(BUILD)/tests/%,$(wildcard tests/user/*_test.c))
 SMOKE_TESTS := $(patsubst tests/smoke/%.c,$(BUILD)/smoke/%,$(wildcard tests/smoke/*.c))
 
-# libhwtimer and hwtimerctl
+# libhwtimer and hwtimerctl. What a distribution builds with (CFLAGS,
+# CPPFLAGS, LDFLAGS: dpkg-buildflags) comes after the tree's own flags.
 UT := userspace-tool
 LIB_SOVER := 1
-LIB_VERSION := 1.1.0
-LIB_CFLAGS := $(UCFLAGS) -fPIC -fvisibility=default -I$(UT)/lib
+LIB_VERSION := $(VERSION)
+LIB_CFLAGS := $(UCFLAGS) -fPIC -fvisibility=default -I$(UT)/lib $(CPPFLAGS) $(CFLAGS)
+VERSION_HDR := $(BUILD)/include/libhwtimer_version.h
+# the parts without the device, which the host tests build too
+CLI_PURE := $(UT)/parse.c $(UT)/hist.c $(UT)/args.c $(UT)/usage.c $(UT)/samples.c \
+	$(UT)/histfile.c
 CLI_SRCS := $(UT)/hwtimerctl.c $(UT)/cli.c $(UT)/cmd_timer.c $(UT)/cmd_latency.c \
-	$(UT)/cmd_bench.c $(UT)/cmd_observe.c $(UT)/parse.c $(UT)/hist.c
-CLI_HDRS := $(UT)/cli.h $(UT)/parse.h $(UT)/hist.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
+	$(UT)/latency_oneshot.c $(UT)/latency_periodic.c $(UT)/latency_report.c \
+	$(UT)/cmd_bench.c $(UT)/cmd_observe.c $(CLI_PURE)
+CLI_HDRS := $(UT)/cli.h $(UT)/parse.h $(UT)/hist.h $(UT)/args.h $(UT)/samples.h \
+	$(UT)/histfile.h $(UT)/latency.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h \
+	$(VERSION_HDR)
 
-.PHONY: all module user lib cli user-tests ksft-check native-check host-check check check-long vm bench \
-	style clean \
-	install install-module install-user uninstall uninstall-module uninstall-user
+.PHONY: all module user lib cli user-tests ksft-check native-check host-tests host-check check check-long vm bench \
+	style clean man install-build \
+	install install-module install-user uninstall uninstall-module uninstall-user \
+	install-dkms-src dkms-install dkms-uninstall dist deb
 
 all: module user
 
@@ -59,9 +88,13 @@ lib: $(BUILD)/lib/libhwtimer.a $(BUILD)/lib/libhwtimer.so.$(LIB_VERSION) $(BUILD
 
 cli: $(BUILD)/bin/hwtimerctl
 
-LIB_OBJS := $(BUILD)/lib/libhwtimer.o $(BUILD)/lib/ring.o
+LIB_OBJS := $(BUILD)/lib/libhwtimer.o $(BUILD)/lib/ring.o $(BUILD)/lib/version.o
 
-$(BUILD)/lib/%.o: $(UT)/lib/%.c $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h
+$(VERSION_HDR): $(UT)/lib/libhwtimer_version.h.in VERSION
+	@mkdir -p $(@D)
+	$(SUBST_VERSION) $< > $@
+
+$(BUILD)/lib/%.o: $(UT)/lib/%.c $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h $(VERSION_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
@@ -71,23 +104,38 @@ $(BUILD)/lib/libhwtimer.a: $(LIB_OBJS)
 
 # the version script exports exactly the documented functions
 $(BUILD)/lib/libhwtimer.so.$(LIB_VERSION): $(LIB_OBJS) $(UT)/lib/libhwtimer.map
-	$(CC) -shared -Wl,-soname,libhwtimer.so.$(LIB_SOVER) \
+	$(CC) $(LDFLAGS) -shared -Wl,-soname,libhwtimer.so.$(LIB_SOVER) \
 		-Wl,--version-script,$(UT)/lib/libhwtimer.map $(LIB_OBJS) -o $@
 	ln -sf libhwtimer.so.$(LIB_VERSION) $(BUILD)/lib/libhwtimer.so.$(LIB_SOVER)
 	ln -sf libhwtimer.so.$(LIB_SOVER) $(BUILD)/lib/libhwtimer.so
 
-$(BUILD)/lib/hwtimer.pc: $(UT)/lib/hwtimer.pc.in
+$(BUILD)/lib/hwtimer.pc: $(UT)/lib/hwtimer.pc.in VERSION
 	@mkdir -p $(@D)
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(LIB_VERSION)|g' $< > $@
+	$(SUBST_VERSION) -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' $< > $@
 
-# static, so that it runs in the test guests' busybox initramfs as it is
 # with liburing (liburing-dev), 'hwtimerctl bench' has io_uring rows too
 CLI_URING := $(if $(wildcard /usr/include/liburing.h),-DHWT_HAVE_LIBURING)
+# static, so that it runs in the test guests' busybox initramfs as it is
 $(BUILD)/bin/hwtimerctl: $(CLI_SRCS) $(CLI_HDRS) $(BUILD)/lib/libhwtimer.a
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(CLI_URING) -static -I$(UT)/lib $(CLI_SRCS) $(BUILD)/lib/libhwtimer.a -o $@ \
 		$(if $(CLI_URING),-luring)
+
+# what make install installs: linked against libhwtimer.so.1
+$(BUILD)/shared/hwtimerctl: $(CLI_SRCS) $(CLI_HDRS) $(BUILD)/lib/libhwtimer.so.$(LIB_VERSION)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) $(CPPFLAGS) $(CFLAGS) $(CLI_URING) -I$(UT)/lib $(CLI_SRCS) \
+		$(LDFLAGS) -L$(BUILD)/lib -lhwtimer -o $@ $(if $(CLI_URING),-luring)
+
+# the man pages, with the release in their .TH lines
+MAN_PAGES := $(wildcard $(UT)/man/*.[1347])
+MAN_BUILT := $(patsubst $(UT)/man/%,$(BUILD)/man/%,$(MAN_PAGES))
+$(BUILD)/man/%: $(UT)/man/% VERSION
+	@mkdir -p $(@D)
+	$(SUBST_VERSION) $< > $@
+
+man: $(MAN_BUILT)
 
 user-tests: $(USER_TESTS) $(SMOKE_TESTS)
 
@@ -97,7 +145,7 @@ ksft-check:
 		"(apt-get install linux-source-6.12 and unpack it)." >&2; exit 1; }
 
 $(BUILD)/tests/%: tests/user/%.c $(wildcard tests/user/*.h uapi/linux/*.h) $(UT)/lib/libhwtimer.h \
-		$(BUILD)/lib/libhwtimer.a | ksft-check
+		$(VERSION_HDR) $(BUILD)/lib/libhwtimer.a | ksft-check
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(TEST_WARN) -static -I"$(KSFT_DIR)" -Itests/user -I$(UT)/lib $< \
 		$(BUILD)/lib/libhwtimer.a -o $@ -lpthread -luring
@@ -129,26 +177,33 @@ $(WHEEL_SUITES): $(BUILD)/%: tests/kunit/%.c tests/kunit/wheel_test.h kmod/wheel
 native-check: $(WHEEL_SUITES)
 	set -e; for t in $(WHEEL_SUITES); do $$t; done
 
-# hwtimerctl's parsers and histogram, on the host, under ASan and UBSan
-$(BUILD)/host/parse_test: tests/host/parse_test.c $(UT)/parse.c $(UT)/hist.c $(UT)/parse.h $(UT)/hist.h | ksft-check
+# hwtimerctl's parsers, command lines and statistics, on the host, under
+# ASan and UBSan
+HOST_TESTS := $(patsubst tests/host/%.c,$(BUILD)/host/%,$(wildcard tests/host/*_test.c))
+
+$(HOST_TESTS): $(BUILD)/host/%: tests/host/%.c $(CLI_PURE) $(CLI_HDRS) | ksft-check
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) $(TEST_WARN) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-I"$(KSFT_DIR)" -I$(UT) tests/host/parse_test.c $(UT)/parse.c $(UT)/hist.c -o $@
+		-I"$(KSFT_DIR)" -I$(UT) $< $(CLI_PURE) -o $@
 
-host-check: $(BUILD)/host/parse_test
-	$(BUILD)/host/parse_test
+host-tests: $(HOST_TESTS)
+
+host-check: $(HOST_TESTS)
+	rc=0; for t in $(HOST_TESTS); do $$t || rc=1; done; exit $$rc
 
 # Installation. The module goes where modules_install puts it (INSTALL_MOD_PATH
-# follows DESTDIR); everything else under PREFIX.
+# follows DESTDIR); the rest under PREFIX, the headers in a folder of their
+# own (INCLUDEDIR/hwtimer, which hwtimer.pc's Cflags name: linux/ is
+# linux-libc-dev's), as the Debian packages lay them out.
 # the release the module's vermagic names (Debian's 6.1 headers put another
 # string in include/config/kernel.release)
 KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$(KDIR)/include/generated/utsrelease.h" 2>/dev/null)
-MAN_PAGES = $(wildcard $(UT)/man/*.[137])
+HDRDIR = $(INCLUDEDIR)/hwtimer
 USER_FILES = $(BINDIR)/hwtimerctl $(LIBDIR)/libhwtimer.a \
 	$(LIBDIR)/libhwtimer.so.$(LIB_VERSION) $(LIBDIR)/libhwtimer.so.$(LIB_SOVER) \
 	$(LIBDIR)/libhwtimer.so $(LIBDIR)/pkgconfig/hwtimer.pc \
-	$(INCLUDEDIR)/libhwtimer.h $(INCLUDEDIR)/linux/hwtimer.h \
-	$(UDEVDIR)/60-hwtimer.rules \
+	$(HDRDIR)/libhwtimer.h $(HDRDIR)/libhwtimer_version.h $(HDRDIR)/linux/hwtimer.h \
+	$(UDEVDIR)/60-hwtimer.rules $(MODULESLOADDIR)/hwtimer.conf $(BASHCOMPDIR)/hwtimerctl \
 	$(foreach p,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 
 install: install-module install-user
@@ -163,18 +218,26 @@ install-module:
 		modules_install
 	depmod $(if $(DESTDIR),-b "$(DESTDIR)") -a $(KRELEASE)
 
-install-user: lib cli
-	install -D -m 0755 $(BUILD)/bin/hwtimerctl "$(DESTDIR)$(BINDIR)/hwtimerctl"
+# what install-user installs, built (debian/rules builds this)
+install-build: lib $(BUILD)/shared/hwtimerctl man
+
+# A staged install (DESTDIR) only writes files; an install on the box
+# also creates the group the udev rule names and reloads udev.
+install-user: install-build
+	install -D -m 0755 $(BUILD)/shared/hwtimerctl "$(DESTDIR)$(BINDIR)/hwtimerctl"
 	install -D -m 0644 $(BUILD)/lib/libhwtimer.a "$(DESTDIR)$(LIBDIR)/libhwtimer.a"
 	install -D -m 0755 $(BUILD)/lib/libhwtimer.so.$(LIB_VERSION) \
 		"$(DESTDIR)$(LIBDIR)/libhwtimer.so.$(LIB_VERSION)"
 	ln -sf libhwtimer.so.$(LIB_VERSION) "$(DESTDIR)$(LIBDIR)/libhwtimer.so.$(LIB_SOVER)"
 	ln -sf libhwtimer.so.$(LIB_SOVER) "$(DESTDIR)$(LIBDIR)/libhwtimer.so"
 	install -D -m 0644 $(BUILD)/lib/hwtimer.pc "$(DESTDIR)$(LIBDIR)/pkgconfig/hwtimer.pc"
-	install -D -m 0644 $(UT)/lib/libhwtimer.h "$(DESTDIR)$(INCLUDEDIR)/libhwtimer.h"
-	install -D -m 0644 uapi/linux/hwtimer.h "$(DESTDIR)$(INCLUDEDIR)/linux/hwtimer.h"
+	install -D -m 0644 $(UT)/lib/libhwtimer.h "$(DESTDIR)$(HDRDIR)/libhwtimer.h"
+	install -D -m 0644 $(VERSION_HDR) "$(DESTDIR)$(HDRDIR)/libhwtimer_version.h"
+	install -D -m 0644 uapi/linux/hwtimer.h "$(DESTDIR)$(HDRDIR)/linux/hwtimer.h"
 	install -D -m 0644 udev/60-hwtimer.rules "$(DESTDIR)$(UDEVDIR)/60-hwtimer.rules"
-	set -e; for p in $(MAN_PAGES); do \
+	install -D -m 0644 modules-load.d/hwtimer.conf "$(DESTDIR)$(MODULESLOADDIR)/hwtimer.conf"
+	install -D -m 0644 $(UT)/completion/hwtimerctl "$(DESTDIR)$(BASHCOMPDIR)/hwtimerctl"
+	set -e; for p in $(MAN_BUILT); do \
 		s=$${p##*.}; install -D -m 0644 $$p "$(DESTDIR)$(MANDIR)/man$$s/$${p##*/}"; \
 	done
 	$(if $(DESTDIR),,-ldconfig; getent group hwtimer >/dev/null || groupadd -r hwtimer; \
@@ -190,7 +253,36 @@ uninstall-module:
 
 uninstall-user:
 	rm -f $(addprefix "$(DESTDIR),$(addsuffix ",$(USER_FILES)))
+	-rmdir "$(DESTDIR)$(HDRDIR)/linux" "$(DESTDIR)$(HDRDIR)" 2>/dev/null
 	$(if $(DESTDIR),,-ldconfig)
+
+# DKMS: the module's sources, and only those (no tests, benchmarks or
+# example drivers), in DKMS_SRCDIR/hwtimer-VERSION, built for every kernel
+# the box installs. DKMS_KERNELS (release names) picks kernels other than
+# the running one. hwtimer-dkms (debian/) installs the same files.
+DKMS ?= dkms
+DKMS_KERNELS ?=
+DKMS_DIR = $(DESTDIR)$(DKMS_SRCDIR)/hwtimer-$(VERSION)
+DKMS_FILES = Kbuild VERSION $(wildcard kmod/*.[ch] kmod/compat/* kmod/include/linux/*.h) \
+	uapi/linux/hwtimer.h
+
+$(BUILD)/dkms.conf: dkms.conf VERSION
+	@mkdir -p $(@D)
+	sed 's|#MODULE_VERSION#|$(VERSION)|g' $< > $@
+
+install-dkms-src: $(BUILD)/dkms.conf
+	set -e; for f in $(DKMS_FILES); do \
+		install -D -m $$([ -x $$f ] && echo 0755 || echo 0644) $$f "$(DKMS_DIR)/$$f"; \
+	done
+	install -m 0644 $(BUILD)/dkms.conf "$(DKMS_DIR)/dkms.conf"
+
+dkms-install: install-dkms-src
+	$(DKMS) add -m hwtimer -v $(VERSION)
+	$(DKMS) install -m hwtimer -v $(VERSION) $(addprefix -k ,$(DKMS_KERNELS))
+
+dkms-uninstall:
+	-$(DKMS) remove -m hwtimer -v $(VERSION) --all
+	rm -rf "$(DKMS_DIR)"
 
 check:
 	tests/vm/check.sh
@@ -208,6 +300,25 @@ bench:
 
 style:
 	scripts/style.sh
+
+# A release tarball of what is committed at HEAD: everything a build and
+# make check need, no .git. Commit first: local changes are not in it.
+DISTDIR ?= $(CURDIR)
+dist:
+	@git diff --quiet HEAD 2>/dev/null || echo "make dist: uncommitted changes are not in the tarball" >&2
+	git archive --format=tar --prefix=hwtimer-$(VERSION)/ HEAD | xz -T0 -9 > "$(DISTDIR)/hwtimer-$(VERSION).tar.xz"
+	@echo "$(DISTDIR)/hwtimer-$(VERSION).tar.xz"
+
+# The Debian packages (debian/), built from a copy of the tree (what git
+# tracks, committed or not), into DEBDIR; scripts/deps.sh installs their
+# build-dependencies.
+DEBDIR ?= $(BUILD)/deb
+deb:
+	rm -rf "$(DEBDIR)" && mkdir -p "$(DEBDIR)/hwtimer-$(VERSION)"
+	(git ls-files -co --exclude-standard 2>/dev/null || find . -type f -not -path './.git/*') | \
+		grep -v '^\(\./\)\?\(build\|\.vm\)/' | xargs -d '\n' cp --parents -t "$(DEBDIR)/hwtimer-$(VERSION)"
+	cd "$(DEBDIR)/hwtimer-$(VERSION)" && dpkg-buildpackage -us -uc -b
+	@ls "$(DEBDIR)"/*.deb
 
 clean:
 	rm -rf "$(BUILD)" .vm

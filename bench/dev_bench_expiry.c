@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/timerfd.h>
 
@@ -18,22 +19,12 @@
 #include "dev_bench.h"
 #include "uheap.h"
 
-/*
- * Expiry: @n timers, the first due @lead after arming starts, then one
- * every @gap ns (0: a herd, all at once). The lead leaves arming, even
- * emulated, over before the first is due.
- */
-struct load {
-	const char *group;
-	size_t n;
-	uint64_t lead;
-	uint64_t gap;
-	uint64_t rate;		/* a second, for the rate curve; else 0 */
-};
-
 #define NEXP	100000
 static const struct load exp_1s = { "expiry", NEXP, 2 * SEC, SEC / NEXP, 0 };
-static const struct load *ld = &exp_1s;	/* the load being run */
+const struct load *ld = &exp_1s;	/* the load being run */
+struct rec_log *rec_log;
+/* kernel-side lateness of the records a hwtimer way got: fired - deadline */
+static int64_t *fired_late;
 
 /* Busy CPU time of the whole system, ns, from /proc/stat. */
 static uint64_t busy_ns(void)
@@ -58,8 +49,6 @@ static int cmp_i64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static uint64_t deadline_of(uint64_t start, size_t i);
-
 /* Times this thread slept and was woken: its voluntary context switches. */
 static long wakeups(void)
 {
@@ -70,44 +59,43 @@ static long wakeups(void)
 }
 
 /*
- * What the kernel saw of a file's expiries, from its fdinfo: the p99 of
- * its own lateness histogram (fire time - deadline; the bucket's upper
- * edge), and its passes: woken by the hrtimer, gone on with in the same
- * run, and run by the worker. Appended to @extra.
+ * What the kernel saw of a file's expiries: the p50 and p99 of the
+ * records' own lateness (fire time - deadline, exact), and from its
+ * fdinfo its passes (woken by the hrtimer, gone on with in the same run,
+ * run by the worker, cut short by their budget) and where they ran
+ * relative to the reader. Appended to @extra.
  */
-static void kernel_view(int fd, char *extra, size_t size)
+static void kernel_view(int fd, size_t n, char *extra, size_t size)
 {
-	unsigned long long hist[32] = { 0 }, v[3] = { 0 }, total = 0, sum = 0;
-	static const char *const keys[] = { "wakeups:", "continued:", "handed_off:" };
+	static const char *const keys[] = {
+		"wakeups", "continued", "handed_off", "deferred",
+		"wakeups_handed_off", "hard_passes", "passes_on_reader_cpu",
+		"passes_elsewhere",
+	};
+	unsigned long long v[sizeof(keys) / sizeof(keys[0])] = { 0 };
 	char path[64], line[512];
-	unsigned int i, b = 0;
+	unsigned int i;
 	FILE *f;
 
+	qsort(fired_late, n, sizeof(*fired_late), cmp_i64);
+	snprintf(extra + strlen(extra), size - strlen(extra),
+		 ",\"fired_late_p50_ns\":%lld,\"fired_late_p99_ns\":%lld",
+		 (long long)fired_late[n / 2], (long long)fired_late[n * 99 / 100]);
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strlen("lateness_hist:");
+	while (fgets(line, sizeof(line), f))
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			size_t l = strlen(keys[i]);
 
-		for (i = 0; i < 3; i++)
-			if (!strncmp(line, keys[i], strlen(keys[i])))
-				v[i] = strtoull(line + strlen(keys[i]), NULL, 10);
-		if (strncmp(line, "lateness_hist:", 14))
-			continue;
-		for (i = 0; i < 32; i++)
-			total += hist[i] = strtoull(p, &p, 10);
-	}
+			if (!strncmp(line, keys[i], l) && line[l] == ':')
+				v[i] = strtoull(line + l + 1, NULL, 10);
+		}
 	fclose(f);
-	for (i = 0; i < 32 && total; i++) {
-		sum += hist[i];
-		b = i;
-		if (sum * 100 >= total * 99)
-			break;
-	}
-	snprintf(extra + strlen(extra), size - strlen(extra),
-		 ",\"fired_late_p99_ns\":%llu,\"wakeups\":%llu,\"continued\":%llu,"
-		 "\"handed_off\":%llu", b ? 1ULL << (b + 10) : 1024ULL, v[0], v[1], v[2]);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		snprintf(extra + strlen(extra), size - strlen(extra), ",\"%s\":%llu",
+			 keys[i], v[i]);
 }
 
 /* Sorts @late and returns how many of its @n timers fired early. */
@@ -129,7 +117,7 @@ static size_t sort_late(int64_t *late, size_t n)
 static void report_load(const char *name, int64_t *late, size_t n,
 			uint64_t busy, int fd)
 {
-	char extra[480];
+	char extra[1024];
 	size_t early = sort_late(late, n);
 
 	snprintf(extra, sizeof(extra),
@@ -141,14 +129,14 @@ static void report_load(const char *name, int64_t *late, size_t n,
 		 (long long)late[0], early, (double)busy / (double)n,
 		 late[n * 99 / 100] < (int64_t)(10 * MS) ? "true" : "false");
 	if (fd >= 0)
-		kernel_view(fd, extra, sizeof(extra));
+		kernel_view(fd, n, extra, sizeof(extra));
 	emit(ld->group, name, "late_p99_ns", (double)late[n * 99 / 100], extra);
 }
 
 static void report_expiry(const char *name, int64_t *late, size_t n,
 			  uint64_t busy, uint64_t span, long woken, int fd)
 {
-	char extra[480];
+	char extra[1024];
 	size_t early;
 
 	if (ld != &exp_1s) {
@@ -165,21 +153,31 @@ static void report_expiry(const char *name, int64_t *late, size_t n,
 		 (double)woken * SEC / (double)(deadline_of(0, n - 1) -
 						deadline_of(0, 0) + 1));
 	if (fd >= 0)
-		kernel_view(fd, extra, sizeof(extra));
+		kernel_view(fd, n, extra, sizeof(extra));
 	emit("expiry", name, "cpu_ns_per_timer", (double)busy / (double)n, extra);
 }
 
-static uint64_t deadline_of(uint64_t start, size_t i)
+uint64_t deadline_of(uint64_t start, size_t i)
 {
 	return start + ld->lead + (uint64_t)i * ld->gap;
 }
 
-/* records: from read(), or from an expiry ring of @ring entries */
-static int hwtimer_records(int fd, struct hwtimer_ring_map *ring,
+/*
+ * Records: from read() (blocking), from the expiry ring, or from read()
+ * without blocking once the file's eventfd @efd said they are there.
+ */
+static int hwtimer_records(int fd, struct hwtimer_ring_map *ring, int efd,
 			   struct hwtimer_record *recs, unsigned int max)
 {
+	uint64_t count;
 	int k;
 
+	if (efd >= 0) {
+		while ((k = hwtimer_read(fd, recs, max)) == -EAGAIN)
+			if (read(efd, &count, sizeof(count)) < 0 && errno != EINTR)
+				return -errno;
+		return k;
+	}
 	if (!ring->hdr)
 		return hwtimer_read(fd, recs, max);
 	while (!(k = hwtimer_ring_harvest(ring, recs, max)))
@@ -189,18 +187,21 @@ static int hwtimer_records(int fd, struct hwtimer_ring_map *ring,
 }
 
 /*
- * hwtimer, with the file's default slack set to @slack, its records read()
- * or, if @ring, harvested from an expiry ring of that many entries
+ * hwtimer, with the file's default slack set to @slack, its records taken
+ * @way: read(), harvested from an expiry ring of 4,096 entries, or read()
+ * when the file's eventfd wakes the program
  */
-static void expiry_hwtimer(int64_t *late, uint64_t slack, uint32_t ring,
-			   const char *name)
+void expiry_hwtimer(int64_t *late, uint64_t slack, enum way way,
+		    const char *name)
 {
-	int fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
+	int fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC |
+			      (way == WAY_EVENTFD ? HWTIMER_OPEN_NONBLOCK : 0));
 	static struct hwtimer_record recs[1024];
 	struct hwtimer_ring_map map = { 0 };
 	struct hwtimer_vec v;
 	uint64_t start, b0, t0;
 	size_t i, got = 0;
+	int efd = -1;
 	long w0;
 
 	if (fd < 0)
@@ -211,11 +212,17 @@ static void expiry_hwtimer(int64_t *late, uint64_t slack, uint32_t ring,
 		return;
 	}
 	/* a module without the ring (a before/after run) skips it */
-	if (ring && hwtimer_ring_setup(fd, ring, &map)) {
+	if (way == WAY_RING && hwtimer_ring_setup(fd, 4096, &map)) {
 		close(fd);
 		return;
 	}
-	if (hwtimer_vec_init(&v, 4096))
+	if (way == WAY_EVENTFD) {
+		efd = eventfd(0, EFD_CLOEXEC);
+		if (efd < 0 || hwtimer_set_eventfd(fd, efd))
+			die("the file's eventfd", EIO);
+	}
+	fired_late = realloc(fired_late, ld->n * sizeof(*fired_late));
+	if (!fired_late || hwtimer_vec_init(&v, 4096))
 		die("hwtimer", ENOMEM);
 	start = now_ns();
 	for (i = 0; i < ld->n;) {
@@ -231,17 +238,26 @@ static void expiry_hwtimer(int64_t *late, uint64_t slack, uint32_t ring,
 	t0 = now_ns();
 	w0 = wakeups();
 	while (got < ld->n) {
-		int k = hwtimer_records(fd, &map, recs, 1024), j;
+		int k = hwtimer_records(fd, &map, efd, recs, 1024), j;
 		uint64_t t = now_ns();
 
 		if (k < 0)
-			die(map.hdr ? "the expiry ring" : "read", k);
-		for (j = 0; j < k; j++)
-			late[got++] = (int64_t)(t - deadline_of(start, recs[j].cookie));
+			die(name, k);
+		for (j = 0; j < k; j++) {
+			const struct hwtimer_record *r = &recs[j];
+			uint64_t d = deadline_of(start, r->cookie);
+
+			fired_late[got] = (int64_t)(r->fired - d);
+			late[got++] = (int64_t)(t - d);
+			if (rec_log)
+				rec_log[r->cookie] = (struct rec_log){ r->id, d, r->fired, t };
+		}
 	}
 	report_expiry(name, late, ld->n, busy_ns() - b0, now_ns() - t0,
 		      wakeups() - w0, fd);
 	hwtimer_ring_unmap(&map);
+	if (efd >= 0)
+		close(efd);
 	close(fd);
 }
 
@@ -297,7 +313,7 @@ static void expiry_timerfd(int64_t *late)
 	free(fds);
 }
 
-static void expiry_uheap(int64_t *late)
+void expiry_uheap(int64_t *late)
 {
 	static uint32_t ids[1024];
 	struct uqueue q;
@@ -504,17 +520,24 @@ void latency_all(void)
 }
 
 
-/* The load @ld in the four ways the rate curve and the herd compare. */
-static void expiry_four(int64_t *late)
+/*
+ * The load @ld in the ways the rate curve and the herd compare: hwtimer's
+ * three deliveries, the heap, io_uring timeouts, and with @timerfds one
+ * timerfd per timer in an epoll.
+ */
+static void expiry_ways(int64_t *late, bool timerfds)
 {
-	expiry_hwtimer(late, 0, 4096, "hwtimer expiry ring");
-	expiry_hwtimer(late, 0, 0, "hwtimer read()");
+	expiry_hwtimer(late, 0, WAY_RING, "hwtimer expiry ring");
+	expiry_hwtimer(late, 0, WAY_READ, "hwtimer read()");
+	expiry_hwtimer(late, 0, WAY_EVENTFD, "hwtimer eventfd + read()");
 	expiry_uheap(late);
 	expiry_uring(late);
+	if (timerfds)
+		expiry_timerfd(late);
 }
 
 /* the rate curve: a second of timers at each rate, every way in one run */
-static const uint64_t rates[] = { 10000, 30000, 100000, 300000 };
+static const uint64_t rates[] = { 3000, 10000, 30000, 100000, 300000 };
 #define NRATES	(sizeof(rates) / sizeof(rates[0]))
 
 void expiry_all(void)
@@ -524,29 +547,38 @@ void expiry_all(void)
 	if (!late)
 		die("calloc", ENOMEM);
 	ld = &exp_1s;
-	expiry_hwtimer(late, 0, 0, "hwtimer read()");
-	expiry_hwtimer(late, MS, 0, "hwtimer read(), 1 ms slack");
-	expiry_hwtimer(late, 0, 4096, "hwtimer expiry ring");
-	expiry_hwtimer(late, MS, 4096, "hwtimer expiry ring, 1 ms slack");
+	expiry_hwtimer(late, 0, WAY_READ, "hwtimer read()");
+	expiry_hwtimer(late, MS, WAY_READ, "hwtimer read(), 1 ms slack");
+	expiry_hwtimer(late, 0, WAY_RING, "hwtimer expiry ring");
+	expiry_hwtimer(late, MS, WAY_RING, "hwtimer expiry ring, 1 ms slack");
 	expiry_timerfd(late);
 	expiry_uring(late);
 	expiry_uheap(late);
 	free(late);
 }
 
+/*
+ * At least this many timers at each rate: the CPU time /proc/stat counts
+ * comes in 10 ms ticks, 3.3 us a timer over a second of 3,000
+ */
+#define RATE_MIN_TIMERS	10000
+
 void rate_all(void)
 {
-	int64_t *late = calloc(rates[NRATES - 1], sizeof(*late));
+	int64_t *late = calloc(rates[NRATES - 1] > RATE_MIN_TIMERS ?
+			       rates[NRATES - 1] : RATE_MIN_TIMERS, sizeof(*late));
 	struct load l;
 	size_t r;
 
 	if (!late)
 		die("calloc", ENOMEM);
 	for (r = 0; r < NRATES; r++) {
-		l = (struct load){ "rate", rates[r], SEC + rates[r] * 5000,
-				   SEC / rates[r], rates[r] };
+		size_t n = rates[r] > RATE_MIN_TIMERS ? rates[r] : RATE_MIN_TIMERS;
+
+		l = (struct load){ "rate", n, SEC + n * 5000, SEC / rates[r],
+				   rates[r] };
 		ld = &l;
-		expiry_four(late);
+		expiry_ways(late, true);
 	}
 	ld = &exp_1s;
 	free(late);
@@ -562,7 +594,7 @@ void herd_all(void)
 	/* a herd: 10^5 due at one instant */
 	l = (struct load){ "herd", NEXP, SEC + NEXP * 5000, 0, 0 };
 	ld = &l;
-	expiry_four(late);
+	expiry_ways(late, false);
 	ld = &exp_1s;
 	free(late);
 }

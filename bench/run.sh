@@ -11,7 +11,9 @@
 #  2. in a guest on Debian's stock 6.12 and 6.1: the userspace API against
 #     timerfd, POSIX timers and io_uring (bench/dev_bench.c), and what
 #     adversarial loads do to a real-time probe's latency
-#     (bench/storm_bench.c);
+#     (bench/storm_bench.c); on 6.12-rt too, the rate curve of delivery
+#     and hwtimerctl latency, and both again with the module of
+#     HWT_BENCH_BEFORE_GUEST (bench/guests.sh);
 #  3. the in-kernel API against hrtimer and timer_list
 #     (kmod/bench/hwtimer_bench.c): natively, in User-Mode Linux built from
 #     tests/vm/uml-bench.config (no debug options), and in the same guests.
@@ -39,7 +41,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		"${missing[@]}" >"$out/apt.log" 2>&1 || die "apt-get install failed (see $out/apt.log)"
 fi
-src=$(hwt_src_dir)
 
 # 1. native
 log "layer 1: the wheel core against heaps and an rbtree, natively (N up to $max_n)"
@@ -158,34 +159,9 @@ HWT_UML_MEM=2G "$HWT_TOP/tests/vm/uml.sh" "$ukdir" "$out/uml/initrd.gz" bench \
 	"$out/uml.console" "$raw/uml.results" 1800 ||
 	log "the UML run did not finish cleanly (see $out/uml.console)"
 
-# 2 + 3. guests
-log "building the library and dev_bench"
-make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftests" ||
-	die "cannot build libhwtimer"
-mkdir -p "$out/guest"
-gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
-	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/dev_bench.c" "$HWT_TOP/bench/dev_bench_expiry.c" \
-	"$HWT_TOP/bench/dev_bench_uring.c" "$HWT_TOP/bench/uheap.c" \
-	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/dev_bench" || die "cannot build dev_bench"
-gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
-	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" "$HWT_TOP/bench/storm_bench.c" \
-	"$out/user/lib/libhwtimer.a" -lpthread -o "$out/guest/storm_bench" || die "cannot build storm_bench"
-
-for entry in "${HWT_STOCK_KERNELS[@]}"; do
-	read -r label img hdr _ <<<"$entry"
-	# PREEMPT_RT is in the test matrix, not in the comparison
-	[[ $label == *-rt ]] && continue
-	rel=$(hwt_stock_release "$hdr")
-	log "layers 2 and 3 on stock $label ($rel)"
-	"$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$out/stock-$label" ||
-		die "module build against $rel failed"
-	"$HWT_TOP/tests/vm/initramfs.sh" "$out/stock-$label/initrd.gz" \
-		"$out/stock-$label/modules" bench="$out/guest"
-	HWT_QEMU_MEM=4G "$HWT_TOP/tests/vm/qemu.sh" "/boot/vmlinuz-$rel" \
-		"$out/stock-$label/initrd.gz" bench "$out/stock-$label.console" \
-		"$raw/stock-$label.results" 1800 ||
-		log "the $label guest did not finish cleanly (see $out/stock-$label.console)"
-done
+# 2 + 3. guests: stock 6.1 and 6.12 in full, the delivery rows on 6.12-rt,
+# and those rows again with an older module (bench/guests.sh)
+"$HWT_TOP/bench/guests.sh" "$out" "$raw" || die "the guests' part failed"
 
 log "writing BENCHMARKS.md and the plots"
 python3 "$HWT_TOP/bench/report.py" "$raw" "$HWT_TOP" || die "report failed"

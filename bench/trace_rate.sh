@@ -1,39 +1,86 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Trace the first seconds of the guests' rate curve (dev_bench rate) in a
-# stock 6.12 guest: hwtimer's hrtimer starts and expiries, the local APIC
-# timer interrupts and HRTIMER softirqs, as bench/notes.md reads them.
-# Usage: bench/trace_rate.sh; the trace ends in .vm/trace/results.
-src=$(cd "$(dirname "$0")/.." && pwd)
-out=$src/.vm/trace
-rm -rf $out; mkdir -p $out/guest
-rel=6.12.117+deb12-amd64
-$src/tests/vm/build.sh /usr/src/linux-headers-$rel $out/mod > $out/build.log 2>&1 || { echo build failed; exit 1; }
-make -s -C "$src" lib BUILD=$out/user KSFT_DIR=$HOME/.cache/hwtimer/src/linux-6.12.117-1~deb12u1/tools/testing/selftests
-gcc -O2 -g -std=gnu11 -w -static -I$src/uapi -I$src/userspace-tool/lib $src/bench/dev_bench.c $src/bench/dev_bench_expiry.c $src/bench/dev_bench_uring.c $src/bench/uheap.c $out/user/lib/libhwtimer.a -luring -o $out/guest/dev_bench.bin || exit 1
-cat > $out/guest/dev_bench <<'EOS'
+# The breakdown of late expiries (issue 39): run one rate of the guests'
+# rate curve at a time (dev_bench trace RATE) in a stock guest with the
+# kernel's and hwtimer's tracepoints on, then attribute every timer the
+# program saw later than twice the heap's p99 to a cause
+# (bench/late_breakdown.py).
+#
+# usage: bench/trace_rate.sh [RATE...]     (default: 10000 30000)
+# environment: HWT_TRACE_KERNEL=6.12|6.1|6.12-rt (default 6.12),
+#   HWT_TRACE_OUT (default .vm/trace); the tables go to stdout and to
+#   $HWT_TRACE_OUT/breakdown.md, the raw traces stay in $HWT_TRACE_OUT.
+set -uo pipefail
+. "$(dirname "$0")/../scripts/common.sh"
+
+rates=("$@")
+[ ${#rates[@]} -gt 0 ] || rates=(10000 30000)
+want=${HWT_TRACE_KERNEL:-6.12}
+out=${HWT_TRACE_OUT:-$HWT_OUT/trace}
+rel=
+for entry in "${HWT_STOCK_KERNELS[@]}"; do
+	read -r label _ hdr _ <<<"$entry"
+	[ "$label" = "$want" ] && rel=$(hwt_stock_release "$hdr")
+done
+[ -n "$rel" ] || die "no stock kernel $want (scripts/common.sh)"
+src=$(hwt_src_dir)
+rm -rf "$out"
+mkdir -p "$out/guest"
+"$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$out/mod" > "$out/build.log" 2>&1 ||
+	die "module build failed (see $out/build.log)"
+make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftests" ||
+	die "cannot build libhwtimer"
+gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
+	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" -I"$out/user/include" \
+	"$HWT_TOP/bench/dev_bench.c" \
+	"$HWT_TOP/bench/dev_bench_expiry.c" "$HWT_TOP/bench/dev_bench_trace.c" \
+	"$HWT_TOP/bench/dev_bench_uring.c" "$HWT_TOP/bench/uheap.c" \
+	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/dev_bench.bin" || die "cannot build dev_bench"
+
+# The guest's side: the events, then each rate with its trace after it,
+# compressed (a second of 30,000 timers is some 20 MB of text).
+cat > "$out/guest/dev_bench" <<EOS
 #!/bin/sh
 T=/sys/kernel/tracing
-[ -d $T/events ] || mount -t tracefs nodev $T
-echo 131072 > $T/buffer_size_kb
-echo 1 > $T/events/timer/hrtimer_start/enable
-echo 1 > $T/events/timer/hrtimer_expire_entry/enable
-echo 'vec == 8' > $T/events/irq/softirq_raise/filter
-echo 'vec == 8' > $T/events/irq/softirq_entry/filter
-echo 1 > $T/events/irq/softirq_raise/enable
-echo 1 > $T/events/irq/softirq_entry/enable
-echo 1 > $T/events/irq_vectors/local_timer_entry/enable
-echo 1 > $T/tracing_on
-/hwt/bench/dev_bench.bin "$@" &
-sleep 6
-echo 0 > $T/tracing_on
-wait
-echo "=== trace"
-grep -E "hwt_file_tick|softirq_raise|softirq_entry|local_timer_entry" $T/trace
-echo "=== trace end"
+[ -d \$T/events ] || mount -t tracefs nodev \$T
+sym() { sed -n "s/^\\([0-9a-f]*\\) [tT] \$1\\( .*\\)\\?\$/0x\\1/p" /proc/kallsyms | head -n 1; }
+tick=\$(sym hwt_file_tick)
+echo 65536 > \$T/buffer_size_kb
+echo mono > \$T/trace_clock
+for e in hwt_pass hwt_expire hwt_tick hwt_cascade; do
+	echo 1 > \$T/events/hwtimer/\$e/enable
+done
+for e in hrtimer_start hrtimer_expire_entry; do
+	echo "function == \$tick" > \$T/events/timer/\$e/filter
+	echo 1 > \$T/events/timer/\$e/enable
+done
+echo 1 > \$T/events/irq_vectors/local_timer_entry/enable
+for e in softirq_raise softirq_entry softirq_exit; do
+	echo 'vec == 8' > \$T/events/irq/\$e/filter
+	echo 1 > \$T/events/irq/\$e/enable
+done
+echo 'comm == "dev_bench.bin"' > \$T/events/sched/sched_wakeup/filter
+echo 'prev_comm == "dev_bench.bin" || next_comm == "dev_bench.bin"' > \$T/events/sched/sched_switch/filter
+echo 1 > \$T/events/sched/sched_wakeup/enable
+echo 1 > \$T/events/sched/sched_switch/enable
+echo 1 > \$T/events/workqueue/workqueue_execute_start/enable
+for r in ${rates[*]}; do
+	echo > \$T/trace
+	echo 1 > \$T/tracing_on
+	echo "=== rate \$r"
+	/hwt/bench/dev_bench.bin trace \$r
+	echo 0 > \$T/tracing_on
+	echo "=== trace \$r"
+	cat \$T/trace | gzip -c | base64
+	echo "=== end \$r"
+done
 EOS
-chmod +x $out/guest/dev_bench
-$src/tests/vm/initramfs.sh $out/initrd.gz $out/mod/modules bench=$out/guest > /dev/null
-HWT_QEMU_MEM=4G $src/tests/vm/qemu.sh /boot/vmlinuz-$rel $out/initrd.gz bench $out/console $out/results 1200 hwt.bench=dev_bench hwt.args=rate
-echo rc=$?
+chmod +x "$out/guest/dev_bench"
+"$HWT_TOP/tests/vm/initramfs.sh" "$out/initrd.gz" "$out/mod/modules" bench="$out/guest" > /dev/null
+HWT_QEMU_MEM=4G "$HWT_TOP/tests/vm/qemu.sh" "/boot/vmlinuz-$rel" "$out/initrd.gz" bench \
+	"$out/console" "$out/results" 3600 hwt.bench=dev_bench ||
+	die "the guest failed (see $out/console)"
+# HWT_TRACE_ANALYSE=0: the guest's run only (bench/late_breakdown.py later)
+[ "${HWT_TRACE_ANALYSE:-1}" = 0 ] ||
+	python3 "$HWT_TOP/bench/late_breakdown.py" "$out/results" "$want" | tee "$out/breakdown.md"

@@ -39,6 +39,9 @@ const char * const hwt_counter_names[HWT_NR_COUNTERS] = {
 	[HWT_C_CONTINUED] = "continued",
 	[HWT_C_HANDED_OFF] = "handed_off",
 	[HWT_C_WAKEUPS_HANDED_OFF] = "wakeups_handed_off",
+	[HWT_C_HARD_PASSES] = "hard_passes",
+	[HWT_C_READER_CPU] = "passes_on_reader_cpu",
+	[HWT_C_OTHER_CPU] = "passes_elsewhere",
 };
 
 const char * const hwt_maximum_names[HWT_NR_MAXIMA] = {
@@ -70,6 +73,9 @@ int hwt_clock_index(clockid_t clockid)
  * @b: the base
  * @clockid: the clock its timers run on
  * @fn: the owner's hrtimer callback
+ * @mode: HRTIMER_MODE_ABS_SOFT, or HRTIMER_MODE_ABS for an owner whose @fn
+ *	  runs in hard interrupt context but on PREEMPT_RT (it then sets up
+ *	  @b->more)
  * @slack_of: the owner's: the slack of a node with hwt_node.slack set (see
  *	      struct hwt_wheel), or NULL if it never sets it
  * @gfp: for allocating the wheel
@@ -82,6 +88,7 @@ int hwt_clock_index(clockid_t clockid)
  */
 int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 		  enum hrtimer_restart (*fn)(struct hrtimer *),
+		  enum hrtimer_mode mode,
 		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp)
 {
 	int ret;
@@ -102,7 +109,8 @@ int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 	b->cpu = -1;
 	b->cpu_online = false;
 	memset(&b->stats, 0, sizeof(b->stats));
-	hwt_hrtimer_setup(&b->hrt, fn, clockid, HRTIMER_MODE_ABS_SOFT);
+	b->mode = mode;
+	hwt_hrtimer_setup(&b->hrt, fn, clockid, mode);
 	atomic_inc(&hwt_nbases);
 	return 0;
 }
@@ -174,7 +182,7 @@ static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 	hwt_stat_add(&b->stats, HWT_C_ARMS, 1);
 	if (b->cpu < 0) {
 		hrtimer_start_range_ns(&b->hrt, ns_to_ktime(latest - range),
-				       range, HRTIMER_MODE_ABS_SOFT);
+				       range, b->mode);
 		return;
 	}
 	/*
@@ -186,7 +194,7 @@ static void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 	if (b->cpu == smp_processor_id() || !b->cpu_online ||
 	    smp_call_function_single_async(b->cpu, &b->arm_csd) == -ENXIO)
 		hrtimer_start_range_ns(&b->hrt, ns_to_ktime(latest - range),
-				       range, HRTIMER_MODE_ABS_PINNED_SOFT);
+				       range, b->mode | HRTIMER_MODE_PINNED);
 }
 
 /*
@@ -326,10 +334,12 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 	hwt_pass_init(&x->pass, local_clock());
 	x->now = hwt_base_now(b);
 	x->fired = 0;
+	x->apart = false;
 	if (kind == HWT_PASS_WAKEUP)
 		b->armed = U64_MAX;
 	b->running = true;
 	hwt_stat_add(&b->stats, counter[kind], 1);
+	trace_hwt_pass(b->clockid, b, kind, x->now);
 	hwt_base_sync(b, x->now);
 	x->clk = b->wheel->clk;
 	x->cascaded = b->wheel->cascaded;
@@ -423,6 +433,24 @@ static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x)
 	return more;
 }
 
+/* Whether cascading ahead may be done at @now. */
+static bool hwt_base_ahead_now(struct hwt_base *b, u64 now)
+{
+	u64 ahead;
+
+	return hwt_wheel_next_ahead(b->wheel, &ahead) &&
+	       (s64)(ahead - now) <= 0;
+}
+
+/* Program the hrtimer for the wheel's next window, not for work ahead. */
+static void hwt_base_arm_due(struct hwt_base *b)
+{
+	u64 next, latest;
+
+	if (hwt_wheel_next_range(b->wheel, &next, &latest))
+		hwt_base_arm(b, next, latest);
+}
+
 /**
  * hwt_base_expiry_end() - finish a pass: arm the hrtimer for what is left
  * @b: the base, locked
@@ -431,15 +459,19 @@ static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x)
  *
  * A pass that left nothing due is followed by one that cascades ahead
  * (hwt_base_ahead()), which never delays a due timer nor spends the
- * expiry's budget.
+ * expiry's budget; unless its owner cascades ahead apart (@x->apart), in
+ * a context of its own that never holds up the hrtimer: then the run ends,
+ * the hrtimer is armed for what is due, and the owner is told to.
  *
- * Return: true if the pass spent its budget and work may be left due, or
- * cascading ahead is left to do now: the hrtimer is then not armed, and the
- * owner goes on with another pass, hands the base to its worker, or calls
- * hwt_base_expiry_defer() (see base.h). Until one of those ends the run,
- * nothing arms the hrtimer.
+ * Return: HWT_END_DUE if the pass spent its budget and work may be left
+ * due, or cascading ahead is left to do now within the run: the hrtimer is
+ * then not armed, and the owner goes on with another pass, hands the base
+ * to its worker, or calls hwt_base_expiry_defer() (see base.h). Until one
+ * of those ends the run, nothing arms the hrtimer. HWT_END_AHEAD (with
+ * @x->apart only): the run is over, and the owner is to call
+ * hwt_base_ahead_pass(). HWT_END_DONE: the run is over.
  */
-bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
+enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 {
 	struct hwt_wheel *w = b->wheel;
 	s64 moved = w->clk - x->clk;	/* back, if the clock was set back */
@@ -456,13 +488,53 @@ bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		       local_clock() - x->pass.start);
 	if (!x->pass.left) {
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
-		return true;
+		return HWT_END_DUE;
 	}
-	if (hwt_base_ahead(b, x))
-		return true;
+	if (x->apart && hwt_base_ahead_now(b, x->now)) {
+		b->running = false;
+		hwt_base_arm_due(b);
+		return HWT_END_AHEAD;
+	}
+	if (!x->apart && hwt_base_ahead(b, x))
+		return HWT_END_DUE;
 	b->running = false;
 	hwt_base_arm_next(b);
-	return false;
+	return HWT_END_DONE;
+}
+
+/**
+ * hwt_base_ahead_pass() - cascade ahead, apart from expiry
+ * @b: the base, locked, whose owner cascades ahead apart (struct
+ *     hwt_expiry.apart) and was told to (HWT_END_AHEAD)
+ *
+ * A pass of cascading ahead (wheel.h) with a budget of its own, which no
+ * due timer waits behind: the hrtimer stays armed for what is due. While a
+ * run owns the base, or anything is due, it does nothing: the run, or the
+ * hrtimer's pass, ends with HWT_END_AHEAD again once the due work is done.
+ * Once nothing is left to do now, the hrtimer is armed for the next work
+ * ahead too, if that comes before what is due.
+ *
+ * Return: true if more is left to do now: the owner calls it again, when
+ * other work has had the CPU.
+ */
+bool hwt_base_ahead_pass(struct hwt_base *b)
+{
+	struct hwt_expiry x;
+	u64 next, latest;
+	bool more;
+
+	if (b->running)
+		return false;
+	x.now = hwt_base_now(b);
+	hwt_base_sync(b, x.now);
+	if (hwt_wheel_next_range(b->wheel, &next, &latest) &&
+	    (s64)(next - x.now) <= 0)
+		return false;
+	hwt_pass_init(&x.pass, local_clock());
+	more = hwt_base_ahead(b, &x);
+	if (!more)
+		hwt_base_arm_next(b);
+	return more;
 }
 
 /**

@@ -7,10 +7,10 @@
  *   base    a wheel on one clock and the hrtimer that drives it (base.c)
  *   kbase   a base of the in-kernel API, per CPU and clock (kbase.h, kbase.c)
  *   file    an open /dev/hwtimer: its ids, bases and lock (dev.h)
- *   utimer  a timer of a file, a 40-byte slot of its table (struct
+ *   utimer  a timer of a file, a 40-byte entry of its table (struct
  *           hwt_utimer, dev.h)
  *   ext     what a utimer with a period, slack or an eventfd keeps
- *           beside its slot (struct hwt_uext, dev.h)
+ *           beside its entry (struct hwt_uext, dev.h)
  *   pass    one bounded run of a base's expiry (below, pass.h)
  *   unit    what a pass counts: a timer expired or a node placed, or
  *           HWT_CHEAP_PER_UNIT nodes moved along with one (pass.h)
@@ -35,9 +35,13 @@
  * only if its window ends before the armed one. Deleting never does,
  * except that a base whose wheel becomes empty disarms.
  *
- * Expiry context: a soft hrtimer (HRTIMER_MODE_ABS_SOFT). The in-kernel
- * API's callbacks run in softirq context, as timer_list's do, which is
- * what drivers expect. None runs in hard interrupt context.
+ * Expiry context: the owner's. The in-kernel API's bases run on a soft
+ * hrtimer (HRTIMER_MODE_ABS_SOFT), and their callbacks in softirq
+ * context, as timer_list's do, which is what drivers expect. A device
+ * file's bases expire in the hrtimer's own interrupt (HRTIMER_MODE_ABS,
+ * neither soft nor hard), as timerfd's do: a small pass there, and the
+ * rest of the run in softirq context (@more), as below. On PREEMPT_RT
+ * hrtimer runs such hrtimers in the ktimers thread: soft ones again.
  *
  * Bounded work. A run of the callback (a pass) has a budget of
  * HWT_PASS_BUDGET units. A unit is a timer expired or a node the wheel
@@ -116,9 +120,8 @@
  * So its bases' locks are raw spinlocks, taken with interrupts off
  * (kbase.h); the bounded work above is what makes that acceptable on RT.
  * Device files share one lock between their bases (the file's lock), since
- * their expiries also feed the file's record queue. It is only taken from
- * process context and from the soft hrtimer callback: a BH lock, with hard
- * interrupts on while it is held.
+ * their expiries also feed the file's record queue. Their expiry takes it
+ * in hard interrupt context, so it is held with interrupts off (dev.h).
  *
  * Scaling. The in-kernel API shards by CPU. As with timer_list, a timer is
  * queued on the base of the CPU that arms it (HWTIMER_PINNED: of the CPU
@@ -183,6 +186,9 @@ enum hwt_counter {
 	HWT_C_CONTINUED,	/* passes a run went on with, not re-armed */
 	HWT_C_HANDED_OFF,	/* passes run by the worker of a base */
 	HWT_C_WAKEUPS_HANDED_OFF, /* wake-ups passes left to a worker */
+	HWT_C_HARD_PASSES,	/* passes run in the hrtimer's interrupt */
+	HWT_C_READER_CPU,	/* passes that woke a reader on its own CPU */
+	HWT_C_OTHER_CPU,	/* passes that woke a reader on another CPU */
 	HWT_NR_COUNTERS
 };
 
@@ -239,6 +245,13 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  * struct hwt_base - a wheel driven by an hrtimer on one clock
  * @wheel: the wheel
  * @hrt: drives the wheel, armed to fire by @armed
+ * @more: for an owner that expires in @hrt's own interrupt, a soft
+ *	  hrtimer that takes a run on in softirq context when the pass there
+ *	  left work due
+ * @ahead: for an owner that cascades ahead apart from expiry (struct
+ *	   hwt_expiry.apart), a soft hrtimer that does it
+ * @mode: @hrt's mode: HRTIMER_MODE_ABS_SOFT, or HRTIMER_MODE_ABS (hard
+ *	  interrupt context but on PREEMPT_RT, as timerfd's)
  * @clockid: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME
  * @cpu: the CPU the base is bound to, or -1; a bound base's hrtimer is
  *	 always programmed on @cpu while it is online (through @arm_csd
@@ -262,6 +275,9 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
 struct hwt_base {
 	struct hwt_wheel *wheel;
 	struct hrtimer hrt;
+	struct hrtimer more;
+	struct hrtimer ahead;
+	enum hrtimer_mode mode;
 	clockid_t clockid;
 	int cpu;
 	bool cpu_online;
@@ -289,6 +305,10 @@ enum hwt_pass_kind {
  * @cascaded: the wheel's cascade count when the pass started
  * @pass: its bound (pass.h), on local_clock()
  * @fired: how many timers it expired
+ * @apart: its owner cascades ahead apart from expiry, with
+ *	   hwt_base_ahead_pass(), and sets this after hwt_base_expiry_begin():
+ *	   the pass does none, and ends the run with the hrtimer armed for
+ *	   what is due even when some is left to do (HWT_END_AHEAD)
  */
 struct hwt_expiry {
 	u64 now;
@@ -296,6 +316,16 @@ struct hwt_expiry {
 	u64 cascaded;
 	struct hwt_pass pass;
 	unsigned int fired;
+	bool apart;
+};
+
+/* What a pass left, from hwt_base_expiry_end(). */
+enum hwt_end {
+	HWT_END_DONE,	/* nothing due: the hrtimer is armed */
+	HWT_END_DUE,	/* work may be left due: the run goes on (base.h) */
+	HWT_END_AHEAD,	/* nothing due, the hrtimer armed for what will be;
+			 * cascading ahead is left to do now, apart
+			 */
 };
 
 /**
@@ -317,6 +347,7 @@ extern const clockid_t hwt_clockids[HWT_NR_CLOCKS];
 int hwt_clock_index(clockid_t clockid);
 int hwt_base_init(struct hwt_base *b, clockid_t clockid,
 		  enum hrtimer_restart (*fn)(struct hrtimer *),
+		  enum hrtimer_mode mode,
 		  u64 (*slack_of)(const struct hwt_node *n), gfp_t gfp);
 void hwt_base_destroy(struct hwt_base *b);
 void hwt_base_destroy_freed(struct hwt_base *b);
@@ -469,7 +500,8 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 				      struct hwt_expiry *x);
 void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x);
-bool hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x);
+enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x);
+bool hwt_base_ahead_pass(struct hwt_base *b);
 void hwt_base_expiry_defer(struct hwt_base *b);
 bool hwt_run_more(u64 start);
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * /dev/hwtimer: many timers behind one file descriptor. The userspace
- * contract is in uapi/linux/hwtimer.h; base.h opens with a glossary of the
- * module's nouns. The device is a file per concern:
+ * contract is in Documentation/userspace-api/hwtimer.rst (the structs in
+ * uapi/linux/hwtimer.h); base.h opens with a glossary of the module's
+ * nouns. The device is a file per concern:
  *
  *   dev_file.c     a file's life: open, release, fdinfo, the misc device
  *   dev_account.c  what timers cost and who pays: the limits, per-user
  *                  charges, timer objects
- *   dev_ids.c      a file's table of timers: slots, whose index is the
+ *   dev_ids.c      a file's table of timers: entries, whose index is the
  *                  timer's id
  *   dev_timer.c    a file's timers on its wheels: arming, re-arming,
  *                  removal
@@ -17,8 +18,10 @@
  *   dev_timens.c   time namespaces: deadlines and times in a task's view
  *   dev_signal.c   wake-ups: eventfd entries, eventfds, readers and
  *                  pollers, signalled once the lock is dropped
- *   dev_ops.c      ADD, MOD and CANCEL: validation and execution, a chunk
- *                  of them under one hold of the lock
+ *   dev_prep.c     ADD, MOD and CANCEL checked, and what they need
+ *                  allocated, with no lock held
+ *   dev_ops.c      ADD, MOD and CANCEL run, a chunk of them under one
+ *                  hold of the lock
  *   dev_ioctl.c    the ioctls: struct sizes, single ops, GET,
  *                  SET_EVENTFD, SLACK, RECORD_SIZE, INFO
  *   dev_batch.c    the bulk ioctls, BATCH and DRAIN, over pinned user
@@ -37,23 +40,54 @@
  * of the ioctls), so a file's #include lines are the files it depends on.
  *
  * Every open file has its own timers, in a table by id (struct hwt_ids),
- * and up to three timer bases (one per clock, set up on first use). The
- * file's lock is its bases' lock too: it guards the timers, their ids, the
- * wheels, the queue of expired timers whose records wait to be read, and
- * the counters. It is only taken in process context and in the bases'
- * soft hrtimer callbacks, so it is a BH lock and hard interrupts stay on.
+ * and up to three timer bases (one per clock, set up on first use).
  *
- * Expiry runs in the bases' soft hrtimer callbacks and does little per
- * timer. It puts the timer on the record queue, linked by ids in the
- * place of the list link the wheel no longer uses, and notes its eventfd,
- * signalled once the lock is dropped. Records are built by read(), which
- * also re-arms periodic timers. A timer is thus either on the wheel or on
- * the queue, never both, and the queue never holds more entries than
- * there are timers.
+ * Locking. A file has five locks. Where two are held at once, they nest
+ * in this order, never the other way:
  *
- * Memory. A timer is a 40-byte slot of the file's table, whose id names
- * it: ADD takes a free slot and CANCEL gives it back, with no allocation
- * of their own. The table grows a chunk of slots at a time, as a page (a
+ *   @setup, @read_lock, @ids.grow	mutexes; never two of them at once
+ *     -> @lock				spinlock, interrupts off
+ *       -> @sig_lock			spinlock, interrupts off
+ *
+ * - @lock is the file's lock and its bases' lock: it guards the timers,
+ *   their ids and the table's chunks, the wheels, the queue of expired
+ *   timers whose records wait to be read, and the counters. Expiry takes
+ *   it in the bases' hrtimer interrupt, so it is taken with hard
+ *   interrupts off everywhere (on PREEMPT_RT, where expiry runs in the
+ *   ktimers thread, it is a sleeping lock like any spinlock_t). A hold
+ *   that collects wake-ups saves the interrupt state (hwt_lock_signals()).
+ * - @setup serialises setting up a base or the ring, which are put in
+ *   under @lock (dev_expiry.c, dev_ring.c).
+ * - @read_lock lets one reader at a time copy records off the queue
+ *   (read(), RING_FLUSH) or change their size, taking @lock per chunk
+ *   (dev_read.c).
+ * - @ids.grow lets one thread at a time grow the table or give it back,
+ *   which swaps chunks and directories in under @lock (dev_ids.c).
+ * - @sig_lock is held by a run that signals eventfds once it has dropped
+ *   @lock: taken before @lock is dropped, so that a MOD or CANCEL that
+ *   ends an arming afterwards finds the run, and released after. It
+ *   guards the wake-ups passes left (dev_signal.c). Under it only the
+ *   eventfds' and @wq's own wait-queue locks are taken.
+ *
+ * Beyond the file, hwt_cos_lock (dev_clockset.c) nests outside @lock, and
+ * io_uring's uring_lock outside all of them (a command runs under it).
+ * lockdep_assert_held() marks where an inner lock is taken under an outer
+ * one in another function.
+ *
+ * Expiry runs where timerfd's does: in the bases' hrtimer interrupt, a
+ * small pass (dev_expiry.c), which the hrtimer softirq and then a worker
+ * take on when more is due than such a pass may do. It does little per
+ * timer. It puts the timer's record into the expiry ring, or the timer on
+ * the record queue, linked by ids in the place of the list link the wheel
+ * no longer uses, and notes its eventfd, signalled once the lock is
+ * dropped. Records on the queue are built by read(), which also re-arms
+ * periodic timers. A timer is thus either on the wheel or on the queue,
+ * never both, and the queue never holds more entries than there are
+ * timers.
+ *
+ * Memory. A timer is a 40-byte entry of the file's table, whose id names
+ * it: ADD takes a free entry and CANCEL gives it back, with no allocation
+ * of their own. The table grows a chunk of entries at a time, as a page (a
  * first, smaller chunk keeps a file of few timers small). A timer with a
  * period, slack or an eventfd also has a 40-byte struct hwt_uext, which
  * MOD adds when a timer gains a period. The chunks and the struct
@@ -95,14 +129,14 @@ enum {
 #define HWT_U_CANCEL_ON_SET	BIT(4)
 
 /**
- * struct hwt_utimer - a timer of a /dev/hwtimer file, a slot of its table
+ * struct hwt_utimer - a timer of a /dev/hwtimer file, an entry of its table
  * @node: on the wheel (PENDING); deadline
  * @__node_entry: @node.entry, as the wheel's fields are named in the
  *		  overlay that names the owner's bits of @node
  * @__node_expires: @node.expires
  * @__node_lvl: @node.lvl
  * @__node_slack: @node.slack
- * @id: its id on the file, 1..HWT_ID_MAX; 0 in a free slot of the table
+ * @id: its id on the file, 1..HWT_ID_MAX; 0 in a free entry of the table
  * @gen: generation of its arming, from the file's counter (ADD, MOD)
  * @clk: index of its clock in hwt_clockids, or HWT_CLK_ELAPSED
  * @state: HWT_U_*
@@ -114,7 +148,7 @@ enum {
  * @qnext: and the id after it, 0 at its tail
  * @cookie: the user's cookie, for a timer without HWT_U_EXT
  * @ext: with HWT_U_EXT, what it has besides, its cookie included
- * @next_free: in a free slot, the next free id (dev_ids.c)
+ * @next_free: in a free entry, the next free id (dev_ids.c)
  *
  * @id, @gen, @clk, @state and @flags are the owner's bits of @node
  * (HWT_NODE_OWNER_BITS), and @fired and the queue's links take @node's
@@ -184,7 +218,7 @@ static inline clockid_t hwt_uclockid(unsigned int clk)
 
 /**
  * struct hwt_uext - what a timer with a period, slack or an eventfd has
- *		     besides its slot
+ *		     besides its entry
  * @period: its period, 0 for a one-shot timer
  * @slack: how late it may fire after each deadline (the wheel's
  *	   struct hwt_wheel.slack_of)
@@ -192,7 +226,7 @@ static inline clockid_t hwt_uclockid(unsigned int clk)
  *	period's grid starts here, even where the wheel raised the timer's
  *	deadline to a tick it had not processed yet
  * @efd: its eventfd, or NULL
- * @cookie: the user's cookie, which the slot holds for other timers
+ * @cookie: the user's cookie, which the entry holds for other timers
  */
 struct hwt_uext {
 	u64 period;
@@ -219,16 +253,20 @@ static_assert(sizeof(struct hwt_utimer) == sizeof(struct hwt_node) + 8);
 static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct hwt_utimer) == 40);
 
 /**
- * struct hwt_ids - a file's timers: a table of slots, by id (dev_ids.c)
+ * struct hwt_ids - a file's timers: a table of entries, by id (dev_ids.c)
  * @dir: the table's chunks. dir[0] holds the first HWT_IDS_CHUNK0 ids, each
- *	 later one the next HWT_IDS_PER_CHUNK (hwt_ids_slot()).
+ *	 later one the next HWT_IDS_PER_CHUNK (hwt_ids_entry()).
  * @dirsize: entries @dir has room for
  * @nchunks: chunks in @dir
- * @cap: slots in those chunks
- * @top: ids up to @top have been handed out; the slots above are unused
+ * @cap: entries in those chunks
+ * @top: ids up to @top have been handed out; the entries above are unused
  * @free: the id freed last, taken next; 0 if none
  * @nfree: free ids up to @top
- * @grow: one thread at a time grows the table
+ * @hwm: the highest id the file ever handed out, which outlives a table
+ *	 given back: ids above it were never a timer's (ENOENT), the others
+ *	 were (ESTALE with HWTIMER_F_GEN)
+ * @grow: one thread at a time grows the table or gives it back; taken
+ *	  before the file's lock (dev.h, "Locking")
  */
 struct hwt_ids {
 	struct hwt_utimer **dir;
@@ -238,6 +276,7 @@ struct hwt_ids {
 	u32 top;
 	u32 free;
 	u32 nfree;
+	u32 hwm;
 	struct mutex grow;		/* see @grow above */
 };
 
@@ -247,8 +286,9 @@ struct hwt_ids {
  * @ids: its timers by id
  * @base: one timer base per clock, set up on first use
  * @clocks: bit c set once @base[c] is set up
- * @setup: serialises setting up a base
- * @read_lock: one reader at a time copies records off the record queue
+ * @setup: serialises setting up a base or the ring: see above
+ * @read_lock: one reader at a time copies records off the record queue:
+ *	       see above
  * @qhead: the id at the head of the record queue, oldest first; 0 if none
  * @qtail: the id at its tail
  * @wq: readers and pollers wait here for records
@@ -275,8 +315,12 @@ struct hwt_ids {
  *	      @sig_left and @sig_left_poll
  * @sig_left: eventfds whose wake-ups passes left, out of time (struct
  *	      hwt_efd.left)
+ * @sig_nleft: entries of @sig_left, which a flush goes through at most
+ *	       (with @sig_left_poll) of those it finds when it starts
  * @sig_left_poll: a pass left the wake-up of readers and pollers
  * @sig_work: does the wake-ups passes left
+ * @reader_cpu: the CPU a reader or poller last waited on, for the counts
+ *		of where passes woke one (HWT_C_READER_CPU, HWT_C_OTHER_CPU)
  * @dead: being released: expiries must not re-arm anything
  * @stats: counters of the file's own (the owner fields); its bases count
  *	   the rest
@@ -306,8 +350,10 @@ struct hwt_file {
 	u32 cos_seq;
 	spinlock_t sig_lock;		/* see @sig_lock above */
 	struct list_head sig_left;
+	u32 sig_nleft;
 	bool sig_left_poll;
 	struct work_struct sig_work;
+	int reader_cpu;
 	bool dead;
 	struct hwt_stats stats;
 };
@@ -317,9 +363,9 @@ struct hwt_file {
 /* the workers of bases that a backlog was handed to (dev_file.c) */
 extern struct workqueue_struct *hwt_pass_wq;
 
-/* process context and the soft hrtimer only: see above */
-#define hwt_lock(hf)	spin_lock_bh(&(hf)->lock)
-#define hwt_unlock(hf)	spin_unlock_bh(&(hf)->lock)
+/* expiry takes it in hard interrupt context: see above */
+#define hwt_lock(hf)	spin_lock_irq(&(hf)->lock)
+#define hwt_unlock(hf)	spin_unlock_irq(&(hf)->lock)
 
 static inline struct hwt_uext *hwt_ext(struct hwt_utimer *t)
 {

@@ -3,7 +3,7 @@
  * /dev/hwtimer: what timers cost and who pays. The limits (module
  * parameters), what each user holds over all its files, the re-arms its
  * NO_RECORD periodic timers cost, and what timers with a period, slack or
- * an eventfd have besides their slot. See dev.h.
+ * an eventfd have besides their entry. See dev.h.
  */
 #include <linux/cred.h>
 #include <linux/math64.h>
@@ -140,16 +140,15 @@ void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
 }
 
 /**
- * hwt_file_uncharge() - a closing file gives its user back its timers
+ * hwt_file_uncharge() - a closing file gives its user back its re-arms
  * @hf: the file, whose timers are freed
  *
- * Its timers, and its periodic timers' re-arms. The table's charge
- * goes with the array (hwt_ids_destroy()), the ring's with the ring
- * (hwt_ring_free()).
+ * Its periodic timers' re-arms. Timers are charged by the entries of the
+ * table they take, which go with the table (hwt_ids_destroy()); the ring's
+ * charge goes with the ring (hwt_ring_free()).
  */
 void hwt_file_uncharge(struct hwt_file *hf)
 {
-	hwt_user_uncharge(hf->user, hf->ntimers);
 	hwt_rearms_uncharge(hf, hf->rearms);
 }
 
@@ -229,7 +228,7 @@ bool hwt_pass_rearm_take(struct hwt_file *hf)
 	return true;
 }
 
-/* What timers with a period, slack or an eventfd have besides their slot */
+/* What timers with a period, slack or an eventfd have besides their entry */
 
 /* A zeroed struct hwt_uext; no lock held. */
 struct hwt_uext *hwt_uext_alloc(void)

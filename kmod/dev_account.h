@@ -13,9 +13,9 @@ struct cred;
  * struct hwt_user - what one user holds over all its files
  * @uid: the user who pays: see hwt_payer()
  * @ref: open files of the user
- * @timers: timers the user holds, with what counts as timers: stretches of
- *	    the tables of timers (dev_ids.c) and record slots of the expiry rings
- *	    (dev_ring.c)
+ * @timers: timers the user holds, counted as what they take: the entries of
+ *	    the files' tables of timers, a timer's or free (dev_ids.c), and
+ *	    the record slots of the expiry rings (dev_ring.c)
  * @rearms: re-arms per second its NO_RECORD periodic timers cost
  * @pass_rearms: periodic timers expiry passes re-armed in the current
  *		 second, their records having gone to a ring (low 32 bits),

@@ -26,30 +26,40 @@
 
 #define HWT_DRAIN_CHUNK	256
 
+/* pages a pin spans: a chunk's at most two, a whole inline batch's more */
+#define HWT_UPIN_PAGES	(HWT_NOWAIT_BYTES / PAGE_SIZE + 1)
+static_assert(HWT_UPIN_PAGES >= 2);
+
 /**
- * struct hwt_upin - user memory of at most a page, pinned for writing
- * @pages: the one or two pages it spans
+ * struct hwt_upin - user memory pinned for writing
+ * @pages: the pages it spans
  * @nr: entries of @pages
  * @off: where it starts in @pages[0]
  */
 struct hwt_upin {
-	struct page *pages[2];
+	struct page *pages[HWT_UPIN_PAGES];
 	unsigned int nr;
 	unsigned int off;
 };
 
 /*
- * Pin @len bytes (1..PAGE_SIZE) at @u: -EFAULT unless all are there and
- * writable, or what pinning failed with (-ENOMEM, say).
+ * Pin @len bytes (1..HWT_NOWAIT_BYTES) at @u: -EFAULT unless all are there
+ * and writable, or what pinning failed with (-ENOMEM, say). With @nofault,
+ * pages that are not in memory are not faulted in (FOLL_NOFAULT): -EFAULT
+ * for them too, and nothing waits for I/O or a userfaultfd.
  */
-static int hwt_upin(struct hwt_upin *p, const void __user *u, size_t len)
+static int hwt_upin(struct hwt_upin *p, const void __user *u, size_t len,
+		    bool nofault)
 {
 	unsigned long addr = (unsigned long)u;
 	int ret;
 
 	p->off = offset_in_page(addr);
 	p->nr = DIV_ROUND_UP(p->off + len, PAGE_SIZE);
-	ret = pin_user_pages_fast(addr & PAGE_MASK, p->nr, FOLL_WRITE,
+	if (WARN_ON_ONCE(p->nr > HWT_UPIN_PAGES))
+		return -EFAULT;
+	ret = pin_user_pages_fast(addr & PAGE_MASK, p->nr,
+				  FOLL_WRITE | (nofault ? FOLL_NOFAULT : 0),
 				  p->pages);
 	if (ret == p->nr)
 		return 0;
@@ -64,41 +74,54 @@ static void hwt_unpin(struct hwt_upin *p)
 }
 
 /*
- * A chunk of a batch's entries: pinned user memory, or a copy of a
+ * A chunk of a batch's entries: pinned user memory, its own pin or a part
+ * of one that holds the whole batch (at @at in @pin), or a copy of a
  * registered buffer's bytes (@buf), written back when the chunk is done.
  */
 struct hwt_chunk {
-	struct hwt_upin pin;
+	struct hwt_upin own;
+	const struct hwt_upin *pin;
+	size_t at;
 	void *buf;
 	size_t len;
 };
 
 /*
  * Get the @len bytes at offset @at of @src: -EFAULT if they are not there.
+ * @whole, if not NULL, has pinned all of @src's user memory already.
  * Chunks are got and put in order: a registered buffer's iterators move
  * on with each.
  */
 static int hwt_chunk_get(struct hwt_chunk *c, const struct hwt_batch_src *src,
-			 size_t at, size_t len, void *buf)
+			 const struct hwt_upin *whole, size_t at, size_t len,
+			 void *buf)
 {
 	c->len = len;
-	if (!src->in) {
-		c->buf = NULL;
-		return hwt_upin(&c->pin, src->uops + at, len);
+	c->buf = NULL;
+	c->pin = &c->own;
+	c->at = 0;
+	if (src->in) {
+		c->buf = buf;
+		return copy_from_iter(buf, len, src->in) == len ? 0 : -EFAULT;
 	}
-	c->buf = buf;
-	return copy_from_iter(buf, len, src->in) == len ? 0 : -EFAULT;
+	if (whole) {
+		c->pin = whole;
+		c->at = at;
+		return 0;
+	}
+	return hwt_upin(&c->own, src->uops + at, len, false);
 }
 
 /*
- * Done with a chunk whose first @ran bytes' entries ran: its pages
+ * Done with a chunk whose first @ran bytes' entries ran: its own pages
  * unpinned, or those bytes of its copy written back.
  */
 static void hwt_chunk_put(struct hwt_chunk *c, const struct hwt_batch_src *src,
 			  size_t ran)
 {
 	if (!c->buf) {
-		hwt_unpin(&c->pin);
+		if (c->pin == &c->own)
+			hwt_unpin(&c->own);
 		return;
 	}
 	/* a registered buffer's pages are there: it cannot come up short */
@@ -110,7 +133,7 @@ static void hwt_chunk_put(struct hwt_chunk *c, const struct hwt_batch_src *src,
 static void hwt_chunk_copy(struct hwt_chunk *c, size_t at, void *buf,
 			   size_t len, bool out)
 {
-	struct hwt_upin *p = &c->pin;
+	const struct hwt_upin *p = c->pin;
 
 	if (c->buf) {
 		if (out)
@@ -119,7 +142,7 @@ static void hwt_chunk_copy(struct hwt_chunk *c, size_t at, void *buf,
 			memcpy(buf, c->buf + at, len);
 		return;
 	}
-	at += p->off;
+	at += c->at + p->off;
 	while (len) {
 		struct page *page = p->pages[at >> PAGE_SHIFT];
 		size_t o = offset_in_page(at), n = min(len, PAGE_SIZE - o);
@@ -205,29 +228,57 @@ int hwt_batch_check(u32 count, u32 op_size, u32 flags)
 	return 0;
 }
 
+/*
+ * What io_uring's inline issue (HWT_RUN_NOWAIT) does before the first
+ * entry runs, so that it never sleeps on the batch's memory: refuse a
+ * batch past HWT_NOWAIT_BYTES, and pin a user array whole, without
+ * faulting anything in. -EAGAIN sends the command to io-wq, which runs it
+ * as BATCH does, faulting in what it must.
+ */
+static int hwt_batch_nowait(const struct hwt_batch_src *src, size_t bytes,
+			    struct hwt_upin *whole)
+{
+	if (bytes > HWT_NOWAIT_BYTES)
+		return -EAGAIN;
+	if (src->in || !bytes)
+		return 1;	/* a registered buffer is pinned already */
+	return hwt_upin(whole, src->uops, bytes, true) ? -EAGAIN : 0;
+}
+
 /**
  * hwt_batch_run() - run a batch's entries, a chunk at a time
  * @hf: the file
  * @src: where the entries are
  * @count: how many, checked by hwt_batch_check()
  * @osize: the size of each
- * @stop: stop at the first failure (HWTIMER_BATCH_STOP_ON_ERROR)
+ * @flags: HWT_RUN_STOP, HWT_RUN_NOWAIT
  * @done: set to how many ran, their results written back
  *
  * A chunk whose memory is not there does not run, and ends the batch; so
- * does a signal, between chunks.
+ * does a signal, between chunks. With HWT_RUN_NOWAIT, nothing sleeps
+ * before the first entry runs (see hwt_batch_nowait() and hwt_run_ops());
+ * once it has, the rest runs as it would without the flag.
  *
- * Return: 0, or -errno for what ended the batch early.
+ * Return: 0, or -errno for what ended the batch early; -EAGAIN only with
+ * HWT_RUN_NOWAIT and nothing run.
  */
 long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
-		   u32 count, size_t osize, bool stop, u32 *done)
+		   u32 count, size_t osize, unsigned int flags, u32 *done)
 {
+	struct hwt_upin whole, *pinned = NULL;
 	struct hwt_prepped_op *preps;
 	void *buf = NULL;
 	unsigned int per;
 	long ret = 0;
 
 	*done = 0;
+	if (flags & HWT_RUN_NOWAIT) {
+		ret = hwt_batch_nowait(src, (size_t)count * osize, &whole);
+		if (ret < 0)
+			return ret;
+		pinned = ret ? NULL : &whole;
+		ret = 0;
+	}
 	/* a chunk spans at most a page's worth of bytes: two pages pinned */
 	per = min_t(size_t, HWT_CHUNK, PAGE_SIZE / osize);
 	preps = kmalloc_array(min(count, per) ?: 1, sizeof(*preps),
@@ -235,25 +286,34 @@ long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
 	if (preps && src->in)
 		buf = kmalloc(min(count, per) * osize ?: 1, GFP_KERNEL);
 	if (!preps || (src->in && !buf)) {
-		kfree(preps);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out;
 	}
 	while (*done < count) {
 		unsigned int i, n = min(per, count - *done);
 		struct hwt_chunk chunk;
-		unsigned int ran;
+		int ran;
 
-		ret = hwt_chunk_get(&chunk, src, *done * osize, n * osize, buf);
+		ret = hwt_chunk_get(&chunk, src, pinned, *done * osize,
+				    n * osize, buf);
 		if (ret)
 			break;
 		for (i = 0; i < n; i++)
 			hwt_read_op(&chunk, i, osize, &preps[i].op);
-		ran = hwt_run_ops(hf, preps, n, stop);
+		/* only the first chunk may still go to io-wq */
+		ran = hwt_run_ops(hf, preps, n,
+				  *done ? flags & ~HWT_RUN_NOWAIT : flags);
+		if (ran < 0) {
+			hwt_chunk_put(&chunk, src, 0);
+			ret = ran;
+			break;
+		}
 		for (i = 0; i < ran; i++)
 			hwt_write_op(&chunk, i, osize, &preps[i].op);
 		hwt_chunk_put(&chunk, src, ran * osize);
 		*done += ran;
-		if (ran < n || (stop && preps[ran - 1].op.result < 0))
+		if (ran < n ||
+		    ((flags & HWT_RUN_STOP) && preps[ran - 1].op.result < 0))
 			break;
 		/*
 		 * A signal ends it: @done tells the caller where to go on.
@@ -264,6 +324,9 @@ long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
 			break;
 		cond_resched();
 	}
+out:
+	if (pinned)
+		hwt_unpin(pinned);
 	kfree(buf);
 	kfree(preps);
 	return ret;
@@ -286,7 +349,8 @@ long hwt_ioc_batch(struct hwt_file *hf, void __user *uarg, size_t usize)
 		return ret;
 	src.uops = u64_to_user_ptr(hb.ops);
 	ret = hwt_batch_run(hf, &src, hb.count, hb.op_size,
-			    hb.flags & HWTIMER_BATCH_STOP_ON_ERROR, &done);
+			    hb.flags & HWTIMER_BATCH_STOP_ON_ERROR ?
+			    HWT_RUN_STOP : 0, &done);
 	/* the return value says it too, should this store fault */
 	if (put_user(done, (u32 __user *)(uarg +
 					   offsetof(struct hwtimer_batch, done))) &&
@@ -328,13 +392,13 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 		u32 at = pos, scan = HWT_IDS_SCAN;
 		struct hwt_utimer *t;
 		bool more;
-		struct hwt_chunk chunk = {};
+		struct hwt_chunk chunk = { .pin = &chunk.own };
 
 		if (d.max) {
 			room = min_t(u32, room, d.max - d.count);
 			/* the ids taken must reach the caller: pin them first */
-			if (hwt_upin(&chunk.pin, uids + d.count,
-				     room * sizeof(*ids))) {
+			if (hwt_upin(&chunk.own, uids + d.count,
+				     room * sizeof(*ids), false)) {
 				ret = d.count ? 0 : -EFAULT;
 				break;
 			}
@@ -365,7 +429,7 @@ long hwt_ioc_drain(struct hwt_file *hf, void __user *uarg, size_t usize)
 
 		if (d.max) {
 			hwt_chunk_copy(&chunk, 0, ids, k * sizeof(*ids), true);
-			hwt_unpin(&chunk.pin);
+			hwt_unpin(&chunk.own);
 		}
 		d.count += k;
 		if (!more || !d.remaining || (d.max && d.count == d.max) ||

@@ -99,14 +99,14 @@ static void hwt_cos_withdraw(struct hwt_file *hf)
 		u32 scan = HWT_IDS_SCAN;
 		u64 now;
 
-		hwt_lock(hf);
+		hwt_lock_signals(hf, &sig);
 		/*
 		 * Another walk got through for this set first: timers armed
 		 * since are armed under it, and a record read since may have
 		 * been re-armed, so this walk must touch nothing more.
 		 */
 		if (hf->dead || (s32)(hf->cos_seq - seq) >= 0) {
-			hwt_unlock(hf);
+			hwt_unlock_signal(hf, &sig);
 			return;
 		}
 		now = hwt_base_now(b);
@@ -195,14 +195,20 @@ static struct notifier_block hwt_cos_nb = {
 /**
  * hwt_cos_join() - put a file on the list clock sets walk
  * @hf: a file about to arm a HWTIMER_F_CANCEL_ON_SET timer
+ * @nowait: io_uring's inline issue: -EAGAIN rather than wait for a walk
+ *	    or do one
  *
  * Also brings the file up to the clock sets so far (hwt_cos_sync()).
  *
  * Context: process context, no lock held.
+ * Return: 0, or -EAGAIN (@nowait only).
  */
-void hwt_cos_join(struct hwt_file *hf)
+int hwt_cos_join(struct hwt_file *hf, bool nowait)
 {
-	mutex_lock(&hwt_cos_lock);
+	if (!nowait)
+		mutex_lock(&hwt_cos_lock);
+	else if (!mutex_trylock(&hwt_cos_lock))
+		return -EAGAIN;
 	if (list_empty(&hf->cos_link)) {
 		/* it has no such timer yet: none of them saw a set */
 		hwt_lock(hf);
@@ -211,7 +217,10 @@ void hwt_cos_join(struct hwt_file *hf)
 		list_add_tail(&hf->cos_link, &hwt_cos_files);
 	}
 	mutex_unlock(&hwt_cos_lock);
+	if (nowait && hwt_cos_stale(hf))
+		return -EAGAIN;
 	hwt_cos_sync(hf);
+	return 0;
 }
 
 /**

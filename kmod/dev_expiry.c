@@ -4,10 +4,23 @@
  * on first use; expiry is the bases' hrtimer callback, which queues records
  * and notes the eventfds to signal once it has dropped the file's lock, and
  * the worker a backlog is handed to. See dev.h.
+ *
+ * Where expiry runs. As timerfd's does, in the hrtimer's own interrupt: a
+ * timer due is delivered, and its reader woken, without a hop to the
+ * hrtimer softirq, which a busy CPU may leave to ksoftirqd, a nice 0
+ * thread that then waits behind the very reader it is to wake. What a hard
+ * interrupt does is bounded tighter than a pass (HWT_HARD_BUDGET units,
+ * wake-ups for HWT_HARD_NS); when more is due, the base's soft hrtimer
+ * (struct hwt_base.more) takes the run on in softirq context at once, as
+ * a soft base's run goes on (base.h), and hands a backlog to the worker.
+ * On PREEMPT_RT, where the file's lock sleeps, hrtimer runs the bases'
+ * hrtimers in the ktimers thread (they are neither soft nor hard ones, as
+ * timerfd's), and every pass is a soft one.
  */
 #include <linux/bitops.h>
 #include <linux/sched/clock.h>
 
+#include "compat/compat.h"
 #include "dev.h"
 #include "dev_account.h"
 #include "dev_clockset.h"
@@ -18,24 +31,44 @@
 #include "dev_timer.h"
 #include "hwt_trace.h"
 
+/* units a pass in hard interrupt context does at most */
+#define HWT_HARD_BUDGET		32
+/* after which time it leaves wake-ups (but the first) to the worker */
+#define HWT_HARD_NS		5000
+
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt);
+static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt);
+static enum hrtimer_restart hwt_file_ahead(struct hrtimer *hrt);
 static void hwt_file_drain(struct work_struct *work);
 
-/* Set up the base of clock index @clk on first use. */
-static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
+/*
+ * Set up the base of clock index @clk on first use; with @nowait (io_uring's
+ * inline issue), -EAGAIN rather than wait for another thread's set-up.
+ */
+static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk,
+			     bool nowait)
 {
 	int ret = 0;
 
 	/* pairs with the barrier before set_bit() below */
 	if (test_bit_acquire(clk, &hf->clocks))
 		return 0;
-	mutex_lock(&hf->setup);
+	if (!nowait)
+		mutex_lock(&hf->setup);
+	else if (!mutex_trylock(&hf->setup))
+		return -EAGAIN;
 	if (!test_bit(clk, &hf->clocks)) {
 		ret = hwt_base_init(&hf->base[clk], hwt_clockids[clk],
-				    hwt_file_tick,
+				    hwt_file_tick, HRTIMER_MODE_ABS,
 				    hwt_utimer_slack, GFP_KERNEL_ACCOUNT);
 		if (!ret) {
 			hf->base[clk].owner = hf;
+			hwt_hrtimer_setup(&hf->base[clk].more, hwt_file_more,
+					  hwt_clockids[clk],
+					  HRTIMER_MODE_REL_SOFT);
+			hwt_hrtimer_setup(&hf->base[clk].ahead, hwt_file_ahead,
+					  hwt_clockids[clk],
+					  HRTIMER_MODE_REL_SOFT);
 			INIT_WORK(&hf->base[clk].drain, hwt_file_drain);
 			/* the base is complete before anyone sees the bit */
 			smp_mb__before_atomic();
@@ -51,14 +84,14 @@ static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk)
  * move between the CLOCK_REALTIME and CLOCK_MONOTONIC bases (see
  * HWT_CLK_ELAPSED), so they get both.
  */
-int hwt_file_base(struct hwt_file *hf, unsigned int clk)
+int hwt_file_base(struct hwt_file *hf, unsigned int clk, bool nowait)
 {
 	int ret;
 
 	if (clk != HWT_CLK_REAL && clk != HWT_CLK_ELAPSED)
-		return hwt_file_base_one(hf, clk);
-	ret = hwt_file_base_one(hf, HWT_CLK_MONO);
-	return ret ?: hwt_file_base_one(hf, HWT_CLK_REAL);
+		return hwt_file_base_one(hf, clk, nowait);
+	ret = hwt_file_base_one(hf, HWT_CLK_MONO, nowait);
+	return ret ?: hwt_file_base_one(hf, HWT_CLK_REAL, nowait);
 }
 
 /**
@@ -76,8 +109,11 @@ void hwt_file_bases_stop(struct hwt_file *hf)
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		if (!test_bit(clk, &hf->clocks))
 			continue;
+		/* each may start those after it */
 		hrtimer_cancel(&hf->base[clk].hrt);
+		hrtimer_cancel(&hf->base[clk].more);
 		cancel_work_sync(&hf->base[clk].drain);
+		hrtimer_cancel(&hf->base[clk].ahead);
 	}
 	cancel_work_sync(&hf->sig_work);
 	hwt_signals_flush(hf);
@@ -98,10 +134,12 @@ void hwt_file_bases_free(struct hwt_file *hf)
 /*
  * One pass over @b (see base.h): records go to the ring or the queue,
  * spent AUTOREMOVE timers go, and eventfds are signalled once the lock is
- * dropped.
- * Returns true if it stopped with work left due.
+ * dropped. @hard: in the hrtimer's interrupt, where the pass is smaller.
+ * Cascading ahead is left to hwt_file_ahead(). Returns what the pass left
+ * (hwt_base_expiry_end()).
  */
-static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
+static enum hwt_end hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
+				  bool hard)
 {
 	struct hwt_file *hf = b->owner;
 	struct hwt_signals sig = {};
@@ -110,15 +148,22 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	struct hwt_expiry x;
 	struct hwt_node *n;
 	unsigned int queued = 0, withdrawn = 0;
-	bool more;
+	enum hwt_end left;
 
-	hwt_lock(hf);
+	hwt_lock_signals(hf, &sig);
 	if (hf->dead) {
-		hwt_unlock(hf);
-		return false;
+		hwt_unlock_signal(hf, &sig);
+		return HWT_END_DONE;
 	}
 	hwt_base_expiry_begin(b, &x, kind);
+	x.apart = true;
 	sig.start = x.pass.start;
+	sig.bound = HWT_PASS_NS;
+	if (hard) {
+		x.pass.left = min_t(unsigned int, x.pass.left, HWT_HARD_BUDGET);
+		sig.bound = HWT_HARD_NS;
+		hwt_stat_add(&hf->stats, HWT_C_HARD_PASSES, 1);
+	}
 	nows.now[b - hf->base] = x.now;
 	/* records go to the ring unless some wait on the queue already */
 	hwt_ring_begin(hf, &ring);
@@ -162,32 +207,70 @@ static bool hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind)
 	}
 	if (sig.nefd == HWT_PASS_EFDS)
 		x.pass.left = 0;	/* more may be due: go on */
-	more = hwt_base_expiry_end(b, &x);
+	left = hwt_base_expiry_end(b, &x);
 	if (queued || withdrawn)
 		hwt_queued_records(hf, &sig, queued);
 	hwt_ring_end(hf, &ring, &sig);
 	/* release() waits for this pass before it frees @hf */
 	hwt_unlock_signal(hf, &sig);
-	return more;
+	return left;
+}
+
+/* Cascading ahead is left to do: in softirq context, apart (base.h). */
+static void hwt_file_ahead_later(struct hwt_base *b, enum hwt_end left)
+{
+	if (left == HWT_END_AHEAD)
+		hrtimer_start(&b->ahead, 0, HRTIMER_MODE_REL_SOFT);
 }
 
 /*
- * The bases' hrtimer callback: passes while hwt_run_more() says so, then
+ * A run of passes in softirq context, while hwt_run_more() says so; then
  * the base's worker takes the rest (base.h).
+ */
+static void hwt_file_run(struct hwt_base *b, enum hwt_pass_kind kind)
+{
+	u64 start = local_clock();
+	enum hwt_end left;
+
+	while ((left = hwt_file_pass(b, kind, false)) == HWT_END_DUE) {
+		if (!hwt_run_more(start)) {
+			queue_work(hwt_pass_wq, &b->drain);
+			return;
+		}
+		kind = HWT_PASS_CONTINUED;
+	}
+	hwt_file_ahead_later(b, left);
+}
+
+/*
+ * The bases' hrtimer callback. Their hrtimers are neither soft nor hard
+ * ones, as timerfd's: they expire in hard interrupt context, but on
+ * PREEMPT_RT, where hrtimer moves them to the softirq (the ktimers
+ * thread). In a hard interrupt, one small pass, and if it left work due,
+ * the run goes on in softirq context (hwt_file_more()); on PREEMPT_RT a
+ * soft base's run.
  */
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 {
 	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
-	enum hwt_pass_kind kind = HWT_PASS_WAKEUP;
-	u64 start = local_clock();
+	enum hwt_end left;
 
-	while (hwt_file_pass(b, kind)) {
-		if (!hwt_run_more(start)) {
-			queue_work(hwt_pass_wq, &b->drain);
-			break;
-		}
-		kind = HWT_PASS_CONTINUED;
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		hwt_file_run(b, HWT_PASS_WAKEUP);
+		return HRTIMER_NORESTART;
 	}
+	left = hwt_file_pass(b, HWT_PASS_WAKEUP, true);
+	if (left == HWT_END_DUE)
+		hrtimer_start(&b->more, 0, HRTIMER_MODE_REL_SOFT);
+	hwt_file_ahead_later(b, left);
+	return HRTIMER_NORESTART;
+}
+
+/* A hard pass left work due: go on in softirq context. */
+static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt)
+{
+	hwt_file_run(container_of(hrt, struct hwt_base, more),
+		     HWT_PASS_CONTINUED);
 	return HRTIMER_NORESTART;
 }
 
@@ -195,7 +278,33 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 static void hwt_file_drain(struct work_struct *work)
 {
 	struct hwt_base *b = container_of(work, struct hwt_base, drain);
+	enum hwt_end left;
 
-	while (hwt_file_pass(b, HWT_PASS_HANDED_OFF))
+	while ((left = hwt_file_pass(b, HWT_PASS_HANDED_OFF, false)) ==
+	       HWT_END_DUE)
 		cond_resched();
+	hwt_file_ahead_later(b, left);
+}
+
+/*
+ * Cascading ahead, apart from expiry: passes of it in softirq context, with
+ * the hrtimer armed for what is due meanwhile, while hwt_run_more() says
+ * so; then again in a later softirq run, so that other work gets the CPU in
+ * between. A pass holds the file's lock as an expiry's does, no longer.
+ */
+static enum hrtimer_restart hwt_file_ahead(struct hrtimer *hrt)
+{
+	struct hwt_base *b = container_of(hrt, struct hwt_base, ahead);
+	struct hwt_file *hf = b->owner;
+	u64 start = local_clock();
+	bool more;
+
+	do {
+		hwt_lock(hf);
+		more = !hf->dead && hwt_base_ahead_pass(b);
+		hwt_unlock(hf);
+	} while (more && hwt_run_more(start));
+	if (more)
+		hrtimer_start(&b->ahead, 0, HRTIMER_MODE_REL_SOFT);
+	return HRTIMER_NORESTART;
 }

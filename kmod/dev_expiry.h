@@ -4,7 +4,7 @@
 
 #include "dev.h"
 
-int hwt_file_base(struct hwt_file *hf, unsigned int clk);
+int hwt_file_base(struct hwt_file *hf, unsigned int clk, bool nowait);
 void hwt_file_bases_stop(struct hwt_file *hf);
 void hwt_file_bases_free(struct hwt_file *hf);
 

@@ -2,7 +2,7 @@
 /*
  * /dev/hwtimer: a file's life. open() and the last close() (release),
  * /proc/PID/fdinfo, and the misc device with its sysfs files. The design
- * is in dev.h, the userspace contract in uapi/linux/hwtimer.h.
+ * is in dev.h, the userspace contract in Documentation/userspace-api/hwtimer.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -52,7 +52,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 		hwt_stats_fold(&st, b);
 	}
 	seq_printf(m, "timers:\t%u\n", hf->ntimers);
-	/* the table's slots; the key predates that word */
+	/* the table's entries; the key predates that word */
 	seq_printf(m, "id_slots:\t%u\n", hf->ids.cap);
 	seq_printf(m, "pending:\t%u\n", pending);
 	seq_printf(m, "ready:\t%u\n", hf->nready);
@@ -98,6 +98,7 @@ static int hwt_open(struct inode *inode, struct file *file)
 	spin_lock_init(&hf->sig_lock);
 	INIT_LIST_HEAD(&hf->sig_left);
 	INIT_WORK(&hf->sig_work, hwt_signals_left);
+	hf->reader_cpu = -1;
 	mutex_init(&hf->ids.grow);
 	INIT_LIST_HEAD(&hf->cos_link);
 	init_waitqueue_head(&hf->wq);
@@ -123,7 +124,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_file_bases_stop(hf);
 	/*
 	 * 3. nothing else can touch the timers now: free what they have
-	 * besides their slots, a chunk at a time, giving the CPU up in between
+	 * besides their entries, a chunk at a time, giving the CPU up in between
 	 */
 	do {
 		u32 scan = HWT_IDS_SCAN;

@@ -4,13 +4,13 @@
 
 #include "dev.h"
 
-/* slots of a file's first chunk, and of each later one (a page) */
+/* entries of a file's first chunk, and of each later one (a page) */
 #define HWT_IDS_CHUNK0		12
 #define HWT_IDS_PER_CHUNK	(PAGE_SIZE / sizeof(struct hwt_utimer))
 
-/* The slot of id @i + 1, which the table has (@i below @ids->cap). */
-static inline struct hwt_utimer *hwt_ids_slot(const struct hwt_ids *ids,
-					      u32 i)
+/* The entry of id @i + 1, which the table has (@i below @ids->cap). */
+static inline struct hwt_utimer *hwt_ids_entry(const struct hwt_ids *ids,
+					       u32 i)
 {
 	if (i < HWT_IDS_CHUNK0)
 		return &ids->dir[0][i];
@@ -28,22 +28,22 @@ static inline struct hwt_utimer *hwt_lookup(struct hwt_file *hf, u32 id)
 	/* id 0 wraps past @top */
 	if (id - 1 >= ids->top)
 		return NULL;
-	t = hwt_ids_slot(ids, id - 1);
+	t = hwt_ids_entry(ids, id - 1);
 	return t->id == id ? t : NULL;
 }
 
-/* slots a walk of the ids looks at per hold of the lock (hwt_ids_next()) */
+/* entries a walk of the ids looks at per hold of the lock (hwt_ids_next()) */
 #define HWT_IDS_SCAN	4096
 
-/* Whether a walk of the ids that stopped at @pos has slots left to see. */
+/* Whether a walk of the ids that stopped at @pos has entries left to see. */
 static inline bool hwt_ids_more(const struct hwt_ids *ids, u32 pos)
 {
 	return pos <= ids->top;
 }
 
-struct hwt_utimer *hwt_ids_get(struct hwt_ids *ids);
-void hwt_ids_put(struct hwt_ids *ids, struct hwt_utimer *t);
-int hwt_ids_reserve(struct hwt_file *hf, u32 n);
+struct hwt_utimer *hwt_ids_get(struct hwt_file *hf, unsigned int *prepaid);
+void hwt_ids_put(struct hwt_file *hf, struct hwt_utimer *t);
+int hwt_ids_reserve(struct hwt_file *hf, u32 n, bool nowait);
 void hwt_ids_shrink(struct hwt_file *hf);
 struct hwt_utimer *hwt_ids_next(struct hwt_ids *ids, u32 *pos, u32 *scan);
 void hwt_ids_destroy(struct hwt_file *hf);

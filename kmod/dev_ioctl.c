@@ -3,7 +3,8 @@
  * /dev/hwtimer: the ioctls. Struct sizes come from the ioctl number, so
  * that structs can grow; the single-op ioctls, GET, SET_EVENTFD, SLACK,
  * RECORD_SIZE and INFO here, BATCH and DRAIN in dev_batch.c. See dev.h and
- * the uapi header. RING_SETUP and RING_FLUSH are in dev_ring.c.
+ * the contract, Documentation/userspace-api/hwtimer.rst. RING_SETUP and
+ * RING_FLUSH are in dev_ring.c.
  */
 #include <linux/eventfd.h>
 #include <linux/fs.h>
@@ -213,7 +214,7 @@ static long hwt_ioc_op(struct hwt_file *hf, void __user *uarg, size_t usize,
 	if (opcode != HWTIMER_OP_ADD && hwt_op_out(u, &s.op))
 		return -EFAULT;
 	s.op.result = 0;
-	hwt_run_ops(hf, &s, 1, false);
+	hwt_run_ops(hf, &s, 1, 0);
 	ret = s.op.result;
 	if (ret < 0)
 		return ret;

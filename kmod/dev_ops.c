@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /dev/hwtimer: ADD, MOD and CANCEL. Each operation is validated and gets
- * what it needs allocated with no lock held (hwt_prep()), then a chunk of
- * them runs under one hold of the file's lock (hwt_run_ops()), each with a
- * result of its own. See dev.h.
+ * what it needs allocated with no lock held (hwt_prep(), with each op's
+ * own prep in dev_prep.c), then a chunk of them runs under one hold of
+ * the file's lock (hwt_run_ops()), each with a result of its own. See
+ * dev.h.
  */
 #include <linux/bitops.h>
 #include <linux/eventfd.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 
 #include "dev.h"
@@ -15,6 +17,7 @@
 #include "dev_expiry.h"
 #include "dev_ids.h"
 #include "dev_ops.h"
+#include "dev_prep.h"
 #include "dev_signal.h"
 #include "dev_timens.h"
 #include "dev_timer.h"
@@ -28,150 +31,36 @@ static inline u32 hwt_uflags(u32 f)
 	       (f & HWTIMER_F_CANCEL_ON_SET ? HWT_U_CANCEL_ON_SET : 0);
 }
 
-#define HWT_ADD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
-			 HWTIMER_F_EVENTFD | HWTIMER_F_NO_RECORD | \
-			 HWTIMER_F_AUTOREMOVE | HWTIMER_F_CANCEL_ON_SET | \
-			 HWTIMER_F_REALTIME)
-#define HWT_MOD_FLAGS	(HWTIMER_F_ABS | HWTIMER_F_FIXED_DELAY | \
-			 HWTIMER_F_PERIOD | HWTIMER_F_IF_EARLIER | \
-			 HWTIMER_F_IF_IDLE | HWTIMER_F_CANCEL_ON_SET | \
-			 HWTIMER_F_GEN)
+/* What the operations of a chunk share under one hold of the lock */
+struct hwt_run_state {
+	struct hwt_nows nows;
+	unsigned int prepaid;	/* see hwt_do_add() */
+};
 
 /*
- * A periodic re-arm lies up to period + slack ahead: both within range. A
- * NO_RECORD timer's period is also at least HWTIMER_NO_RECORD_MIN_PERIOD_NS,
- * since the kernel re-arms it on its own (see hwt_max_rearms_per_user).
- */
-static bool hwt_period_in_range(const struct hwt_prepped_op *s, bool no_record)
-{
-	u64 period = s->op.period;
-
-	if (no_record && period && period < HWTIMER_NO_RECORD_MIN_PERIOD_NS)
-		return false;
-	return period <= hwt_geo.max_delay && s->slack <= hwt_geo.max_delay &&
-	       period + s->slack <= hwt_geo.max_delay;
-}
-
-/*
- * Validate an operation and allocate what it needs; no lock held. A plain
- * timer (no period, slack or eventfd) needs nothing but its slot, which
- * hwt_do_add() takes. Fields an operation writes back (an ADD's @id, @gen
- * without HWTIMER_F_GEN, @result, a CANCEL's @expires) are not read.
- */
-static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s)
-{
-	struct hwtimer_op *op = &s->op;
-	u32 f = op->flags;
-	bool realtime;
-	int clk, ret;
-
-	if (op->padding)
-		return -EINVAL;
-	/* ADD and MOD that give no slack take the file's */
-	s->slack = op->slack ?: READ_ONCE(hf->slack);
-
-	switch (op->op) {
-	case HWTIMER_OP_ADD:
-		if (f & ~HWT_ADD_FLAGS)
-			return -EINVAL;
-		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
-			return -EINVAL;
-		if ((f & HWTIMER_F_AUTOREMOVE) && op->period)
-			return -EINVAL;
-		if ((f & HWTIMER_F_NO_RECORD) && !(f & HWTIMER_F_EVENTFD))
-			return -EINVAL;
-		if (!(f & HWTIMER_F_EVENTFD) && op->eventfd)
-			return -EINVAL;
-		/* no one gets the clock that can be set by leaving it 0 */
-		realtime = op->clockid == CLOCK_REALTIME;
-		if (!!(f & HWTIMER_F_REALTIME) != realtime)
-			return -EINVAL;
-		if ((f & HWTIMER_F_CANCEL_ON_SET) &&
-		    (!(f & HWTIMER_F_ABS) || op->clockid != CLOCK_REALTIME))
-			return -EINVAL;
-		if (!hwt_period_in_range(s, f & HWTIMER_F_NO_RECORD))
-			return -ERANGE;
-		clk = hwt_clock_index(op->clockid);
-		if (clk < 0)
-			return clk;
-		ret = hwt_file_base(hf, clk);
-		if (ret)
-			return ret;
-		if (f & HWTIMER_F_CANCEL_ON_SET)
-			hwt_cos_join(hf);
-		if (f & HWTIMER_F_EVENTFD) {
-			s->ctx = eventfd_ctx_fdget(op->eventfd);
-			if (IS_ERR(s->ctx)) {
-				ret = PTR_ERR(s->ctx);
-				s->ctx = NULL;
-				return ret;
-			}
-			/* used unless the file's last eventfd is this one */
-			s->efd = hwt_efd_new(NULL);
-			if (!s->efd)
-				return -ENOMEM;
-		}
-		if (!op->period && !s->slack && !s->ctx)
-			return 0;
-		s->ext = hwt_uext_alloc();
-		return s->ext ? 0 : -ENOMEM;
-	case HWTIMER_OP_MOD:
-		if (f & ~HWT_MOD_FLAGS)
-			return -EINVAL;
-		if ((f & HWTIMER_F_IF_EARLIER) && (f & HWTIMER_F_IF_IDLE))
-			return -EINVAL;
-		if (op->clockid || op->eventfd || op->cookie)
-			return -EINVAL;
-		if (!(f & HWTIMER_F_PERIOD) &&
-		    (op->period || (f & HWTIMER_F_FIXED_DELAY)))
-			return -EINVAL;
-		if ((f & HWTIMER_F_FIXED_DELAY) && !op->period)
-			return -EINVAL;
-		/* the NO_RECORD floor needs the timer: hwt_do_mod() */
-		if (!hwt_period_in_range(s, false))
-			return -ERANGE;
-		/* so does the clock, which must be CLOCK_REALTIME: hwt_do_mod() */
-		if (f & HWTIMER_F_CANCEL_ON_SET)
-			hwt_cos_join(hf);
-		if (op->period || s->slack) {
-			/* in case the timer has none yet */
-			s->ext = hwt_uext_alloc();
-			if (!s->ext)
-				return -ENOMEM;
-		}
-		return 0;
-	case HWTIMER_OP_CANCEL:
-		if ((f & ~HWTIMER_F_GEN) || op->clockid || op->eventfd ||
-		    op->period || op->slack || op->cookie)
-			return -EINVAL;
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
-/*
- * A slot for a new timer, whose id it is: the one freed last, so that ids
+ * An entry for a new timer, whose id it is: the one freed last, so that ids
  * stay dense. A stale id may name a newer timer: HWTIMER_F_GEN guards
  * against that. If the table must grow, the lock is dropped for it, and
  * @nows forgotten; another thread may take the room made meanwhile, so
- * this tries again until the table can grow no more.
+ * this tries again until the table can grow no more. ERR_PTR(-EDQUOT) if
+ * the entry would take the user past its limit (hwt_ids_get()).
  */
-static struct hwt_utimer *hwt_alloc_slot(struct hwt_file *hf,
-					 struct hwt_nows *nows, int *err)
+static struct hwt_utimer *hwt_alloc_entry(struct hwt_file *hf,
+					  struct hwt_run_state *rs)
 {
 	struct hwt_utimer *t;
+	int err;
 
 	for (;;) {
-		t = hwt_ids_get(&hf->ids);
+		t = hwt_ids_get(hf, &rs->prepaid);
 		if (t)
 			return t;
 		hwt_unlock(hf);
-		hwt_nows_forget(nows);
-		*err = hwt_ids_reserve(hf, 1);
+		hwt_nows_forget(&rs->nows);
+		err = hwt_ids_reserve(hf, 1, false);
 		hwt_lock(hf);
-		if (*err)
-			return NULL;
+		if (err)
+			return ERR_PTR(err);
 	}
 }
 
@@ -208,12 +97,13 @@ static int hwt_op_clk(const struct hwtimer_op *op)
 }
 
 /*
- * @prepaid: timers a chunk charged its user at once for its ADDs; each
- * takes one, or charges its own once they are gone
+ * @rs->prepaid: units a chunk charged its user at once for its ADDs; each
+ * whose entry needs one takes it, or charges its own once they are gone
  */
 static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
-		      struct hwt_nows *nows, unsigned int *prepaid)
+		      struct hwt_run_state *rs)
 {
+	struct hwt_nows *nows = &rs->nows;
 	struct hwtimer_op *op = &s->op;
 	unsigned int clk = hwt_op_clk(op);
 	unsigned long rearms = hwt_rearms(hwt_uflags(op->flags), op->period);
@@ -223,19 +113,14 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 
 	if (hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		return -ENOSPC;
-	if (*prepaid)
-		(*prepaid)--;
-	else if (!hwt_user_charge(hf->user, 1))
-		return -EDQUOT;
 	/*
-	 * Take the slot first: growing the table drops the lock, so that all
-	 * the rest happens under one hold; nobody looks up @t before.
+	 * Take the entry first, with its charge: growing the table drops the
+	 * lock, so that all the rest happens under one hold; nobody looks up
+	 * @t before.
 	 */
-	t = hwt_alloc_slot(hf, nows, &ret);
-	if (!t) {
-		hwt_user_uncharge(hf->user, 1);
-		return ret;
-	}
+	t = hwt_alloc_entry(hf, rs);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
 	/* the lock may have been dropped: check the limit again */
 	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline, &asked);
 	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
@@ -243,8 +128,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	if (!ret && !hwt_rearms_charge(hf, rearms))
 		ret = -EDQUOT;
 	if (ret) {
-		hwt_ids_put(&hf->ids, t);
-		hwt_user_uncharge(hf->user, 1);
+		hwt_ids_put(hf, t);
 		return ret;
 	}
 
@@ -274,7 +158,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	return 0;
 }
 
-/* Give a timer what timers with a period or slack have; its slot stays. */
+/* Give a timer what timers with a period or slack have; its entry stays. */
 static void hwt_upgrade(struct hwt_utimer *t, struct hwt_uext *e)
 {
 	e->cookie = t->cookie;
@@ -326,23 +210,26 @@ static int hwt_arming_was(const struct hwt_utimer *t)
 
 /*
  * The timer of a MOD or CANCEL, if its generation is the one asked for:
- * with HWTIMER_F_GEN, an arming that is over is stale, whether its id
- * names a newer timer, a free slot, or none the table still has.
+ * with HWTIMER_F_GEN, an arming that is over is stale (ESTALE), whether
+ * its id names a newer timer, a free entry, or none the table still has;
+ * an id the file never handed out names no timer (ENOENT), as without it.
  */
 static struct hwt_utimer *hwt_op_timer(struct hwt_file *hf,
 				       const struct hwtimer_op *op, int *err)
 {
 	struct hwt_utimer *t = hwt_lookup(hf, op->id);
+	bool gen = op->flags & HWTIMER_F_GEN;
 
-	*err = op->flags & HWTIMER_F_GEN ? -ESTALE : -ENOENT;
-	if (t && (op->flags & HWTIMER_F_GEN) && t->gen != op->gen)
+	*err = gen && op->id && op->id <= hf->ids.hwm ? -ESTALE : -ENOENT;
+	if (t && gen && t->gen != op->gen)
 		t = NULL;
 	return t;
 }
 
 static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
-		      struct hwt_nows *nows)
+		      struct hwt_run_state *rs)
 {
+	struct hwt_nows *nows = &rs->nows;
 	struct hwtimer_op *op = &s->op;
 	u64 now, deadline, asked;
 	int pending, was, ret;
@@ -411,8 +298,9 @@ out:
 }
 
 static int hwt_do_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
-			 struct hwt_nows *nows)
+			 struct hwt_run_state *rs)
 {
+	struct hwt_nows *nows = &rs->nows;
 	struct hwtimer_op *op = &s->op;
 	struct hwt_utimer *t;
 	int was, ret;
@@ -436,24 +324,81 @@ static int hwt_do_cancel(struct hwt_file *hf, struct hwt_prepped_op *s,
 }
 
 /**
+ * struct hwt_opdef - what an operation is (io_uring's opdef.c has one the
+ * same way): adding an op is a row
+ * @flags: the HWTIMER_F_* flags it takes (EINVAL for others)
+ * @prep: validates it and allocates what it needs, no lock held
+ * @run: runs it under the file's lock; its @result
+ */
+struct hwt_opdef {
+	u32 flags;
+	int (*prep)(struct hwt_file *hf, struct hwt_prepped_op *s, bool nowait);
+	int (*run)(struct hwt_file *hf, struct hwt_prepped_op *s,
+		   struct hwt_run_state *rs);
+};
+
+static const struct hwt_opdef hwt_opdefs[] = {
+	[HWTIMER_OP_ADD] = { HWT_ADD_FLAGS, hwt_prep_add, hwt_do_add },
+	[HWTIMER_OP_MOD] = { HWT_MOD_FLAGS, hwt_prep_mod, hwt_do_mod },
+	[HWTIMER_OP_CANCEL] = { HWT_CANCEL_FLAGS, hwt_prep_cancel, hwt_do_cancel },
+};
+
+/* The row of @op, or NULL for an unknown one. */
+static const struct hwt_opdef *hwt_opdef(u32 op)
+{
+	if (op >= ARRAY_SIZE(hwt_opdefs) || !hwt_opdefs[op].prep)
+		return NULL;
+	return &hwt_opdefs[array_index_nospec(op, ARRAY_SIZE(hwt_opdefs))];
+}
+
+/* What every operation checks, then its own prep. */
+static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s,
+		    bool nowait)
+{
+	const struct hwt_opdef *def;
+
+	if (s->op.padding)
+		return -EINVAL;
+	/* ADD and MOD that give no slack take the file's */
+	s->slack = s->op.slack ?: READ_ONCE(hf->slack);
+	def = hwt_opdef(s->op.op);
+	if (!def || (s->op.flags & ~def->flags))
+		return -EINVAL;
+	return def->prep(hf, s, nowait);
+}
+
+/**
  * hwt_run_ops() - run a chunk of operations
  * @hf: the file
  * @preps: at most HWT_CHUNK operations; a @result already set (negative)
  *	   fails its operation without running it
  * @n: entries of @preps
- * @stop: stop at the first failure (HWTIMER_BATCH_STOP_ON_ERROR)
+ * @flags: HWT_RUN_STOP: stop at the first failure
+ *	   (HWTIMER_BATCH_STOP_ON_ERROR); HWT_RUN_NOWAIT: io_uring's inline
+ *	   issue, which must not sleep
  *
  * Each is validated and gets what it needs allocated, then they run under
  * one hold of the lock, each with its own result.
  *
- * Return: how many ran: all, or up to the first failure if @stop.
+ * With HWT_RUN_NOWAIT, what would wait on a mutex before the first
+ * operation runs (a base's set-up, the clock sets' walk, the table's
+ * growth) makes the whole chunk fail with -EAGAIN instead, having changed
+ * nothing, and io_uring runs it again from io-wq. Once operations ran, the
+ * chunk finishes, as it would without the flag: an ADD whose entry another
+ * thread took meanwhile grows the table, and an operation that ended an
+ * arming whose eventfd a run is signalling waits for that run, as
+ * hrtimer_cancel() does (dev_signal.c bounds that wait).
+ *
+ * Return: how many ran: all, or up to the first failure with
+ * HWT_RUN_STOP; -EAGAIN, with HWT_RUN_NOWAIT only, if none did.
  */
-unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
-			 unsigned int n, bool stop)
+int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
+		unsigned int n, unsigned int flags)
 {
-	unsigned int i, adds, prepaid, ran = n;
-	struct hwt_nows nows = {};
-	bool ended = false, cancelled = false;
+	bool stop = flags & HWT_RUN_STOP, nowait = flags & HWT_RUN_NOWAIT;
+	struct hwt_run_state rs = {};
+	unsigned int i, adds, ran = n;
+	bool ended = false, cancelled = false, again = false;
 
 	for (i = 0; i < n; i++) {
 		struct hwt_prepped_op *s = &preps[i];
@@ -463,20 +408,27 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		s->ctx = NULL;
 		s->efd = NULL;
 		s->ended = false;
-		if (!s->op.result)
-			s->op.result = hwt_prep(hf, s);
+		if (!s->op.result && !again)
+			s->op.result = hwt_prep(hf, s, nowait);
+		again |= nowait && s->op.result == -EAGAIN;
 	}
 	/*
-	 * Slots for the ADDs, grown without the lock (hwt_alloc_slot() grows
-	 * again if others took them), and their charge to the user, in one
-	 * go unless that would pass the limit (hwt_do_add() then charges one
-	 * by one, to fail the right ones)
+	 * Entries for the ADDs, grown without the lock (hwt_alloc_entry() grows
+	 * again if others took them), then their charge to the user, in one
+	 * go unless that would pass the limit: hwt_ids_get() then charges
+	 * one by one, so that at the limit the first ADDs that fit succeed
+	 * and the rest fail. The growth comes first, so that what it charges
+	 * is never refused for units that a prepayment holds.
 	 */
-	for (i = 0, adds = 0; i < n; i++)
+	for (i = 0, adds = 0; i < n && !again; i++)
 		adds += preps[i].op.op == HWTIMER_OP_ADD && !preps[i].op.result;
-	prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 	if (adds)
-		hwt_ids_reserve(hf, adds);
+		again = hwt_ids_reserve(hf, adds, nowait) == -EAGAIN;
+	if (again) {
+		hwt_prepped_free(preps, n);
+		return -EAGAIN;
+	}
+	rs.prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 
 	hwt_lock(hf);
 	for (i = 0; i < n; i++) {
@@ -488,17 +440,8 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		}
 		if (s->op.result)
 			continue;
-		switch (s->op.op) {
-		case HWTIMER_OP_ADD:
-			s->op.result = hwt_do_add(hf, s, &nows, &prepaid);
-			break;
-		case HWTIMER_OP_MOD:
-			s->op.result = hwt_do_mod(hf, s, &nows);
-			break;
-		case HWTIMER_OP_CANCEL:
-			s->op.result = hwt_do_cancel(hf, s, &nows);
-			break;
-		}
+		/* its prep succeeded: a known op */
+		s->op.result = hwt_opdef(s->op.op)->run(hf, s, &rs);
 		ended |= s->ended;
 		cancelled |= s->op.result >= 0 && s->op.op == HWTIMER_OP_CANCEL;
 	}
@@ -507,16 +450,11 @@ unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 	if (ended)
 		hwt_signals_wait(hf);
 
-	if (prepaid)
-		hwt_user_uncharge(hf->user, prepaid);
+	if (rs.prepaid)
+		hwt_user_uncharge(hf->user, rs.prepaid);
 	if (cancelled)
 		hwt_ids_shrink(hf);
-	for (i = 0; i < n; i++) {
-		hwt_uext_free(preps[i].ext);
-		if (preps[i].ctx)
-			eventfd_ctx_put(preps[i].ctx);
-		kfree(preps[i].efd);
-	}
+	hwt_prepped_free(preps, n);
 	return ran;
 }
 

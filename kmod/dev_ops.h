@@ -8,7 +8,7 @@ struct eventfd_ctx;
 
 /*
  * One operation of a batch, with what it needs allocated beforehand: for
- * a timer with a period, slack or an eventfd, what it has besides its slot
+ * a timer with a period, slack or an eventfd, what it has besides its entry
  * (@ext), and for an eventfd, its context and an entry for it in case it
  * is not the file's last one; and the slack it arms with, its own or the
  * file's. @added is the timer an ADD created, for hwt_undo_adds();
@@ -25,8 +25,12 @@ struct hwt_prepped_op {
 	bool ended;
 };
 
-unsigned int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
-			 unsigned int n, bool stop);
+/* how hwt_run_ops() and hwt_batch_run() run operations */
+#define HWT_RUN_STOP	BIT(0)	/* stop at the first failure */
+#define HWT_RUN_NOWAIT	BIT(1)	/* io_uring's inline issue: never sleep */
+
+int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
+		unsigned int n, unsigned int flags);
 void hwt_undo_adds(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		   unsigned int n);
 

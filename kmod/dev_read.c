@@ -47,6 +47,8 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 	struct hwt_utimer *t;
 	unsigned int n = 0, clk;
 
+	/* the reader's lock, then the file's: see dev.h, "Locking" */
+	lockdep_assert_held(&hf->read_lock);
 	/* times go out in the reader's view: see hwt_view_offset() */
 	for (clk = 0; clk <= HWT_CLK_ELAPSED; clk++)
 		off[clk] = hwt_view_offset(clk);
@@ -87,6 +89,7 @@ static unsigned int hwt_take_records(struct hwt_file *hf,
 	struct hwt_utimer *t;
 	unsigned int i;
 
+	lockdep_assert_held(&hf->read_lock);
 	hwt_lock(hf);
 	for (i = 0; i < n && (t = hwt_queue_first(hf)); i++) {
 		bool canceled = t->state == HWT_U_CANCELED;
@@ -185,6 +188,7 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 		}
 		/* wait without the reader lock: another reader may take them */
 		mutex_unlock(&hf->read_lock);
+		WRITE_ONCE(hf->reader_cpu, raw_smp_processor_id());
 		ret = wait_event_interruptible(hf->wq, READ_ONCE(hf->nready));
 		if (ret)
 			return ret;
@@ -210,6 +214,8 @@ __poll_t hwt_poll(struct file *file, poll_table *wait)
 	struct hwt_file *hf = file->private_data;
 
 	poll_wait(file, &hf->wq, wait);
+	if (wait)
+		WRITE_ONCE(hf->reader_cpu, raw_smp_processor_id());
 	return READ_ONCE(hf->nready) || hwt_ring_readable(hf) ?
 	       EPOLLIN | EPOLLRDNORM : 0;
 }

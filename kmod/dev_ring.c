@@ -4,8 +4,8 @@
  * as perf's ring buffer and AF_XDP's rings do: the expiry pass is the only
  * producer, under the file's lock, and the consumer's index is untrusted.
  * Records that do not fit wait on the file's queue, as they do without a
- * ring, and HWTIMER_IOC_RING_FLUSH moves them in. The contract is in the
- * uapi header; see dev.h.
+ * ring, and HWTIMER_IOC_RING_FLUSH moves them in. The contract is in
+ * Documentation/userspace-api/hwtimer.rst; see dev.h.
  *
  * The pages are allocated one by one, charged to the memory cgroup, and
  * mapped twice: into the kernel with vmap() for the producer, and into the
@@ -124,12 +124,17 @@ static void hwt_ring_restore(struct hwt_ring *r)
 	smp_store_release(&h->prod, r->prod);
 }
 
+/* The pages a ring of @entries records takes: the header's, then theirs. */
+static unsigned int hwt_ring_npages(u32 entries)
+{
+	return 1 + DIV_ROUND_UP(entries * HWT_RING_STRIDE, PAGE_SIZE);
+}
+
 static struct hwt_ring *hwt_ring_alloc(u32 entries)
 {
-	unsigned int i, npages;
+	unsigned int i, npages = hwt_ring_npages(entries);
 	struct hwt_ring *r;
 
-	npages = 1 + DIV_ROUND_UP(entries * HWT_RING_STRIDE, PAGE_SIZE);
 	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return NULL;
@@ -160,6 +165,7 @@ fail:
 long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 {
 	struct hwtimer_ring_setup rs;
+	unsigned int units;
 	struct hwt_ring *r;
 	int ret;
 
@@ -170,30 +176,30 @@ long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 	if (rs.flags || !is_power_of_2(rs.entries) ||
 	    rs.entries > HWTIMER_RING_MAX_ENTRIES)
 		return -EINVAL;
+	units = hwt_ring_units(hwt_ring_npages(rs.entries));
 	mutex_lock(&hf->setup);
 	if (hf->ring) {
 		ret = -EBUSY;
 		goto out;
 	}
-	r = hwt_ring_alloc(rs.entries);
-	if (!r) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (!hwt_user_charge(hf->user, hwt_ring_units(r->npages))) {
-		hwt_ring_destroy(r);
+	/* charged first: past the budget, nothing is allocated */
+	if (!hwt_user_charge(hf->user, units)) {
 		ret = -EDQUOT;
 		goto out;
 	}
-	/* the out fields are not read: see the uapi header */
+	r = hwt_ring_alloc(rs.entries);
+	if (!r) {
+		ret = -ENOMEM;
+		goto uncharge;
+	}
+	/* the out fields are not read: see hwtimer.rst */
 	rs.rec_offset = PAGE_SIZE;
 	rs.rec_stride = HWT_RING_STRIDE;
 	rs.mmap_size = (u64)r->npages << PAGE_SHIFT;
 	if (copy_to_user(uarg, &rs, min(usize, sizeof(rs)))) {
-		hwt_user_uncharge(hf->user, hwt_ring_units(r->npages));
 		hwt_ring_destroy(r);
 		ret = -EFAULT;
-		goto out;
+		goto uncharge;
 	}
 	hwt_lock(hf);
 	/* mmap() and poll() look without the lock: the ring is complete */
@@ -201,6 +207,9 @@ long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 	/* records queued before the ring came wait there: say so */
 	hwt_ring_queue_changed(hf, 0);
 	hwt_unlock(hf);
+	goto out;
+uncharge:
+	hwt_user_uncharge(hf->user, units);
 out:
 	mutex_unlock(&hf->setup);
 	return ret;
@@ -321,7 +330,7 @@ void hwt_ring_end(struct hwt_file *hf, struct hwt_ring_pass *p,
 	smp_store_release(&r->hdr->prod, r->prod);
 	/*
 	 * The index before looking at the consumer's: it stores @cons, issues
-	 * a full barrier and loads @prod before it sleeps (the uapi header),
+	 * a full barrier and loads @prod before it sleeps (hwtimer.rst),
 	 * so either it sees these records or this sees where it stopped.
 	 */
 	smp_mb();
@@ -376,7 +385,7 @@ long hwt_ioc_ring_flush(struct hwt_file *hf)
 		struct hwt_ring_pass p;
 		struct hwt_utimer *t;
 
-		hwt_lock(hf);
+		hwt_lock_signals(hf, &sig);
 		hwt_ring_begin(hf, &p);
 		for (n = 0; n < HWT_FLUSH_CHUNK && (t = hwt_queue_first(hf));
 		     n++)

@@ -18,6 +18,7 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include "compat/compat.h"
 #include "dev.h"
@@ -116,6 +117,7 @@ static bool hwt_signal_one_left(struct hwt_file *hf)
 	e = list_first_entry_or_null(&hf->sig_left, struct hwt_efd, left);
 	if (e) {
 		list_del_init(&e->left);
+		hf->sig_nleft--;
 		hwt_eventfd_signal(e->ctx);
 		hwt_efd_done(e);
 		return true;
@@ -138,20 +140,35 @@ static bool hwt_signal_one_left(struct hwt_file *hf)
  * release() for what is left when no pass can run any more. Each adds the
  * wake-ups it did to the file's "wakeups_handed_off".
  *
+ * It does at most as many as were left when it started (review F7). The
+ * list is in the order they were left, and every flush takes from its
+ * head, so those are done, by this flush or another, when it returns:
+ * all a MOD, CANCEL or DRAIN must wait for, as passes that come after it
+ * ended an arming do not signal that arming's eventfd. Passes that keep
+ * leaving more, timers firing as fast as the wake-ups go, cannot keep the
+ * caller going: they queue the worker again, which does theirs in a work
+ * item of its own.
+ *
  * Context: process; may sleep.
  */
 void hwt_signals_flush(struct hwt_file *hf)
 {
-	unsigned int n = 0;
-	bool more;
+	unsigned int n = 0, todo;
 
-	do {
-		spin_lock_bh(&hf->sig_lock);
+	spin_lock_irq(&hf->sig_lock);
+	todo = hf->sig_nleft + hf->sig_left_poll;
+	spin_unlock_irq(&hf->sig_lock);
+	while (n < todo) {
+		bool more;
+
+		spin_lock_irq(&hf->sig_lock);
 		more = hwt_signal_one_left(hf);
-		spin_unlock_bh(&hf->sig_lock);
-		n += more;
+		spin_unlock_irq(&hf->sig_lock);
+		if (!more)
+			break;
+		n++;
 		cond_resched();
-	} while (more);
+	}
 	if (n) {
 		hwt_lock(hf);
 		hwt_stat_add(&hf->stats, HWT_C_WAKEUPS_HANDED_OFF, n);
@@ -178,6 +195,12 @@ void hwt_signals_left(struct work_struct *work)
  * run holds @hf->sig_lock while it signals, having taken it before it
  * dropped the file's lock, and the waiter takes it after. The wake-ups a
  * pass left to the file's worker, the waiter does itself, first.
+ *
+ * The wait is bounded: by the run's time, and by the wake-ups left when
+ * it starts (hwt_signals_flush()). It does not stop for a signal that is
+ * not fatal: a caller that a signal interrupted would return with the
+ * freshness promise broken, unknown to it (periodic timers' users often
+ * have SIGALRM and friends), and the bound makes the wait short anyway.
  *
  * As hrtimer_cancel_wait_running() does with its expiry lock, the wait
  * inherits priority where a run can be preempted: on PREEMPT_RT the lock
@@ -225,8 +248,7 @@ static bool hwt_signalled_before(struct hwt_signals *sig, unsigned int n)
  */
 static bool hwt_signal_late(const struct hwt_signals *sig, unsigned int done)
 {
-	return sig->start && done &&
-	       local_clock() - sig->start > HWT_PASS_NS;
+	return sig->start && done && local_clock() - sig->start > sig->bound;
 }
 
 /*
@@ -238,6 +260,7 @@ static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
 {
 	if (list_empty(&e->left)) {
 		list_add_tail(&e->left, &hf->sig_left);
+		hf->sig_nleft++;
 		return;
 	}
 	atomic_dec(&e->busy);
@@ -249,16 +272,17 @@ static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
  * @hf: the file, locked
  * @sig: what the run collected under the lock
  *
- * The wake-ups are done with @hf->sig_lock held, taken before the file's
- * lock is dropped, so that a MOD, CANCEL or DRAIN that ends one of the
- * timers' armings afterwards finds the run still busy or done
- * (hwt_signals_wait()). Bottom halves stay off until then.
+ * The lock was taken by hwt_lock_signals(). The wake-ups are done with
+ * @hf->sig_lock held, taken before the file's lock is dropped, so that a
+ * MOD, CANCEL or DRAIN that ends one of the timers' armings afterwards
+ * finds the run still busy or done (hwt_signals_wait()). Interrupts stay
+ * as the hold found them until then.
  *
- * A pass (@sig->start) does them while it has run less than HWT_PASS_NS,
+ * A pass (@sig->start) does them while it has run less than @sig->bound,
  * and at least one: each walks a wait queue as long as its users made it
  * (epoll instances on dup()ed eventfds), which no budget of units covers.
  * The rest go, busy, to the file's worker, as a backlog does (base.h): a
- * pass is never longer than HWT_PASS_NS and one wake-up.
+ * pass is never longer than its bound and one wake-up.
  */
 void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	__releases(&hf->lock)
@@ -266,8 +290,24 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	unsigned int i, done = 0;
 	bool left = false;
 
+	/* the file's lock, then @sig_lock: see dev.h, "Locking" */
+	lockdep_assert_held(&hf->lock);
+	/*
+	 * Readers and pollers wait on @hf->wq: nobody to wake there costs
+	 * nothing, not a wake-up left to the worker. The full barrier of
+	 * wq_has_sleeper() pairs with the one between a waiter's joining
+	 * the queue and its look at the records (prepare_to_wait(),
+	 * poll_wait()).
+	 */
+	if (sig->poll && !wq_has_sleeper(&hf->wq))
+		sig->poll = false;
+	/* where a pass that wakes a reader runs: see struct hwt_file */
+	if (sig->poll && sig->start)
+		hwt_stat_add(&hf->stats, READ_ONCE(hf->reader_cpu) ==
+			     smp_processor_id() ? HWT_C_READER_CPU :
+			     HWT_C_OTHER_CPU, 1);
 	if (!sig->nefd && !sig->file && !sig->poll) {
-		hwt_unlock(hf);
+		spin_unlock_irqrestore(&hf->lock, sig->flags);
 		return;
 	}
 	spin_lock(&hf->sig_lock);
@@ -301,7 +341,15 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	} else if (sig->poll) {
 		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
 	}
+	/*
+	 * On a normal-priority worker (review F7), not on hwt_pass_wq's nice
+	 * -20 ones, whose priority is for a backlog of due timers: nothing
+	 * falls behind while a wake-up waits, and no budget of the user's
+	 * bounds what its wait queues cost, so the worker competes with the
+	 * user's tasks rather than running ahead of them. Only wake-ups a
+	 * pass had no time for come here.
+	 */
 	if (left)
-		queue_work(hwt_pass_wq, &hf->sig_work);
-	spin_unlock_bh(&hf->sig_lock);
+		queue_work(system_wq, &hf->sig_work);
+	spin_unlock_irqrestore(&hf->sig_lock, sig->flags);
 }

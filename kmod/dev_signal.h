@@ -42,8 +42,10 @@ struct hwt_efd {
  * @file: the file's eventfd, with a reference, if records were queued
  * @poll: records were queued: wake readers and pollers
  * @start: for a pass, when it began (local_clock()): the wake-ups left
- *	   once it has run HWT_PASS_NS go to the file's worker; 0 for a
+ *	   once it has run @bound ns go to the file's worker; 0 for a
  *	   system call, which does them all
+ * @bound: that time: HWT_PASS_NS, or less in hard interrupt context
+ * @flags: the interrupt state hwt_lock_signals() saved
  *
  * eventfd_signal() and wake_up() walk their wait queues, as long as their
  * users made them: they are done once per run and outside the file's lock.
@@ -54,7 +56,20 @@ struct hwt_signals {
 	struct hwt_efd *file;
 	bool poll;
 	u64 start;
+	u64 bound;
+	unsigned long flags;
 };
+
+/*
+ * Take the file's lock for a hold that collects wake-ups, to be dropped by
+ * hwt_unlock_signal(): in any context, hard interrupts included.
+ */
+static inline void hwt_lock_signals(struct hwt_file *hf,
+				    struct hwt_signals *sig)
+	__acquires(&hf->lock)
+{
+	spin_lock_irqsave(&hf->lock, sig->flags);
+}
 
 struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
 void hwt_efd_put(struct hwt_efd *e);

@@ -32,8 +32,9 @@ void hwt_utimer_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 }
 
 /*
- * Delete a timer: its slot goes back to the table, what it had besides to
- * the slab, and its charges to its user.
+ * Delete a timer: its entry goes back to the table, with the entry's charge
+ * (hwt_ids_put()), what it had besides to the slab, and its re-arms' charge
+ * to its user.
  */
 void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t)
 {
@@ -41,9 +42,8 @@ void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t)
 	hwt_utimer_disarm(hf, t);
 	if (t->flags & HWT_U_EXT)
 		hwt_uext_free(t->ext);
-	hwt_ids_put(&hf->ids, t);
+	hwt_ids_put(hf, t);
 	hf->ntimers--;
-	hwt_user_uncharge(hf->user, 1);
 }
 
 /* Arm or re-arm @t for @deadline; every arming is a new generation. */

@@ -115,6 +115,31 @@ TRACE_EVENT(hwt_cascade,
 );
 
 /*
+ * A pass over a base begins at @now on its clock, the time every timer it
+ * expires fired at. @kind is what started it (enum hwt_pass_kind): the
+ * hrtimer, the run going on after a pass that spent its budget, or the
+ * worker a backlog was handed to.
+ */
+TRACE_EVENT(hwt_pass,
+	    TP_PROTO(clockid_t clockid, const void *base, unsigned int kind,
+		     u64 now),
+	    TP_ARGS(clockid, base, kind, now),
+	    TP_STRUCT__entry(__field(clockid_t, clockid)
+			     __field(const void *, base)
+			     __field(unsigned int, kind)
+			     __field(u64, now)),
+	    TP_fast_assign(__entry->clockid = clockid;
+			   __entry->base = base;
+			   __entry->kind = kind;
+			   __entry->now = now;),
+	    TP_printk("clock=%d base=%p kind=%s now=%llu",
+		      __entry->clockid, __entry->base,
+		      __print_symbolic(__entry->kind, { 0, "wakeup" },
+				       { 1, "continued" }, { 2, "handed_off" }),
+		      __entry->now)
+);
+
+/*
  * One run of a base's hrtimer: @fired timers expired, @cascaded nodes moved
  * down, @ticks wheel ticks passed, in @ns of CPU time. @fired + @cascaded is
  * at most the run's budget (the module's HWT_PASS_BUDGET).

@@ -179,7 +179,7 @@ static bool hwt_kbase_pass(struct hwt_kbase *kb, enum hwt_pass_kind kind)
 		raw_spin_lock_irqsave(&kb->lock, flags);
 		hwt_base_expiry_relocked(b, &x);
 	}
-	more = hwt_base_expiry_end(b, &x);
+	more = hwt_base_expiry_end(b, &x) == HWT_END_DUE;
 	raw_spin_unlock_irqrestore(&kb->lock, flags);
 	return more;
 }
@@ -314,7 +314,7 @@ static int hwt_kbase_create(unsigned int cpu, unsigned int clk)
 	if (!kb)
 		return -ENOMEM;
 	ret = hwt_base_init(&kb->base, hwt_clockids[clk], hwt_kbase_tick,
-			    hwt_kslack, GFP_KERNEL);
+			    HRTIMER_MODE_ABS_SOFT, hwt_kslack, GFP_KERNEL);
 	if (ret) {
 		kfree(kb);
 		return ret;

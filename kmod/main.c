@@ -85,4 +85,4 @@ module_exit(hwt_module_exit);
 
 MODULE_DESCRIPTION("Hashed hierarchical timing wheel timers for userspace and drivers");
 MODULE_LICENSE("GPL");
-MODULE_VERSION("1.0.0");
+MODULE_VERSION(HWT_VERSION);	/* Kbuild, from the tree's VERSION file */

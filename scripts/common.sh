@@ -57,7 +57,7 @@ hwt_stock_release() {
 # What a module build needs from the repository (uapi/ may not exist yet).
 hwt_kbuild_sources() {
 	local d
-	for d in Kbuild kmod uapi tests; do
+	for d in Kbuild VERSION kmod uapi tests; do
 		[ -e "$HWT_TOP/$d" ] && echo "$HWT_TOP/$d"
 	done
 }

@@ -26,6 +26,8 @@ pkgs=(
 	clang libclang-rt-dev
 	# checking the man pages
 	groff-base
+	# make deb (debian/), and the chroot its packages are tested in
+	debhelper dh-dkms debootstrap
 )
 
 missing=()

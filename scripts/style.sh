@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make style: the kernel tree's own checkpatch.pl --strict on kmod/ and
-# uapi/, and sparse (C=2) on a build against the debug kernel. Both must be
-# silent.
+# make style: an SPDX id on every file (scripts/spdx.sh), the kernel tree's
+# own checkpatch.pl --strict on kmod/ and uapi/, and sparse (C=2) on a build
+# against the debug kernel. All must be silent.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -12,6 +12,8 @@ cd "$HWT_TOP"
 mapfile -t files < <(git ls-files -co --exclude-standard -- 'kmod/*.[ch]' 'uapi/*.h' 2>/dev/null ||
 	find kmod uapi -name '*.[ch]')
 rc=0
+log "SPDX-License-Identifier on every file"
+"$HWT_TOP/scripts/spdx.sh" || rc=1
 log "checkpatch --strict on ${#files[@]} files"
 if ! perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "${files[@]}"; then

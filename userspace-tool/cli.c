@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hwtimerctl: what every command shares: messages and exit codes, signals,
- * the device, argument parsing, sysfs.
+ * the device, JSON, sysfs, the progress line.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 const char *prog = "hwtimerctl";
+const char *cmd_name;
 volatile sig_atomic_t stop;
 
 void close_stdout(void)
@@ -45,12 +46,7 @@ void __attribute__((format(printf, 1, 2), noreturn)) die(const char *fmt, ...)
 	exit(EXIT_FAILURE);
 }
 
-void __attribute__((noreturn)) errtryhelp(void)
-{
-	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-	exit(EXIT_FAILURE);
-}
-
+/* a bad command line: what was wrong, where to look, exit EXIT_USAGE */
 void __attribute__((format(printf, 1, 2), noreturn)) usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -58,7 +54,36 @@ void __attribute__((format(printf, 1, 2), noreturn)) usage_error(const char *fmt
 	va_start(ap, fmt);
 	vwarnx(fmt, ap);
 	va_end(ap);
-	errtryhelp();
+	fprintf(stderr, "Try '%s%s%s --help' for more information.\n", prog,
+		cmd_name ? " " : "", cmd_name ? cmd_name : "");
+	exit(EXIT_USAGE);
+}
+
+/**
+ * cmd_args() - act on what a command's parser said
+ * @ret: its return: ARGS_RUN returns, ARGS_HELP and ARGS_VERSION print and
+ *	exit 0, ARGS_BAD exits EXIT_USAGE with @err
+ * @err: the parser's message
+ */
+void cmd_args(int ret, const char *err)
+{
+	switch (ret) {
+	case ARGS_RUN:
+		return;
+	case ARGS_HELP:
+		usage_command(stdout, cmd_name);
+		exit(EXIT_SUCCESS);
+	case ARGS_VERSION:
+		print_version();
+		exit(EXIT_SUCCESS);
+	default:
+		usage_error("%s", err);
+	}
+}
+
+void print_version(void)
+{
+	printf("%s from hwtimer %s\n", prog, HWTIMERCTL_VERSION);
 }
 
 static void on_signal(int sig)
@@ -121,42 +146,6 @@ void check(int ret, const char *what)
 		die("%s: %s", what, hwtimer_strerror(ret));
 }
 
-uint64_t arg_duration(const char *opt, const char *s)
-{
-	uint64_t ns;
-	int ret = parse_duration(s, &ns);
-
-	if (ret == -ERANGE)
-		usage_error("%s '%s' is too long: at most 584 years (2^64 ns)", opt, s);
-	if (ret)
-		usage_error("invalid %s '%s': expected %s", opt, s, DURATION_FORMS);
-	return ns;
-}
-
-uint64_t arg_count(const char *opt, const char *s, uint64_t max)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || !v || v > max)
-		usage_error("invalid %s '%s': expected a whole number from 1 to %" PRIu64,
-			    opt, s, max);
-	return v;
-}
-
-clockid_t arg_clock(const char *s)
-{
-	if (!strcmp(s, "monotonic"))
-		return CLOCK_MONOTONIC;
-	if (!strcmp(s, "boottime"))
-		return CLOCK_BOOTTIME;
-	if (!strcmp(s, "realtime"))
-		return CLOCK_REALTIME;
-	usage_error("invalid clock '%s': expected monotonic, boottime or realtime", s);
-}
-
 const char *clock_name(uint32_t clk)
 {
 	switch (clk) {
@@ -170,6 +159,30 @@ const char *clock_name(uint32_t clk)
 char *dur(char *buf, uint64_t ns)
 {
 	return format_duration(buf, 32, ns);
+}
+
+/*
+ * Every JSON object hwtimerctl prints opens with its version. (Nanosecond
+ * values that may pass 2^53 follow as strings: see hwtimerctl(1).)
+ */
+void json_begin(void)
+{
+	printf("{\"version\":\"%s\"", HWTIMERCTL_VERSION);
+}
+
+/* @s as a JSON string, quoted and escaped */
+void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
 }
 
 /* A number from a file under SYSFS_DIR; false if it cannot be read. */
@@ -200,4 +213,64 @@ bool level_occupancy(unsigned int l, uint64_t *slots, uint64_t *timers)
 		return false;
 	snprintf(name, sizeof(name), "level%u/timers", l);
 	return sysfs_u64(name, timers);
+}
+
+/* the progress line */
+
+#define PROGRESS_AFTER_NS	NSEC_PER_SEC		/* runs shorter show none */
+#define PROGRESS_EVERY_NS	(250 * NSEC_PER_MSEC)
+
+/**
+ * progress_start() - a run begins
+ * @p: its progress line
+ * @what: what runs
+ * @total: how many steps it takes, 0 if not known
+ * @quiet: --quiet: no line
+ *
+ * The line shows on stderr, and only if it is a terminal, once the run
+ * has lasted a second; progress_end() erases it.
+ */
+void progress_start(struct progress *p, const char *what, uint64_t total, bool quiet)
+{
+	*p = (struct progress){
+		.what = what, .total = total, .start = now_ns(CLOCK_MONOTONIC),
+		.on = !quiet && isatty(STDERR_FILENO),
+	};
+}
+
+/* @done steps of the run are done: redraw the line, at most 4 times a second */
+void progress_update(struct progress *p, uint64_t done)
+{
+	uint64_t t, spent;
+	char line[160], a[32], b[32];
+	int n;
+
+	if (!p->on)
+		return;
+	t = now_ns(CLOCK_MONOTONIC);
+	spent = t - p->start;
+	if (spent < PROGRESS_AFTER_NS || t - p->last < PROGRESS_EVERY_NS)
+		return;
+	p->last = t;
+	if (p->total && done && done <= p->total)
+		n = snprintf(line, sizeof(line), "\r%s: %llu of %llu (%llu%%), %s, about %s "
+			     "left\033[K", p->what, (unsigned long long)done,
+			     (unsigned long long)p->total,
+			     (unsigned long long)(done * 100 / p->total), dur(a, spent),
+			     dur(b, (uint64_t)((double)spent * (double)(p->total - done) /
+					       (double)done)));
+	else
+		n = snprintf(line, sizeof(line), "\r%s: %llu, %s\033[K", p->what,
+			     (unsigned long long)done, dur(a, spent));
+	if (n > 0)
+		p->shown = write(STDERR_FILENO, line, strnlen(line, sizeof(line) - 1)) > 0;
+}
+
+/* the run is over: erase the line */
+void progress_end(struct progress *p)
+{
+	/* nothing to do about a terminal that cannot be written to */
+	if (p->shown)
+		(void)!write(STDERR_FILENO, "\r\033[K", 4);
+	p->shown = false;
 }

@@ -6,9 +6,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 #include <sys/timerfd.h>
+#include <unistd.h>
 #ifdef HWT_HAVE_LIBURING
 #include <liburing.h>
 #endif
@@ -223,54 +223,49 @@ static unsigned int bench_uring(int fd, uint64_t n, double *hw, double *vec,
 
 int cmd_bench(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "count", required_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'J' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct {
 		const char *name;
 		double ns;
 	} r[8];
-	uint64_t n = 20000;
-	int c, json = 0, fd;
+	struct bench_opts o;
+	struct progress p;
+	char err[ARGS_ERR_LEN];
 	unsigned int i, rows = 5;
+	uint64_t n;
+	int fd;
 
-	while ((c = getopt_long(argc, argv, "n:J", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			n = arg_count("count", optarg, 100000000);
-			break;
-		case 'J':
-			json = 1;
-			break;
-		default:
-			errtryhelp();
-		}
-	}
-	if (optind != argc)
-		usage_error("'bench' takes no arguments");
+	cmd_args(bench_args(argc, argv, &o, err, sizeof(err)), err);
+	n = o.count;
 	fd = open_dev();
+	progress_start(&p, "bench", 6, o.quiet);
 	r[0].name = "timerfd create+settime+close";
 	r[0].ns = bench_timerfd(n);
+	progress_update(&p, 1);
 	r[1].name = "timerfd settime arm+disarm";
 	r[1].ns = bench_timerfd_rearm(n);
+	progress_update(&p, 2);
 	r[2].name = "hwtimer ADD+CANCEL, one ioctl each";
 	r[2].ns = bench_hwtimer_single(fd, n);
+	progress_update(&p, 3);
 	r[3].name = "hwtimer ADD+CANCEL, batches of 16";
 	r[3].ns = bench_hwtimer_batch(fd, n, 16);
+	progress_update(&p, 4);
 	r[4].name = "hwtimer ADD+CANCEL, batches of 256";
 	r[4].ns = bench_hwtimer_batch(fd, n, 256);
+	progress_update(&p, 5);
 	if (bench_uring(fd, n, &r[5].ns, &r[6].ns, &r[7].ns)) {
 		r[5].name = "hwtimer ADD+CANCEL, io_uring, 256 SQEs";
 		r[6].name = "hwtimer ADD+CANCEL, io_uring, 256 per SQE";
 		r[7].name = "io_uring TIMEOUT+REMOVE, 256 SQEs";
 		rows = 8;
 	}
+	progress_update(&p, 6);
+	progress_end(&p);
 	close(fd);
 
-	if (json) {
-		printf("{\"timers\":%llu,\"results\":[", (unsigned long long)n);
+	if (o.json) {
+		json_begin();
+		printf(",\"timers\":%llu,\"results\":[", (unsigned long long)n);
 		for (i = 0; i < rows; i++)
 			printf("%s{\"name\":\"%s\",\"ns_per_timer\":%.1f,"
 			       "\"speedup_vs_timerfd\":%.2f}", i ? "," : "",

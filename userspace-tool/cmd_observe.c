@@ -6,10 +6,10 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -50,13 +50,17 @@ static const char *feature_name(unsigned int bit, char *buf, size_t len)
 	return buf;
 }
 
-void cmd_info(int json)
+int cmd_info(int argc, char **argv)
 {
 	struct hwtimer_info in;
-	char version[64] = "unknown", a[32], b[32], c[32];
+	char version[64] = "unknown", a[32], b[32], c[32], err[ARGS_ERR_LEN];
 	FILE *f;
 	unsigned int l, i;
-	int fd = open_dev();
+	bool json;
+	int fd;
+
+	cmd_args(json_args(argc, argv, &json, err, sizeof(err)), err);
+	fd = open_dev();
 
 	check(hwtimer_info(fd, &in), "HWTIMER_IOC_INFO");
 	close(fd);
@@ -68,8 +72,10 @@ void cmd_info(int json)
 	}
 
 	if (json) {
-		printf("{\"module_version\":\"%s\",\"api_version\":%u,\"tick_ns\":%llu,"
-		       "\"levels\":%u,\"slots_per_level\":%u,\"max_delay_ns\":%llu,"
+		/* ns that may pass 2^53 as strings, as doubles would round them */
+		json_begin();
+		printf(",\"module_version\":\"%s\",\"api_version\":%u,\"tick_ns\":%llu,"
+		       "\"levels\":%u,\"slots_per_level\":%u,\"max_delay_ns\":\"%llu\","
 		       "\"record_size\":%u,\"max_timers_per_fd\":%u,"
 		       "\"max_timers_per_user\":%u,\"max_files_per_user\":%u,"
 		       "\"max_batch\":%u,\"features\":[",
@@ -126,8 +132,8 @@ void cmd_info(int json)
 		occ = level_occupancy(l, &slots, &timers);
 
 		if (json) {
-			printf("%s{\"level\":%u,\"granularity_ns\":%llu,\"from_ns\":%llu,"
-			       "\"to_ns\":%llu", l ? "," : "", l,
+			printf("%s{\"level\":%u,\"granularity_ns\":\"%llu\",\"from_ns\":\"%llu\","
+			       "\"to_ns\":\"%llu\"", l ? "," : "", l,
 			       (unsigned long long)g, (unsigned long long)lo,
 			       (unsigned long long)hi);
 			if (occ)
@@ -147,6 +153,7 @@ void cmd_info(int json)
 	}
 	if (json)
 		printf("]}\n");
+	return 0;
 }
 
 /* stats and top: sysfs (global) and /proc/PID/fdinfo (per file) */
@@ -316,24 +323,18 @@ static void print_fdinfo(int pid, int fd, FILE *info, void *arg)
 
 int cmd_stats(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct counter c[64];
-	int i, n, ch, json = 0;
+	char err[ARGS_ERR_LEN];
+	bool json_opt;
+	int i, n, json;
 
-	while ((ch = getopt_long(argc, argv, "J", longopts, NULL)) != -1) {
-		if (ch != 'J')
-			errtryhelp();
-		json = 1;
-	}
-	if (optind != argc)
-		usage_error("'stats' takes no arguments");
+	cmd_args(json_args(argc, argv, &json_opt, err, sizeof(err)), err);
+	json = json_opt;
 	n = read_dir(SYSFS_DIR "/stats", c, 64);
 	need_sysfs(n);
 	if (json) {
-		printf("{\"global\":{");
+		json_begin();
+		printf(",\"global\":{");
 		for (i = 0; i < n; i++) {
 			printf("%s\"%s\":", i ? "," : "", c[i].name);
 			print_json_value(c[i].value);
@@ -354,31 +355,15 @@ int cmd_stats(int argc, char **argv)
 
 int cmd_top(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "delay", required_argument, NULL, 'd' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct counter prev[64], cur[64];
-	uint64_t delay = NSEC_PER_SEC, iters = 0, it;
-	int i, n, np = 0, ch;
+	struct top_opts o;
+	char err[ARGS_ERR_LEN];
+	uint64_t delay, iters, it;
+	int i, n, np = 0;
 
-	while ((ch = getopt_long(argc, argv, "d:n:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'd':
-			delay = arg_duration("delay", optarg);
-			if (delay < 10 * NSEC_PER_MSEC)
-				usage_error("--delay must be at least 10ms");
-			break;
-		case 'n':
-			iters = arg_count("iterations", optarg, UINT64_MAX);
-			break;
-		default:
-			errtryhelp();
-		}
-	}
-	if (optind != argc)
-		usage_error("'top' takes no arguments");
+	cmd_args(top_args(argc, argv, &o, err, sizeof(err)), err);
+	delay = o.delay;
+	iters = o.iterations;
 	catch_signals();
 	for (it = 0; !stop && (!iters || it < iters); it++) {
 		uint64_t levels = 0, parked = 0, total = 0, busiest, l;

@@ -5,7 +5,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -14,17 +13,6 @@
 
 /* after / at */
 
-struct after_opts {
-	uint64_t expires;
-	uint64_t period;
-	uint64_t slack;
-	uint64_t count;
-	clockid_t clock;
-	unsigned int flags;
-	const char *exec;
-	int json;
-};
-
 static void run_exec(const char *cmd, const struct hwtimer_record *r)
 {
 	char id[16], late[24];
@@ -32,8 +20,7 @@ static void run_exec(const char *cmd, const struct hwtimer_record *r)
 	int status;
 
 	snprintf(id, sizeof(id), "%u", r->id);
-	snprintf(late, sizeof(late), "%llu",
-		 (unsigned long long)(r->fired - r->deadline));
+	snprintf(late, sizeof(late), "%lld", (long long)(r->fired - r->deadline));
 	pid = fork();
 	if (pid < 0)
 		die("fork: %s", strerror(errno));
@@ -47,28 +34,55 @@ static void run_exec(const char *cmd, const struct hwtimer_record *r)
 		;
 }
 
+/* one expiry, as text or JSON; returns whether it came early (a bug) */
+static bool print_record(const struct hwtimer_record *r, bool json)
+{
+	bool early = r->fired < r->deadline;
+	char a[32];
+
+	if (json) {
+		/* timestamps as strings: realtime ns pass 2^53, where doubles round */
+		json_begin();
+		printf(",\"id\":%u,\"gen\":%u,\"deadline_ns\":\"%llu\",\"fired_ns\":\"%llu\","
+		       "\"late_ns\":%lld,\"overruns\":%llu}\n", r->id, r->gen,
+		       (unsigned long long)r->deadline, (unsigned long long)r->fired,
+		       (long long)(r->fired - r->deadline), (unsigned long long)r->overruns);
+	} else {
+		printf("fired: timer %u, %s %s", r->id,
+		       dur(a, early ? r->deadline - r->fired : r->fired - r->deadline),
+		       early ? "EARLY" : "late");
+		if (r->overruns)
+			printf(", overruns %llu", (unsigned long long)r->overruns);
+		printf("\n");
+	}
+	fflush(stdout);
+	return early;
+}
+
 static int run_timer(const struct after_opts *o)
 {
 	struct hwtimer_op op = {
 		.op = HWTIMER_OP_ADD,
-		.flags = o->flags | (o->clock == CLOCK_REALTIME ? HWTIMER_F_REALTIME : 0),
+		.flags = (o->absolute ? HWTIMER_F_ABS : 0) |
+			 (o->fixed_delay ? HWTIMER_F_FIXED_DELAY : 0) |
+			 (o->clock == CLOCK_REALTIME ? HWTIMER_F_REALTIME : 0),
 		.clockid = (uint32_t)o->clock, .expires = o->expires,
 		.period = o->period, .slack = o->slack,
 	};
-	uint64_t fires = 0, limit = o->count ? o->count : (o->period ? 0 : 1);
+	uint64_t fires = 0, early = 0, limit = o->count ? o->count : (o->period ? 0 : 1);
 	int fd = open_dev(), id;
-	char a[32], b[32];
+	char a[32];
 
 	catch_signals();
 	id = hwtimer_submit_op(fd, &op);
 	if (id == -ERANGE)
-		die("the deadline is beyond the wheel's horizon: see 'hwtimerctl info' "
-		    "for the longest delay");
+		usage_error("the deadline is beyond the wheel's horizon: see 'hwtimerctl info' "
+			    "for the longest delay");
 	check(id, "HWTIMER_IOC_ADD");
 	if (!o->json) {
 		printf("timer %d armed on %s: %s%s\n", id, clock_name(op.clockid),
-		       o->flags & HWTIMER_F_ABS ? "at " : "in ",
-		       o->flags & HWTIMER_F_ABS ? "the given time" : dur(a, o->expires));
+		       o->absolute ? "at " : "in ",
+		       o->absolute ? "the given time" : dur(a, o->expires));
 		fflush(stdout);
 	}
 	while (!stop && (!limit || fires < limit)) {
@@ -79,95 +93,24 @@ static int run_timer(const struct after_opts *o)
 			continue;
 		check(n, "read");
 		fires += 1 + r.overruns;
-		if (o->json)
-			printf("{\"id\":%u,\"gen\":%u,\"deadline_ns\":%llu,\"fired_ns\":%llu,"
-			       "\"late_ns\":%llu,\"overruns\":%llu}\n", r.id, r.gen,
-			       (unsigned long long)r.deadline,
-			       (unsigned long long)r.fired,
-			       (unsigned long long)(r.fired - r.deadline),
-			       (unsigned long long)r.overruns);
-		else
-			printf("fired: timer %u, %s late%s%s\n", r.id,
-			       dur(b, r.fired - r.deadline),
-			       r.overruns ? ", overruns " : "",
-			       r.overruns ? (snprintf(a, sizeof(a), "%llu",
-						      (unsigned long long)r.overruns), a) : "");
-		fflush(stdout);
+		early += print_record(&r, o->json);
 		if (o->exec)
 			run_exec(o->exec, &r);
 	}
 	close(fd);	/* cancels the timer if it is still armed */
+	if (early) {
+		fprintf(stderr, "%s: %llu expiries came before their deadline: this is a "
+			"bug, please report it\n", prog, (unsigned long long)early);
+		return EXIT_EARLY;
+	}
 	return exit_status();
 }
 
-int cmd_after(int argc, char **argv, bool at)
+int cmd_after(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "every", required_argument, NULL, 'e' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "fixed-delay", no_argument, NULL, 'D' },
-		{ "slack", required_argument, NULL, 's' },
-		{ "clock", required_argument, NULL, 'c' },
-		{ "exec", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'J' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct after_opts o = { .clock = CLOCK_MONOTONIC };
-	bool clock_given = false;
-	int c;
+	struct after_opts o;
+	char err[ARGS_ERR_LEN];
 
-	while ((c = getopt_long(argc, argv, "+e:n:Ds:c:x:J", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			o.period = arg_duration("period", optarg);
-			if (!o.period)
-				usage_error("the period must be longer than 0");
-			break;
-		case 'n':
-			o.count = arg_count("count", optarg, UINT64_MAX);
-			break;
-		case 'D':
-			o.flags |= HWTIMER_F_FIXED_DELAY;
-			break;
-		case 's':
-			o.slack = arg_duration("slack", optarg);
-			break;
-		case 'c':
-			o.clock = arg_clock(optarg);
-			clock_given = true;
-			break;
-		case 'x':
-			o.exec = optarg;
-			break;
-		case 'J':
-			o.json = 1;
-			break;
-		default:
-			errtryhelp();
-		}
-	}
-	if (optind + 1 != argc)
-		usage_error(at ? "'at' takes one TIME (%s)" : "'after' takes one DURATION (%s)",
-			    at ? TIME_FORMS : DURATION_FORMS);
-	if ((o.flags & HWTIMER_F_FIXED_DELAY) && !o.period)
-		usage_error("--fixed-delay needs --every PERIOD");
-	if (o.count > 1 && !o.period)
-		usage_error("--count above 1 needs --every PERIOD");
-	if (at && clock_given)
-		usage_error("'at' takes a wall-clock time, on the realtime clock: "
-			    "drop --clock, or use 'after' for another clock");
-	if (at) {
-		int ret = parse_time(argv[optind], &o.expires);
-
-		if (ret == -ERANGE)
-			usage_error("time '%s' is out of range (before 1970 or after 2554)",
-				    argv[optind]);
-		if (ret)
-			usage_error("invalid time '%s': expected %s", argv[optind], TIME_FORMS);
-		o.clock = CLOCK_REALTIME;
-		o.flags |= HWTIMER_F_ABS;
-	} else {
-		o.expires = arg_duration("duration", argv[optind]);
-	}
+	cmd_args(after_args(argc, argv, &o, err, sizeof(err)), err);
 	return run_timer(&o);
 }

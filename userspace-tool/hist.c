@@ -35,28 +35,6 @@ void hist_add(struct hist *h, int64_t ns)
 		return;
 	}
 	h->bucket[hist_bucket((uint64_t)ns)]++;
-	h->sum += (uint64_t)ns;
-	if ((uint64_t)ns > h->max)
-		h->max = (uint64_t)ns;
-}
-
-/* The upper edge of the bucket holding the p-th percentile (an upper bound). */
-uint64_t hist_percentile(const struct hist *h, double p)
-{
-	uint64_t seen = 0, want, n = h->count - h->early;
-	unsigned int b;
-
-	if (!n)
-		return 0;
-	want = (uint64_t)(p / 100.0 * (double)n + 0.5);
-	if (!want)
-		want = 1;
-	for (b = 0; b < HIST_BUCKETS; b++) {
-		seen += h->bucket[b];
-		if (seen >= want)
-			return b + 1 < HIST_BUCKETS ? hist_bucket_lo(b + 1) : h->max;
-	}
-	return h->max;
 }
 
 static void range_label(char *buf, size_t len, unsigned int b)
@@ -126,15 +104,48 @@ static void svg_escape(FILE *f, const char *s)
 }
 
 /*
- * A bar chart of the histogram as a self-contained SVG file: one bar per
- * bucket from the first to the last non-empty one, on a linear count axis.
+ * log10(x) for x >= 1, without libm (hwtimerctl links statically without
+ * it): the decades, then ln of what is left by its atanh series, to about
+ * 1e-7: plenty to place a bar.
  */
-int hist_svg(const char *path, const struct hist *h, const char *title)
+static double log10_u64(uint64_t x)
+{
+	double m = (double)x, y, y2, t, s = 0;
+	int e = 0, k;
+
+	while (m >= 10.0) {
+		m /= 10.0;
+		e++;
+	}
+	y = (m - 1) / (m + 1);
+	y2 = y * y;
+	for (k = 1, t = y; k < 80; k += 2, t *= y2)
+		s += t / k;
+	return e + 2 * s / 2.302585092994046;
+}
+
+/* a bar's height on the log count axis: 1 stands a little above 0 */
+#define LOG_FLOOR	0.3
+
+static int log_height(uint64_t count, int decades, int height)
+{
+	if (!count)
+		return 0;
+	return (int)((double)height * (log10_u64(count) + LOG_FLOOR) / (decades + LOG_FLOOR));
+}
+
+/*
+ * A bar chart of the histogram as a self-contained SVG file: one bar per
+ * bucket from the first to the last non-empty one, on a log count axis, so
+ * that a tail of a few samples shows beside a peak of millions.
+ */
+int hist_svg(const char *path, const struct hist *h, const char *title, const char *subtitle)
 {
 	const int W = 800, H = 420, left = 70, right = 20, top = 50, bottom = 110;
+	const int ph = H - top - bottom;
 	unsigned int b, first, last, nb;
-	uint64_t peak;
-	char p50[32], p99[32], mx[32];
+	int decades = 1, d;
+	uint64_t peak, p10 = 10;
 	FILE *f;
 	int ret = 0;
 
@@ -144,6 +155,10 @@ int hist_svg(const char *path, const struct hist *h, const char *title)
 		peak = 1;
 	}
 	nb = last - first + 1;
+	while (p10 < peak && decades < 19) {
+		p10 *= 10;
+		decades++;
+	}
 
 	f = fopen(path, "w");
 	if (!f)
@@ -154,29 +169,28 @@ int hist_svg(const char *path, const struct hist *h, const char *title)
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
 	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">", left);
 	svg_escape(f, title);
-	fprintf(f, "</text>\n<text x=\"%d\" y=\"40\">%llu samples, %llu early; "
-		"p50 &lt;= %s, p99 &lt;= %s, max %s</text>\n", left,
-		(unsigned long long)h->count, (unsigned long long)h->early,
-		format_duration(p50, sizeof(p50), hist_percentile(h, 50)),
-		format_duration(p99, sizeof(p99), hist_percentile(h, 99)),
-		format_duration(mx, sizeof(mx), h->max));
-	/* axes */
+	fprintf(f, "</text>\n<text x=\"%d\" y=\"40\">", left);
+	svg_escape(f, subtitle);
+	fprintf(f, "</text>\n");
+	/* axes, and a line at each power of ten */
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
 		left, H - bottom, W - right, H - bottom);
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
 		left, top, left, H - bottom);
-	for (b = 0; b <= 4; b++) {
-		int y = H - bottom - (int)((H - top - bottom) * b / 4);
+	for (d = 0, p10 = 1; d <= decades; d++, p10 *= 10) {
+		int y = H - bottom - log_height(p10, decades, ph);
 
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%llu</text>\n",
-			left - 6, y + 4, (unsigned long long)(peak * b / 4));
+			left - 6, y + 4, (unsigned long long)p10);
 		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>\n",
 			left, y, W - right, y);
 	}
+	fprintf(f, "<text transform=\"translate(16,%d) rotate(-90)\" text-anchor=\"middle\">"
+		"timers (log scale)</text>\n", top + ph / 2);
 	for (b = first; b <= last; b++) {
 		int slot = (W - left - right) / (int)nb;
 		int x = left + (int)(b - first) * slot;
-		int bh = (int)((double)(H - top - bottom) * (double)h->bucket[b] / (double)peak);
+		int bh = log_height(h->bucket[b], decades, ph);
 		char label[64];
 
 		range_label(label, sizeof(label), b);

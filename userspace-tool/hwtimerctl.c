@@ -2,7 +2,8 @@
 /*
  * hwtimerctl: schedule timers on /dev/hwtimer from the shell, measure them,
  * and look inside the module. See hwtimerctl(1). The commands live in
- * cmd_*.c, the helpers they share in cli.c.
+ * cmd_*.c, their command lines in args.c and usage.c, the helpers they
+ * share in cli.c.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -11,55 +12,14 @@
 
 #include "cli.h"
 
-/* main */
-
-static void __attribute__((noreturn)) usage(void)
-{
-	printf("Usage:\n"
-	       " %s [options] <command> [command options]\n\n"
-	       "Schedule timers on /dev/hwtimer, measure them, and look inside\n"
-	       "the hwtimer kernel module.\n\n"
-	       "Commands:\n"
-	       " after DURATION    arm a timer, wait for it and print its lateness\n"
-	       "   -e, --every PERIOD   periodic: fire every PERIOD (fixed rate)\n"
-	       "   -D, --fixed-delay    period counts from each fire, not the grid\n"
-	       "   -n, --count N        stop after N expiries (overruns included)\n"
-	       "   -s, --slack DURATION may fire up to DURATION late, to share wakeups\n"
-	       "   -c, --clock CLOCK    monotonic (default), boottime or realtime\n"
-	       "   -x, --exec CMD       run CMD with sh -c at each fire\n"
-	       "   -J, --json           one JSON object per fire\n"
-	       " at TIME           like after, at a wall-clock time (ISO 8601),\n"
-	       "                   on the realtime clock; takes the same options\n"
-	       "                   but --clock\n"
-	       " latency           many timers, then a lateness histogram\n"
-	       "   -n, --count N        timers (default 1000)\n"
-	       "   -d, --delay D        shortest delay (default 10ms)\n"
-	       "   -s, --spread D       delays spread over D (default 100ms)\n"
-	       "   -p, --plot FILE      write the histogram as SVG\n"
-	       "   -S, --slack D        let each timer fire up to D late, to share\n"
-	       "                        wakeups (default 0: at its deadline)\n"
-	       "   -c, --compare        the same deadlines on timerfds, same run\n"
-	       "   --ring[=N]           records from an expiry ring of N (4096)\n"
-	       "   -J, --json           JSON output\n"
-	       " bench             arm+cancel cost against timerfd on this machine\n"
-	       "   -n, --count N        timers per method (default 20000)\n"
-	       "   -J, --json           JSON output\n"
-	       " info              module version, tick, geometry table, limits\n"
-	       "   -J, --json           JSON output\n"
-	       " stats             global and per-file counters\n"
-	       "   -J, --json           JSON output\n"
-	       " top               live wheel occupancy and counters\n"
-	       "   -d, --delay D        refresh interval (default 1s)\n"
-	       "   -n, --iterations N   stop after N screens\n\n"
-	       "Options:\n"
-	       " -h, --help        display this help\n"
-	       " -V, --version     display version\n\n"
-	       "Durations: %s.\n"
-	       "Times: %s.\n\n"
-	       "For more details see hwtimerctl(1).\n",
-	       prog, DURATION_FORMS, TIME_FORMS);
-	exit(EXIT_SUCCESS);
-}
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} cmds[] = {
+	{ "after", cmd_after }, { "at", cmd_after }, { "latency", cmd_latency },
+	{ "bench", cmd_bench }, { "info", cmd_info }, { "stats", cmd_stats },
+	{ "top", cmd_top },
+};
 
 int main(int argc, char **argv)
 {
@@ -69,54 +29,39 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd;
-	int c, json = 0;
+	size_t i;
+	int c;
 
 	atexit(close_stdout);
+	opterr = 0;
+	/* "+": the options before the command; the command parses the rest */
 	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			usage();
+			usage_main(stdout);
+			return EXIT_SUCCESS;
 		case 'V':
-			printf("%s from hwtimer %s\n", prog, LIBHWTIMER_VERSION);
-			return 0;
+			print_version();
+			return EXIT_SUCCESS;
 		default:
-			errtryhelp();
+			if (optopt)
+				usage_error("unknown option '-%c' (a command's options come "
+					    "after the command)", optopt);
+			usage_error("unknown option '%s' (a command's options come after "
+				    "the command)", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
 		usage_error("no command given");
 	cmd = argv[optind];
-	/* each command parses its own options from its own argv */
 	argc -= optind;
 	argv += optind;
-	optind = 1;
 
-	if (!strcmp(cmd, "after"))
-		return cmd_after(argc, argv, false);
-	if (!strcmp(cmd, "at"))
-		return cmd_after(argc, argv, true);
-	if (!strcmp(cmd, "latency"))
-		return cmd_latency(argc, argv);
-	if (!strcmp(cmd, "bench"))
-		return cmd_bench(argc, argv);
-	if (!strcmp(cmd, "stats"))
-		return cmd_stats(argc, argv);
-	if (!strcmp(cmd, "top"))
-		return cmd_top(argc, argv);
-	if (!strcmp(cmd, "info")) {
-		static const struct option o[] = {
-			{ "json", no_argument, NULL, 'J' }, { NULL, 0, NULL, 0 },
-		};
-
-		while ((c = getopt_long(argc, argv, "J", o, NULL)) != -1) {
-			if (c != 'J')
-				errtryhelp();
-			json = 1;
-		}
-		if (optind != argc)
-			usage_error("'info' takes no arguments");
-		cmd_info(json);
-		return 0;
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(cmd, cmds[i].name))
+			continue;
+		cmd_name = cmd;
+		return cmds[i].run(argc, argv);
 	}
 	usage_error("unknown command '%s'", cmd);
 }

@@ -1,31 +1,60 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hwtimerctl: durations ("250ms", "1.5s") and absolute times (ISO 8601),
- * parsed exactly in integer nanoseconds: no floating point, so "0.1s" is
- * 100000000 ns, not 99999999.
+ * hwtimerctl: durations ("250ms", "1h30m", "2min 30s", as systemd.time(7)
+ * spells them) and absolute times (ISO 8601), parsed exactly in integer
+ * nanoseconds: no floating point, so "0.1s" is 100000000 ns, not 99999999;
+ * counts and CPU lists.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "parse.h"
 
+/* systemd.time(7)'s units, as systemd spells them, and ns */
 static const struct {
 	const char *name;
 	uint64_t ns;
 } units[] = {
-	{ "ns", 1 },
-	{ "us", NSEC_PER_USEC },
-	{ "ms", NSEC_PER_MSEC },
-	{ "s", NSEC_PER_SEC },
-	{ "m", 60 * NSEC_PER_SEC },
-	{ "min", 60 * NSEC_PER_SEC },
-	{ "h", 3600 * NSEC_PER_SEC },
-	{ "d", 86400 * NSEC_PER_SEC },
+	{ "ns", 1 }, { "nsec", 1 },
+	{ "us", NSEC_PER_USEC }, { "usec", NSEC_PER_USEC },
+	{ "\xc2\xb5s", NSEC_PER_USEC },		/* U+00B5 MICRO SIGN */
+	{ "\xce\xbcs", NSEC_PER_USEC },		/* U+03BC GREEK SMALL LETTER MU */
+	{ "ms", NSEC_PER_MSEC }, { "msec", NSEC_PER_MSEC },
+	{ "s", NSEC_PER_SEC }, { "sec", NSEC_PER_SEC },
+	{ "second", NSEC_PER_SEC }, { "seconds", NSEC_PER_SEC },
+	{ "m", 60 * NSEC_PER_SEC }, { "min", 60 * NSEC_PER_SEC },
+	{ "minute", 60 * NSEC_PER_SEC }, { "minutes", 60 * NSEC_PER_SEC },
+	{ "h", 3600 * NSEC_PER_SEC }, { "hr", 3600 * NSEC_PER_SEC },
+	{ "hour", 3600 * NSEC_PER_SEC }, { "hours", 3600 * NSEC_PER_SEC },
+	{ "d", 86400 * NSEC_PER_SEC }, { "day", 86400 * NSEC_PER_SEC },
+	{ "days", 86400 * NSEC_PER_SEC },
+	{ "w", 604800 * NSEC_PER_SEC }, { "week", 604800 * NSEC_PER_SEC },
+	{ "weeks", 604800 * NSEC_PER_SEC },
 };
+
+/* systemd's units of no fixed length, refused here */
+static const char *const vague_units[] = {
+	"M", "month", "months", "y", "year", "years",
+};
+
+static int __attribute__((format(printf, 4, 5)))
+why_fail(int err, char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
 
 /*
  * Digits, optionally with a fraction, times @scale ns: *ns is the whole
@@ -71,34 +100,228 @@ static const char *parse_scaled(const char *p, uint64_t scale, uint64_t *ns)
 	return p;
 }
 
+
+/* the bytes of a unit: letters, and the bytes of UTF-8's "µ" and "μ" */
+static bool unit_byte(char c)
+{
+	return isalpha((unsigned char)c) || (unsigned char)c >= 0x80;
+}
+
+static bool unit_is(const char *name, const char *u, size_t n)
+{
+	return strlen(name) == n && !memcmp(name, u, n);
+}
+
+/* the ns of unit @u of @n bytes, or 0 */
+static uint64_t unit_ns(const char *u, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (unit_is(units[i].name, u, n))
+			return units[i].ns;
+	return 0;
+}
+
+static bool vague_unit(const char *u, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(vague_units) / sizeof(vague_units[0]); i++)
+		if (unit_is(vague_units[i], u, n))
+			return true;
+	return false;
+}
+
+/*
+ * One part of a duration, a number and its unit at *@p, scaled to *@ns;
+ * *@p moves past it. Return: 0, or -EINVAL or -ERANGE with @why set.
+ */
+static int duration_part(const char **p, uint64_t *ns, char *why, size_t len)
+{
+	const char *num = *p, *unit;
+	size_t nlen, ulen, dots = 0, i;
+	uint64_t scale;
+
+	if (*num == '-' || *num == '+')
+		return why_fail(-EINVAL, why, len,
+				"a duration has no sign: write it without the '%c'", *num);
+	while (isdigit((unsigned char)**p) || **p == '.')
+		(*p)++;
+	nlen = (size_t)(*p - num);
+	*p += strspn(*p, " \t");
+	unit = *p;
+	while (**p && unit_byte(**p))
+		(*p)++;
+	ulen = (size_t)(*p - unit);
+	if (!nlen && ulen)
+		return why_fail(-EINVAL, why, len, "no number before '%.*s'", (int)ulen, unit);
+	if (!nlen && isprint((unsigned char)*num))
+		return why_fail(-EINVAL, why, len, "unexpected '%c': write the parts one "
+				"after another (1h30m) or apart with spaces ('1h 30m')", *num);
+	if (!nlen)
+		return why_fail(-EINVAL, why, len, "unexpected byte 0x%02x", (unsigned char)*num);
+	for (i = 0; i < nlen; i++)
+		dots += num[i] == '.';
+	if (dots > 1)
+		return why_fail(-EINVAL, why, len, "'%.*s' has more than one decimal point",
+				(int)nlen, num);
+	if (nlen == dots)
+		return why_fail(-EINVAL, why, len, "'%.*s' is not a number", (int)nlen, num);
+	if (!ulen)
+		return why_fail(-EINVAL, why, len, "'%.*s' has no unit: add one, e.g. %.*sms "
+				"or %.*ss", (int)nlen, num, (int)nlen, num, (int)nlen, num);
+	scale = unit_ns(unit, ulen);
+	if (!scale && vague_unit(unit, ulen))
+		return why_fail(-EINVAL, why, len, "'%.*s' is not taken: months and years "
+				"vary in length; use days (d) or weeks (w)", (int)ulen, unit);
+	if (!scale)
+		return why_fail(-EINVAL, why, len, "unknown unit '%.*s': use ns, us, ms, s, "
+				"min, h, d or w (or usec, msec, sec, minutes, hours, days, "
+				"weeks, ...)", (int)ulen, unit);
+	if (!parse_scaled(num, scale, ns))
+		return why_fail(-ERANGE, why, len, "it is longer than 2^64 ns (about 584 years)");
+	return 0;
+}
+
 /**
- * parse_duration() - "250ms", "1.5s", "10us", "2m" to ns
- * @s: the text: a decimal number and a unit, nothing else
- * @ns: the result
+ * parse_duration() - a duration, as systemd.time(7) writes them, to ns
+ * @s: the text: one or more parts, each a decimal number (a fraction
+ *     allowed) and a unit, one after another ("1h30m") or apart with
+ *     blanks ("2min 30s"); blanks may also separate a number from its unit
+ * @ns: the result, the sum of the parts, exact to the ns (finer digits are
+ *      dropped)
+ * @why: if not NULL, set to what was wrong with @s on failure
+ * @len: the size of @why
+ *
+ * Unlike systemd, a number needs its unit (there is no default unit), and
+ * months and years, whose length varies, are refused.
  *
  * Return: 0, -EINVAL for text that is not a duration, -ERANGE if it does
  * not fit 64 bits of ns.
  */
-int parse_duration(const char *s, uint64_t *ns)
+int parse_duration(const char *s, uint64_t *ns, char *why, size_t len)
 {
-	const char *unit, *end;
-	size_t i, digits, dots = 0;
+	const char *p = s;
+	uint64_t total = 0, part;
+	bool any = false;
+	int ret;
 
 	if (!s)
-		return -EINVAL;
-	for (unit = s; isdigit((unsigned char)*unit) || *unit == '.'; unit++)
-		dots += *unit == '.';
-	digits = (size_t)(unit - s) - dots;
-	if (!digits || dots > 1)
-		return -EINVAL;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(units[i].name, unit))
-			continue;
-		end = parse_scaled(s, units[i].ns, ns);
-		/* the number is well formed: only overflow fails it */
-		return end ? 0 : -ERANGE;
+		return why_fail(-EINVAL, why, len, "it is empty");
+	for (;;) {
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		ret = duration_part(&p, &part, why, len);
+		if (ret)
+			return ret;
+		if (total > UINT64_MAX - part)
+			return why_fail(-ERANGE, why, len,
+					"it is longer than 2^64 ns (about 584 years)");
+		total += part;
+		any = true;
 	}
-	return -EINVAL;
+	if (!any)
+		return why_fail(-EINVAL, why, len, "it is empty");
+	*ns = total;
+	return 0;
+}
+
+/**
+ * parse_count() - a whole number within bounds
+ * @s: decimal digits, nothing else (no sign, no blanks)
+ * @min: the least value taken
+ * @max: the greatest value taken
+ * @v: the result
+ *
+ * Return: 0, -EINVAL for text that is not a whole number, -ERANGE for one
+ * outside [@min, @max].
+ */
+int parse_count(const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	uint64_t n = 0;
+	const char *p;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (p = s; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		if (n > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -ERANGE;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	if (n < min || n > max)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}
+
+/* a CPU number at *@p, moving *@p past it; -ERANGE past CPU_SETSIZE */
+static int cpu_number(const char **p, unsigned long *cpu)
+{
+	unsigned long n = 0;
+
+	for (; isdigit((unsigned char)**p); (*p)++) {
+		n = n * 10 + (unsigned long)(**p - '0');
+		if (n >= CPU_SETSIZE)
+			return -ERANGE;
+	}
+	*cpu = n;
+	return 0;
+}
+
+/**
+ * parse_cpulist() - a list of CPUs, as taskset -c and cyclictest -a take it
+ * @s: comma-separated CPU numbers and ranges "A-B", e.g. "0,2-3"
+ * @set: the result
+ * @why: if not NULL, set to what was wrong with @s on failure
+ * @len: the size of @why
+ *
+ * Return: 0, -EINVAL for a malformed list, -ERANGE for a CPU number from
+ * CPU_SETSIZE on.
+ */
+int parse_cpulist(const char *s, cpu_set_t *set, char *why, size_t len)
+{
+	const char *p = s;
+	unsigned long lo, hi, c;
+
+	CPU_ZERO(set);
+	if (!s || !*s)
+		return why_fail(-EINVAL, why, len, "it is empty");
+	for (;;) {
+		if (*p == ',' || !*p)
+			return why_fail(-EINVAL, why, len, "it has an empty item: expected %s",
+					CPULIST_FORMS);
+		if (!isdigit((unsigned char)*p))
+			return why_fail(-EINVAL, why, len, "unexpected '%c': expected %s",
+					*p, CPULIST_FORMS);
+		if (cpu_number(&p, &lo))
+			return why_fail(-ERANGE, why, len, "CPUs are numbered below %d",
+					CPU_SETSIZE);
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				return why_fail(-EINVAL, why, len, "the range from %lu has no "
+						"end: write %lu-N", lo, lo);
+			if (cpu_number(&p, &hi))
+				return why_fail(-ERANGE, why, len, "CPUs are numbered below %d",
+						CPU_SETSIZE);
+			if (hi < lo)
+				return why_fail(-EINVAL, why, len, "the range %lu-%lu runs "
+						"backwards: write %lu-%lu", lo, hi, hi, lo);
+		}
+		for (c = lo; c <= hi; c++)
+			CPU_SET(c, set);
+		if (!*p)
+			return 0;
+		if (*p != ',')
+			return why_fail(-EINVAL, why, len, "unexpected '%c': expected %s",
+					*p, CPULIST_FORMS);
+		p++;
+	}
 }
 
 /* Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant). */

@@ -3,7 +3,8 @@
 # What an admin does on a real box, as TAP, on the host (which cannot load
 # modules, but can build and install them): make install into a DESTDIR,
 # build a program against the installed library with pkg-config, make
-# uninstall, and dkms build against every stock kernel's headers.
+# uninstall, and dkms build, against every stock kernel's headers, of the
+# sources make install-dkms-src stages (make dkms-install's).
 #
 # usage: install_check.sh KSFT_DIR RELEASE...
 set -uo pipefail
@@ -39,15 +40,37 @@ int main(void)
 EOC
 
 installed() {	# every file make uninstall would remove exists
+	local inc=$dest/usr/local/include/hwtimer
 	for f in "$dest"/usr/local/bin/hwtimerctl "$dest"/usr/local/lib/libhwtimer.a \
 		"$dest"/usr/local/lib/libhwtimer.so.1 "$dest"/usr/local/lib/pkgconfig/hwtimer.pc \
-		"$dest"/usr/local/include/libhwtimer.h "$dest"/usr/local/include/linux/hwtimer.h \
-		"$dest"/lib/udev/rules.d/60-hwtimer.rules "$dest/lib/modules/$rel/extra/"hwtimer.ko* \
+		"$inc"/libhwtimer.h "$inc"/libhwtimer_version.h "$inc"/linux/hwtimer.h \
+		"$dest"/lib/udev/rules.d/60-hwtimer.rules "$dest"/usr/lib/modules-load.d/hwtimer.conf \
+		"$dest/lib/modules/$rel/extra/"hwtimer.ko* \
 		"$dest"/usr/local/share/man/man1/hwtimerctl.1 "$dest"/usr/local/share/man/man7/libhwtimer.7 \
-		"$dest"/usr/local/share/man/man3/hwtimer_add.3; do
+		"$dest"/usr/local/share/man/man3/hwtimer_add.3 "$dest"/usr/local/share/man/man4/hwtimer.4; do
 		[ -e "$f" ] || { echo "missing $f"; return 1; }
 	done
 	grep -q 'extra/hwtimer.ko' "$dest/lib/modules/$rel/modules.dep"
+}
+
+# linux-libc-dev owns INCLUDEDIR/linux; a staged install creates no group
+group_sum=$(cksum < /etc/group)
+own_folder() {
+	[ ! -e "$dest/usr/local/include/linux" ] && [ ! -e "$dest/usr/local/include/libhwtimer.h" ] ||
+		{ echo "headers outside include/hwtimer/"; return 1; }
+	[ "$(cksum < /etc/group)" = "$group_sum" ] || { echo "/etc/group changed"; return 1; }
+}
+
+# the module, the CLI (linked against the library it installed) and the
+# library carry VERSION
+versioned() {
+	local v mv cv
+	v=$(cat "$top/VERSION")
+	mv=$(modinfo -F version "$dest/lib/modules/$rel/extra/"hwtimer.ko*) &&
+		cv=$(LD_LIBRARY_PATH=$dest/usr/local/lib "$dest"/usr/local/bin/hwtimerctl --version) || return 1
+	echo "module $mv, hwtimerctl: $cv"
+	[ "$mv" = "$v" ] && [[ $cv == *" $v"* ]] && [ -e "$dest/usr/local/lib/libhwtimer.so.$v" ] &&
+		LD_LIBRARY_PATH=$dest/usr/local/lib ldd "$dest"/usr/local/bin/hwtimerctl | grep -qF "libhwtimer.so.1 => $dest"
 }
 
 pkgconf() {
@@ -69,7 +92,7 @@ built_against_install() {
 # the installed library exports exactly what its header declares, each at
 # the version its map gives (the version node whose block names it)
 exports_the_header() {
-	local lib=$dest/usr/local/lib/libhwtimer.so.1 hdr=$dest/usr/local/include/libhwtimer.h
+	local lib=$dest/usr/local/lib/libhwtimer.so.1 hdr=$dest/usr/local/include/hwtimer/libhwtimer.h
 	local map=$top/userspace-tool/lib/libhwtimer.map
 	diff <(sed -n 's/^[a-z][a-z0-9_ ]*[ *]\(hwtimer_[a-z0-9_]*\)(.*/\1/p' "$hdr" | sort |
 		join -a 1 - <(awk '/^LIBHWTIMER_[0-9.]* *{/ { v = $1 }
@@ -84,26 +107,38 @@ uninstalled() {
 	[ -z "$left" ] || { echo "left behind:"; echo "$left"; return 1; }
 }
 
+# the sources make dkms-install copies: the module's build needs nothing else
+version=$(cat "$top/VERSION")
+dkms_src=$tmp/dkms-root/usr/src/hwtimer-$version
+dkms_staged() {
+	mk install-dkms-src DESTDIR="$tmp/dkms-root" || return 1
+	grep -qx "PACKAGE_VERSION=\"$version\"" "$dkms_src/dkms.conf" &&
+		grep -qx 'BUILD_EXCLUSIVE_KERNEL_MIN="6.1"' "$dkms_src/dkms.conf" &&
+		[ -f "$dkms_src/Kbuild" ] && [ -f "$dkms_src/uapi/linux/hwtimer.h" ] &&
+		[ ! -e "$dkms_src/tests" ] && [ ! -e "$dkms_src/kmod/example" ] && [ ! -e "$dkms_src/bench" ]
+}
+
 dkms_build() {
 	local r=$1 tree=$tmp/dkms
-	mkdir -p "$tree" "$tmp/dkms-src"
-	rm -rf "$tmp/dkms-src/hwtimer-1.0.0"
-	cp -r "$src" "$tmp/dkms-src/hwtimer-1.0.0"
-	dkms --dkmstree "$tree" --sourcetree "$tmp/dkms-src" add -m hwtimer -v 1.0.0 >/dev/null 2>&1 || true
-	dkms --dkmstree "$tree" --sourcetree "$tmp/dkms-src" build -m hwtimer -v 1.0.0 -k "$r" &&
-		ls "$tree/hwtimer/1.0.0/$r/x86_64/module/hwtimer.ko"*
+	mkdir -p "$tree"
+	dkms --dkmstree "$tree" --sourcetree "${dkms_src%/*}" add -m hwtimer -v "$version" >/dev/null 2>&1 || true
+	dkms --dkmstree "$tree" --sourcetree "${dkms_src%/*}" build -m hwtimer -v "$version" -k "$r" &&
+		[ "$(modinfo -F version "$tree/hwtimer/$version/$r/x86_64/module/hwtimer.ko"*)" = "$version" ]
 }
 
 echo "TAP version 13"
-echo "1..$((5 + $#))"
-t "make install DESTDIR=... (module against $rel, library, CLI, headers, udev rule, man pages)" \
+echo "1..$((8 + $#))"
+t "make install DESTDIR=... (module against $rel, library, CLI, headers, udev rule, modules-load.d, man pages)" \
 	mk install DESTDIR="$dest" KDIR="$kdir"
 t "every installed file is in place and depmod knows the module" installed
+t "headers in include/hwtimer/ only, and no group created by a staged install" own_folder
+t "the module and hwtimerctl say VERSION; hwtimerctl uses the installed libhwtimer.so.1" versioned
 t "a program builds and runs against the installed library via pkg-config" built_against_install
 t "libhwtimer.so exports exactly the functions libhwtimer.h declares, versioned" exports_the_header
 t "make uninstall removes every installed file" \
 	sh -c "make -s -C '$src' BUILD='$tmp/build' uninstall DESTDIR='$dest' KDIR='$kdir' && $(declare -f uninstalled); dest='$dest' uninstalled"
+t "make install-dkms-src stages the module's sources alone, with dkms.conf" dkms_staged
 for r in "$@"; do
-	t "dkms build against $r" dkms_build "$r"
+	t "dkms build against $r of the staged sources" dkms_build "$r"
 done
 exit $fail

@@ -75,7 +75,7 @@ t "kernel-doc: every EXPORT_SYMBOL_GPL of kmod/ has a comment of its own" export
 # the pages that only include another (.so) are checked through it
 man_pages_clean() {
 	local f rc=0
-	for f in "$top"/userspace-tool/man/*.[137]; do
+	for f in "$top"/userspace-tool/man/*.[1347]; do
 		grep -q '^\.so ' "$f" && continue
 		groff -ww -man -z "$f" 2>&1 | sed "s|^|$f: |" | grep . && rc=1
 	done

@@ -94,22 +94,22 @@ static long long slab_bytes(void)
  * they take per timer (the timer objects and the xarray's nodes; the wheel
  * itself is a fixed array per clock), then drains them all.
  */
-FIXTURE(mem) {
+FIXTURE(matrix) {
 	int fd;
 };
 
-FIXTURE_SETUP(mem)
+FIXTURE_SETUP(matrix)
 {
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }
 
-FIXTURE_TEARDOWN(mem)
+FIXTURE_TEARDOWN(matrix)
 {
 	close(self->fd);
 }
 
-TEST_F_TIMEOUT(mem, million_pending_timers, 900)
+TEST_F_TIMEOUT(matrix, million_pending_timers, 900)
 {
 	const uint32_t n = 1000000, chunk = 50000;
 	struct hwtimer_op *ops = calloc(chunk, sizeof(*ops));

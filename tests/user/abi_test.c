@@ -13,11 +13,13 @@
 #include "helpers.h"
 #include "dev_fixture.h"
 
+HWT_DEV_FIXTURE(abi)
+
 /* ioctl numbers with another size than ours, for the size tests */
 #define ADD_SIZED(sz)	_IOC(_IOC_READ | _IOC_WRITE, HWTIMER_IOC_MAGIC, 0x01, sz)
 #define INFO_SIZED(sz)	_IOC(_IOC_READ, HWTIMER_IOC_MAGIC, 0x00, sz)
 
-TEST_F(dev, info_reports_geometry_and_features)
+TEST_F(abi, info_reports_geometry_and_features)
 {
 	struct hwtimer_info info;
 	FILE *f = fopen("/sys/module/hwtimer/parameters/tick_ns", "r");
@@ -44,7 +46,7 @@ TEST_F(dev, info_reports_geometry_and_features)
 	EXPECT_LT(0U, info.max_files_per_user);
 }
 
-TEST_F(dev, info_zeroes_a_longer_struct)
+TEST_F(abi, info_zeroes_a_longer_struct)
 {
 	unsigned char buf[sizeof(struct hwtimer_info) + 16];
 
@@ -54,14 +56,14 @@ TEST_F(dev, info_zeroes_a_longer_struct)
 		EXPECT_EQ(0, buf[i]);
 }
 
-TEST_F(dev, info_rejects_a_short_struct)
+TEST_F(abi, info_rejects_a_short_struct)
 {
 	unsigned char buf[16];
 
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, INFO_SIZED(sizeof(buf)), buf));
 }
 
-TEST_F(dev, unknown_ioctl_is_enotty)
+TEST_F(abi, unknown_ioctl_is_enotty)
 {
 	char buf[64] = { 0 };
 
@@ -78,7 +80,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
  * it, so that a filter matching it accepts every version, and the kernel
  * dispatches on what it keeps.
  */
-TEST_F(dev, ioc_base_is_the_same_for_every_struct_size)
+TEST_F(abi, ioc_base_is_the_same_for_every_struct_size)
 {
 	struct hwtimer_op op[2];
 
@@ -93,7 +95,7 @@ TEST_F(dev, ioc_base_is_the_same_for_every_struct_size)
 }
 
 /* a zeroed op would be CLOCK_REALTIME, POSIX's clock 0: it is refused */
-TEST_F(dev, add_zeroed_op_einval)
+TEST_F(abi, add_zeroed_op_einval)
 {
 	struct hwtimer_op op;
 
@@ -105,7 +107,7 @@ TEST_F(dev, add_zeroed_op_einval)
 }
 
 /* what ADD writes back is not read: an op can be submitted again as is */
-TEST_F(dev, add_ignores_its_output_fields)
+TEST_F(abi, add_ignores_its_output_fields)
 {
 	struct hwtimer_op op = {
 		.clockid = CLOCK_MONOTONIC, .expires = SEC,
@@ -121,7 +123,7 @@ TEST_F(dev, add_ignores_its_output_fields)
 	EXPECT_EQ(first + 1, op.id);
 }
 
-TEST_F(dev, add_bad_pointer_efault)
+TEST_F(abi, add_bad_pointer_efault)
 {
 	struct hwtimer_op *ro = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 				     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -173,7 +175,7 @@ static struct hwtimer_op *op_across_pages(char *map)
 	return op;
 }
 
-TEST_F(dev, add_struct_across_pages_is_read_intact)
+TEST_F(abi, add_struct_across_pages_is_read_intact)
 {
 	char *map = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -189,7 +191,7 @@ TEST_F(dev, add_struct_across_pages_is_read_intact)
 	munmap(map, 8192);
 }
 
-TEST_F(dev, batch_entry_across_pages_is_read_intact)
+TEST_F(abi, batch_entry_across_pages_is_read_intact)
 {
 	char *map = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -207,7 +209,7 @@ TEST_F(dev, batch_entry_across_pages_is_read_intact)
 	munmap(map, 8192);
 }
 
-TEST_F(dev, add_short_struct_einval)
+TEST_F(abi, add_short_struct_einval)
 {
 	struct hwtimer_op op = { .clockid = CLOCK_MONOTONIC, .expires = MS };
 
@@ -215,7 +217,7 @@ TEST_F(dev, add_short_struct_einval)
 	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
-TEST_F(dev, add_longer_struct_with_zero_tail_works)
+TEST_F(abi, add_longer_struct_with_zero_tail_works)
 {
 	struct { struct hwtimer_op op; uint64_t future[2]; } big = {
 		.op = { .clockid = CLOCK_MONOTONIC, .expires = SEC },
@@ -226,7 +228,7 @@ TEST_F(dev, add_longer_struct_with_zero_tail_works)
 	EXPECT_EQ(0ULL, big.future[0]);
 }
 
-TEST_F(dev, add_longer_struct_with_unknown_field_e2big)
+TEST_F(abi, add_longer_struct_with_unknown_field_e2big)
 {
 	struct { struct hwtimer_op op; uint64_t future[2]; } big = {
 		.op = { .clockid = CLOCK_MONOTONIC, .expires = SEC },
@@ -238,7 +240,7 @@ TEST_F(dev, add_longer_struct_with_unknown_field_e2big)
 }
 
 /* GET's out fields are not read: the struct can be passed again as is */
-TEST_F(dev, get_ignores_its_output_fields)
+TEST_F(abi, get_ignores_its_output_fields)
 {
 	struct hwtimer_get g;
 	uint32_t id;

@@ -12,6 +12,8 @@
 #include "helpers.h"
 #include "dev_fixture.h"
 
+HWT_DEV_FIXTURE(batch)
+
 /* BATCH */
 
 static long batch(int fd, struct hwtimer_op *ops, uint32_t n, uint32_t flags,
@@ -28,7 +30,7 @@ static long batch(int fd, struct hwtimer_op *ops, uint32_t n, uint32_t flags,
 	return ret;
 }
 
-TEST_F(dev, batch_gives_each_op_its_result)
+TEST_F(batch, batch_gives_each_op_its_result)
 {
 	struct hwtimer_op ops[4] = {
 		{ .op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC, .expires = SEC },
@@ -49,7 +51,7 @@ TEST_F(dev, batch_gives_each_op_its_result)
 	EXPECT_NE(ops[0].id, ops[3].id);
 }
 
-TEST_F(dev, batch_stop_on_error_stops)
+TEST_F(batch, batch_stop_on_error_stops)
 {
 	struct hwtimer_op ops[3] = {
 		{ .op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC, .expires = SEC },
@@ -65,7 +67,7 @@ TEST_F(dev, batch_stop_on_error_stops)
 }
 
 /* a failure on the last entry of a kernel-side chunk still stops the batch */
-TEST_F(dev, batch_stop_on_error_at_every_position)
+TEST_F(batch, batch_stop_on_error_at_every_position)
 {
 	const uint32_t n = 200;
 	struct hwtimer_op *ops = calloc(n, sizeof(*ops));
@@ -90,7 +92,7 @@ TEST_F(dev, batch_stop_on_error_at_every_position)
 	free(ops);
 }
 
-TEST_F(dev, batch_of_thousands)
+TEST_F(batch, batch_of_thousands)
 {
 	const uint32_t n = 4096;
 	struct hwtimer_op *ops = calloc(n, sizeof(*ops));
@@ -117,7 +119,7 @@ TEST_F(dev, batch_of_thousands)
 	free(ops);
 }
 
-TEST_F(dev, batch_too_many_e2big)
+TEST_F(batch, batch_too_many_e2big)
 {
 	struct hwtimer_info info;
 	struct hwtimer_op op = { .op = HWTIMER_OP_ADD };
@@ -126,7 +128,7 @@ TEST_F(dev, batch_too_many_e2big)
 	EXPECT_EQ(-E2BIG, batch(self->fd, &op, info.max_batch + 1, 0, NULL));
 }
 
-TEST_F(dev, batch_bad_header_einval)
+TEST_F(batch, batch_bad_header_einval)
 {
 	struct hwtimer_op op = { .op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC };
 	struct hwtimer_batch b = {
@@ -146,7 +148,7 @@ TEST_F(dev, batch_bad_header_einval)
  * What a batch writes back (@done, each entry's @result, an ADD's @id and
  * @gen) is not read: the array can be submitted again as it came back.
  */
-TEST_F(dev, batch_resubmits_as_it_came_back)
+TEST_F(batch, batch_resubmits_as_it_came_back)
 {
 	struct hwtimer_op ops[3];
 	struct hwtimer_batch b = {
@@ -212,7 +214,7 @@ static uint32_t drain_count(int fd)
 }
 
 /* an array the kernel cannot write back to: nothing runs */
-TEST_F(dev, batch_read_only_array_efault_runs_nothing)
+TEST_F(batch, batch_read_only_array_efault_runs_nothing)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct hwtimer_op *ops;
@@ -232,7 +234,7 @@ TEST_F(dev, batch_read_only_array_efault_runs_nothing)
  * runs and reports, the rest does not run, and the file holds exactly the
  * timers whose ids came back.
  */
-TEST_F(dev, batch_stops_before_a_read_only_chunk)
+TEST_F(batch, batch_stops_before_a_read_only_chunk)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned int per = page / sizeof(struct hwtimer_op), i;
@@ -299,7 +301,7 @@ static void *flip_protection(void *arg)
  * through pinned pages, a write-back that faulted after the ADDs ran left
  * timers nobody knew the id of.
  */
-TEST_F(dev, batch_results_survive_a_racing_mprotect)
+TEST_F(batch, batch_results_survive_a_racing_mprotect)
 {
 	struct flipper f = { .size = 4 * sysconf(_SC_PAGESIZE) };
 	unsigned int n = f.size / sizeof(struct hwtimer_op), round, i;
@@ -345,7 +347,7 @@ TEST_F(dev, batch_results_survive_a_racing_mprotect)
  * 300 timers and room for 300 ids whose last 44 lie on a read-only page,
  * the first chunk of 256 is taken and reported, the rest stays.
  */
-TEST_F(dev, drain_stops_before_a_read_only_chunk)
+TEST_F(batch, drain_stops_before_a_read_only_chunk)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct hwtimer_drain d = { .max = 300 };
@@ -379,7 +381,7 @@ TEST_F(dev, drain_stops_before_a_read_only_chunk)
  * DRAIN walks the table a bounded stretch per hold of the lock, and
  * still finds every one.
  */
-TEST_F(dev, drain_finds_the_few_left_among_many_freed_ids)
+TEST_F(batch, drain_finds_the_few_left_among_many_freed_ids)
 {
 	struct hwtimer_op *ops = calloc(10000, sizeof(*ops));
 	uint32_t ids[16], i;
@@ -407,7 +409,7 @@ TEST_F(dev, drain_finds_the_few_left_among_many_freed_ids)
  * once a DRAIN or a CANCEL leaves it with none, the table goes, and ids
  * start from 1 again.
  */
-TEST_F(dev, an_empty_file_gives_its_table_back)
+TEST_F(batch, an_empty_file_gives_its_table_back)
 {
 	struct hwtimer_op *ops = calloc(10000, sizeof(*ops));
 	struct hwtimer_drain d = { 0 };
@@ -436,7 +438,7 @@ TEST_F(dev, an_empty_file_gives_its_table_back)
 	free(ops);
 }
 
-TEST_F(dev, drain_bad_array_efault_cancels_nothing)
+TEST_F(batch, drain_bad_array_efault_cancels_nothing)
 {
 	struct hwtimer_drain d = { .ids = 8, .max = 4 };
 	uint32_t id;

@@ -22,13 +22,13 @@
 
 #define STEP	(5 * SEC)
 
-FIXTURE(clk)
+FIXTURE(clock)
 {
 	int fd, tfd;
 	int64_t stepped;	/* to undo in the teardown */
 };
 
-FIXTURE_SETUP(clk)
+FIXTURE_SETUP(clock)
 {
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
@@ -37,7 +37,7 @@ FIXTURE_SETUP(clk)
 	self->stepped = 0;
 }
 
-FIXTURE_TEARDOWN(clk)
+FIXTURE_TEARDOWN(clock)
 {
 	struct timespec ts;
 	uint64_t t;
@@ -87,7 +87,7 @@ static uint64_t fires_after(int fd, uint64_t t0, int max_ms)
 }
 
 static void expect_elapsed(struct __test_metadata *_metadata,
-			   struct _test_data_clk *self, int64_t delta)
+			   struct _test_data_clock *self, int64_t delta)
 {
 	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC), a, b;
 	struct hwtimer_record r;
@@ -110,17 +110,17 @@ static void expect_elapsed(struct __test_metadata *_metadata,
 	EXPECT_GT(r.fired + 3 * SEC, t_now_ns(CLOCK_REALTIME));
 }
 
-TEST_F(clk, relative_is_elapsed_across_a_set_back)
+TEST_F(clock, relative_is_elapsed_across_a_set_back)
 {
 	expect_elapsed(_metadata, self, -(int64_t)STEP);
 }
 
-TEST_F(clk, relative_is_elapsed_across_a_set_forward)
+TEST_F(clock, relative_is_elapsed_across_a_set_forward)
 {
 	expect_elapsed(_metadata, self, STEP);
 }
 
-TEST_F(clk, absolute_follows_a_set_forward)
+TEST_F(clock, absolute_follows_a_set_forward)
 {
 	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC), d = t_now_ns(CLOCK_REALTIME) + 3 * SEC;
 	uint64_t a, b;
@@ -136,7 +136,7 @@ TEST_F(clk, absolute_follows_a_set_forward)
 	EXPECT_GT(2 * SEC, b);
 }
 
-TEST_F(clk, absolute_follows_a_set_back)
+TEST_F(clock, absolute_follows_a_set_back)
 {
 	uint64_t t0, d = t_now_ns(CLOCK_REALTIME) + 300 * MS;
 
@@ -153,7 +153,7 @@ TEST_F(clk, absolute_follows_a_set_back)
 }
 
 /* an absolute timer made relative by MOD measures elapsed time, and back */
-TEST_F(clk, mod_switches_between_absolute_and_relative)
+TEST_F(clock, mod_switches_between_absolute_and_relative)
 {
 	struct hwtimer_op op = { 0 };
 	struct hwtimer_record r;
@@ -189,7 +189,7 @@ TEST_F(clk, mod_switches_between_absolute_and_relative)
 /* HWTIMER_F_CANCEL_ON_SET, against timerfd's TFD_TIMER_CANCEL_ON_SET */
 
 static void cancel_on_set(struct __test_metadata *_metadata,
-			  struct _test_data_clk *self, int64_t delta,
+			  struct _test_data_clock *self, int64_t delta,
 			  uint64_t period)
 {
 	struct hwtimer_op op = {
@@ -224,17 +224,17 @@ static void cancel_on_set(struct __test_metadata *_metadata,
 	EXPECT_EQ(HWTIMER_STATE_IDLE, (int)g.state);
 }
 
-TEST_F(clk, cancel_on_set_withdraws_on_a_set_back)
+TEST_F(clock, cancel_on_set_withdraws_on_a_set_back)
 {
 	cancel_on_set(_metadata, self, -(int64_t)SEC, 0);
 }
 
-TEST_F(clk, cancel_on_set_withdraws_on_a_set_forward)
+TEST_F(clock, cancel_on_set_withdraws_on_a_set_forward)
 {
 	cancel_on_set(_metadata, self, SEC, 0);
 }
 
-TEST_F(clk, cancel_on_set_withdraws_a_periodic_timer_for_good)
+TEST_F(clock, cancel_on_set_withdraws_a_periodic_timer_for_good)
 {
 	cancel_on_set(_metadata, self, SEC, SEC);
 }
@@ -244,7 +244,7 @@ TEST_F(clk, cancel_on_set_withdraws_a_periodic_timer_for_good)
  * before the walk that withdraws the timer, and must withdraw it itself.
  * timerfd's read() returns ECANCELED every time.
  */
-TEST_F(clk, cancel_on_set_never_fires_on_the_set_clock)
+TEST_F(clock, cancel_on_set_never_fires_on_the_set_clock)
 {
 	int i, fired = 0;
 
@@ -273,7 +273,7 @@ TEST_F(clk, cancel_on_set_never_fires_on_the_set_clock)
  * record says it was withdrawn, and the timer is not re-armed on the set
  * clock with the step counted as overruns.
  */
-TEST_F(clk, cancel_on_set_withdraws_a_fired_timer_not_read)
+TEST_F(clock, cancel_on_set_withdraws_a_fired_timer_not_read)
 {
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
@@ -340,7 +340,7 @@ static void *step_during_copy(void *arg)
  * built before the set and re-arm the timer on the set clock. It delivers
  * the withdrawal, and the timer stays idle.
  */
-TEST_F_TIMEOUT(clk, cancel_on_set_during_a_read_is_reported, 60)
+TEST_F_TIMEOUT(clock, cancel_on_set_during_a_read_is_reported, 60)
 {
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
@@ -392,7 +392,7 @@ TEST_F_TIMEOUT(clk, cancel_on_set_during_a_read_is_reported, 60)
  * after the walk, as timerfd's does. (An ADD that overlaps a set may be
  * withdrawn by it, as a timerfd armed then may be cancelled.)
  */
-TEST_F(clk, cancel_on_set_armed_right_after_a_set_stays)
+TEST_F(clock, cancel_on_set_armed_right_after_a_set_stays)
 {
 	int i, withdrawn = 0, tfd_cancelled = 0;
 	uint64_t ticks;
@@ -423,7 +423,7 @@ TEST_F(clk, cancel_on_set_armed_right_after_a_set_stays)
 }
 
 /* without the flag, a set only moves the deadline relative to now */
-TEST_F(clk, without_cancel_on_set_a_set_withdraws_nothing)
+TEST_F(clock, without_cancel_on_set_a_set_withdraws_nothing)
 {
 	uint64_t t0;
 
@@ -435,7 +435,7 @@ TEST_F(clk, without_cancel_on_set_a_set_withdraws_nothing)
 }
 
 /* a MOD sets the flag anew: one without it keeps the timer through a set */
-TEST_F(clk, mod_clears_cancel_on_set)
+TEST_F(clock, mod_clears_cancel_on_set)
 {
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
@@ -454,20 +454,20 @@ TEST_F(clk, mod_clears_cancel_on_set)
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1500));
 }
 
-TEST_F(clk, cancel_on_set_relative_einval)
+TEST_F(clock, cancel_on_set_relative_einval)
 {
 	EXPECT_EQ(-EINVAL, t_add(self->fd, HWTIMER_F_CANCEL_ON_SET,
 				   CLOCK_REALTIME, SEC, 0, 0, NULL));
 }
 
-TEST_F(clk, cancel_on_set_monotonic_einval)
+TEST_F(clock, cancel_on_set_monotonic_einval)
 {
 	EXPECT_EQ(-EINVAL, t_add(self->fd, HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
 				   CLOCK_MONOTONIC, t_now_ns(CLOCK_MONOTONIC) + SEC,
 				   0, 0, NULL));
 }
 
-TEST_F(clk, mod_cancel_on_set_of_a_monotonic_timer_einval)
+TEST_F(clock, mod_cancel_on_set_of_a_monotonic_timer_einval)
 {
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
@@ -480,7 +480,7 @@ TEST_F(clk, mod_cancel_on_set_of_a_monotonic_timer_einval)
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 }
 
-TEST_F(clk, mod_cancel_on_set_relative_einval)
+TEST_F(clock, mod_cancel_on_set_relative_einval)
 {
 	struct hwtimer_op op = { .flags = HWTIMER_F_CANCEL_ON_SET, .expires = SEC };
 	uint32_t id;

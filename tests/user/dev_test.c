@@ -22,6 +22,8 @@
 #include "helpers.h"
 #include "dev_fixture.h"
 
+HWT_DEV_FIXTURE(dev)
+
 /* ADD and its records */
 
 TEST_F(dev, add_fires_once_with_a_full_record)

@@ -16,13 +16,13 @@
 
 #define N	20000U
 
-FIXTURE(geo) {
+FIXTURE(geometry) {
 	int fd;
 	struct hwtimer_op *ops;
 	uint8_t *seen;
 };
 
-FIXTURE_SETUP(geo)
+FIXTURE_SETUP(geometry)
 {
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
@@ -32,7 +32,7 @@ FIXTURE_SETUP(geo)
 	ASSERT_NE(NULL, self->seen);
 }
 
-FIXTURE_TEARDOWN(geo)
+FIXTURE_TEARDOWN(geometry)
 {
 	free(self->ops);
 	free(self->seen);
@@ -48,7 +48,7 @@ static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
 	return t_ioctl(fd, HWTIMER_IOC_BATCH, &b);
 }
 
-TEST_F_TIMEOUT(geo, every_timer_once_across_the_range, 600)
+TEST_F_TIMEOUT(geometry, every_timer_once_across_the_range, 600)
 {
 	struct hwtimer_info info = { 0 };
 	struct hwtimer_record r[256];

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A file's ids, which name the slots of its table of timers. While the
+ * A file's ids, which name the entries of its table of timers. While the
  * table grows a chunk at a time, and its directory is replaced by larger
  * ones: one thread adds 200,000 timers in batches, another cancels every
  * other one as soon as it is added. At the end every id left names its own
  * timer, and every freed id was handed out again (ids stay dense). Then
- * what is left of a table an emptied file gave back (ESTALE), and a chunk
- * that cannot be allocated (ENOMEM, with failslab).
+ * what is left of a table an emptied file gave back (ESTALE), ids a file
+ * never handed out (ENOENT, with HWTIMER_F_GEN too, before and after its
+ * table goes), and a chunk that cannot be allocated (ENOMEM, with
+ * failslab).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -122,8 +124,8 @@ TEST_F_TIMEOUT(ids, frees_while_the_table_grows_are_kept, 600)
 }
 
 /*
- * An emptied file gives its table back once it held more than 4,096
- * timers; the ids of the timers it had are stale then: with HWTIMER_F_GEN,
+ * An emptied file gives its table back once it held more than its first
+ * chunk; the ids of the timers it had are stale then: with HWTIMER_F_GEN,
  * MOD and CANCEL say so (ESTALE), without it there is no such timer
  * (ENOENT), and the next ADD starts again from id 1.
  */
@@ -160,6 +162,75 @@ TEST_F(ids, ids_of_a_table_given_back_are_stale)
 	EXPECT_EQ(-ENOENT, t_mod(self->fd, id, 0, SEC, 0, NULL));
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
 	EXPECT_EQ(1U, id);
+}
+
+/* MOD and CANCEL with HWTIMER_F_GEN of @id, generation @gen */
+static void expect_gen_ops(struct __test_metadata *_metadata, int fd,
+			   uint32_t id, uint32_t gen, long err)
+{
+	struct hwtimer_op op = { .id = id, .gen = gen, .flags = HWTIMER_F_GEN };
+
+	EXPECT_EQ(err, t_ioctl(fd, HWTIMER_IOC_CANCEL, &op)) TH_LOG("id %u", id);
+	op = (struct hwtimer_op){
+		.id = id, .gen = gen, .flags = HWTIMER_F_GEN, .expires = SEC,
+	};
+	EXPECT_EQ(err, t_ioctl(fd, HWTIMER_IOC_MOD, &op)) TH_LOG("id %u", id);
+}
+
+/*
+ * Review F8: HWTIMER_F_GEN tells "no such timer" from "a newer arming" by
+ * the id: one the file never handed out (0, or above the highest it had)
+ * is ENOENT, as in the first release; one it handed out whose timer is
+ * gone is ESTALE. A file of 3 timers, the second cancelled.
+ */
+TEST_F(ids, an_id_never_handed_out_is_enoent_with_gen)
+{
+	uint32_t id, i;
+
+	for (i = 1; i <= 3; i++) {
+		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0,
+				   0, &id));
+		ASSERT_EQ(i, id);
+	}
+	ASSERT_EQ(1, t_cancel(self->fd, 2));
+	expect_gen_ops(_metadata, self->fd, 12345, 1, -ENOENT);
+	expect_gen_ops(_metadata, self->fd, 4, 1, -ENOENT);
+	expect_gen_ops(_metadata, self->fd, 0, 1, -ENOENT);
+	expect_gen_ops(_metadata, self->fd, 2, 2, -ESTALE);
+	EXPECT_EQ(2ULL, t_fdinfo_u64(self->fd, "timers"));
+}
+
+/*
+ * The same once an emptied file gave its table back: the ids it handed
+ * out are stale, and those above them still name nothing, until the file
+ * hands them out.
+ */
+TEST_F(ids, an_id_never_handed_out_stays_enoent_once_the_table_goes)
+{
+	struct hwtimer_batch b = {
+		.ops = (uintptr_t)self->ops, .op_size = sizeof(*self->ops),
+		.count = CHUNK,
+	};
+	uint32_t i, k, top;
+
+	for (i = 0; i < 640; i += CHUNK) {
+		for (k = 0; k < CHUNK; k++)
+			self->ops[k] = (struct hwtimer_op){
+				.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+				.expires = 3600 * SEC,
+			};
+		ASSERT_EQ((long)CHUNK, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
+	}
+	top = self->ops[CHUNK - 1].id;
+	ASSERT_EQ(640U, top);
+	for (i = 1; i <= top; i++)
+		ASSERT_EQ(1, t_cancel(self->fd, i));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "id_slots"));
+	expect_gen_ops(_metadata, self->fd, top, 1, -ESTALE);
+	expect_gen_ops(_metadata, self->fd, 1, 1, -ESTALE);
+	expect_gen_ops(_metadata, self->fd, top + 1, 1, -ENOENT);
+	expect_gen_ops(_metadata, self->fd, 12345, 1, -ENOENT);
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 #define FAILSLAB "/sys/kernel/debug/failslab/"

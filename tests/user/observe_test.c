@@ -29,17 +29,17 @@ static unsigned long long sum_of(const char *s)
 }
 
 
-FIXTURE(obs) {
+FIXTURE(observe) {
 	int fd;
 };
 
-FIXTURE_SETUP(obs)
+FIXTURE_SETUP(observe)
 {
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }
 
-FIXTURE_TEARDOWN(obs)
+FIXTURE_TEARDOWN(observe)
 {
 	close(self->fd);
 }
@@ -61,7 +61,7 @@ static void global_counters(unsigned long long *v)
 }
 
 /* 10 added, 3 cancelled, 7 fired and read: every counter says so exactly */
-TEST_F(obs, counters_match_a_scripted_scenario)
+TEST_F(observe, counters_match_a_scripted_scenario)
 {
 	unsigned long long before[NCOUNTERS], after[NCOUNTERS], hist0, hist1;
 	struct hwtimer_record r[16];
@@ -109,7 +109,7 @@ TEST_F(obs, counters_match_a_scripted_scenario)
 	EXPECT_EQ(7ULL, hist1 - hist0);
 }
 
-TEST_F(obs, histogram_total_equals_fired)
+TEST_F(observe, histogram_total_equals_fired)
 {
 	char buf[1024];
 
@@ -118,7 +118,7 @@ TEST_F(obs, histogram_total_equals_fired)
 	EXPECT_EQ(t_sysfs_u64("stats/fired"), sum_of(buf));
 }
 
-TEST_F(obs, drain_and_close_are_counted)
+TEST_F(observe, drain_and_close_are_counted)
 {
 	unsigned long long before[NCOUNTERS], after[NCOUNTERS];
 	int i, other = t_open();
@@ -139,7 +139,7 @@ TEST_F(obs, drain_and_close_are_counted)
 	EXPECT_EQ(5ULL, after[1] - before[1]);
 }
 
-TEST_F(obs, geometry_matches_info)
+TEST_F(observe, geometry_matches_info)
 {
 	struct hwtimer_info info;
 	char path[128];
@@ -183,7 +183,7 @@ static void levels_from(unsigned int from, unsigned int levels,
 	}
 }
 
-TEST_F(obs, occupancy_follows_the_timers)
+TEST_F(observe, occupancy_follows_the_timers)
 {
 	struct hwtimer_info info;
 	unsigned long long t0, t1, slots, below0, below1, total0, unused;
@@ -217,7 +217,7 @@ TEST_F(obs, occupancy_follows_the_timers)
 	EXPECT_EQ(total0, t_sysfs_u64("wheel/timers"));
 }
 
-TEST_F(obs, idle_module_never_wakes_up)
+TEST_F(observe, idle_module_never_wakes_up)
 {
 	unsigned long long w0, w1;
 
@@ -229,7 +229,7 @@ TEST_F(obs, idle_module_never_wakes_up)
 	EXPECT_EQ(w0, w1);
 }
 
-TEST_F(obs, one_far_timer_wakes_up_once)
+TEST_F(observe, one_far_timer_wakes_up_once)
 {
 	unsigned long long w0, w1;
 	struct hwtimer_record r;
@@ -244,7 +244,7 @@ TEST_F(obs, one_far_timer_wakes_up_once)
 }
 
 /* Closing a file cancels its pending timers, and each shows in the trace. */
-TEST_F(obs, close_traces_each_cancel)
+TEST_F(observe, close_traces_each_cancel)
 {
 	char *trace = malloc(1 << 20), *p, want[64];
 	uint32_t id[3], fired;
@@ -281,7 +281,7 @@ TEST_F(obs, close_traces_each_cancel)
 	free(trace);
 }
 
-TEST_F(obs, tracepoints_carry_their_fields)
+TEST_F(observe, tracepoints_carry_their_fields)
 {
 	char *trace = malloc(1 << 20), want[128];
 	struct hwtimer_info info = { 0 };

@@ -14,6 +14,8 @@
 #include "helpers.h"
 #include "dev_fixture.h"
 
+HWT_DEV_FIXTURE(record)
+
 static long record_size(int fd, uint32_t size, uint32_t *known)
 {
 	struct hwtimer_record_size rs = { .size = size, .known = 12345 };
@@ -25,7 +27,7 @@ static long record_size(int fd, uint32_t size, uint32_t *known)
 }
 
 /* records are 48 bytes until the file asks for its own size */
-TEST_F(dev, record_size_is_opt_in)
+TEST_F(record, record_size_is_opt_in)
 {
 	struct hwtimer_info info;
 	uint32_t known;
@@ -40,7 +42,7 @@ TEST_F(dev, record_size_is_opt_in)
 }
 
 /* a larger record: the fields the kernel fills, then zeros */
-TEST_F(dev, larger_records_are_zero_extended)
+TEST_F(record, larger_records_are_zero_extended)
 {
 	unsigned char buf[3 * 64];
 	struct hwtimer_record r;
@@ -69,7 +71,7 @@ TEST_F(dev, larger_records_are_zero_extended)
 	EXPECT_EQ(EINVAL, errno);
 }
 
-TEST_F(dev, record_size_bad_einval)
+TEST_F(record, record_size_bad_einval)
 {
 	struct hwtimer_record_size rs = { .size = 40 };
 
@@ -81,12 +83,12 @@ TEST_F(dev, record_size_bad_einval)
 	EXPECT_EQ(HWTIMER_RECORD_SIZE_VER0, record_size(self->fd, 0, NULL));
 }
 
-TEST_F(dev, record_size_bad_pointer_efault)
+TEST_F(record, record_size_bad_pointer_efault)
 {
 	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_RECORD_SIZE, (void *)8));
 }
 
-TEST_F(dev, read_short_buffer_einval)
+TEST_F(record, read_short_buffer_einval)
 {
 	char buf[sizeof(struct hwtimer_record) - 1];
 
@@ -94,7 +96,7 @@ TEST_F(dev, read_short_buffer_einval)
 	EXPECT_EQ(EINVAL, errno);
 }
 
-TEST_F(dev, read_bad_buffer_efault_keeps_the_record)
+TEST_F(record, read_bad_buffer_efault_keeps_the_record)
 {
 	struct hwtimer_record r;
 	struct hwtimer_get g;
@@ -116,7 +118,7 @@ TEST_F(dev, read_bad_buffer_efault_keeps_the_record)
 	EXPECT_EQ(id, r.id);
 }
 
-TEST_F(dev, nonblocking_read_eagain)
+TEST_F(record, nonblocking_read_eagain)
 {
 	struct hwtimer_record r;
 
@@ -124,7 +126,7 @@ TEST_F(dev, nonblocking_read_eagain)
 	EXPECT_EQ(-EAGAIN, t_read(self->fd, &r, 1));
 }
 
-TEST_F(dev, many_records_in_one_read)
+TEST_F(record, many_records_in_one_read)
 {
 	struct hwtimer_record r[64];
 	int i, got = 0;
@@ -141,7 +143,7 @@ TEST_F(dev, many_records_in_one_read)
 	EXPECT_EQ(50, got);
 }
 
-TEST_F(dev, poll_and_epoll_report_records)
+TEST_F(record, poll_and_epoll_report_records)
 {
 	struct pollfd p = { .fd = self->fd, .events = POLLIN };
 	struct epoll_event ev = { .events = EPOLLIN }, out;
@@ -162,7 +164,7 @@ TEST_F(dev, poll_and_epoll_report_records)
 
 /* eventfds */
 
-TEST_F(dev, timer_eventfd_is_signalled)
+TEST_F(record, timer_eventfd_is_signalled)
 {
 	int efd = eventfd(0, EFD_CLOEXEC);
 	struct pollfd p = { .fd = efd, .events = POLLIN };
@@ -176,7 +178,7 @@ TEST_F(dev, timer_eventfd_is_signalled)
 	close(efd);
 }
 
-TEST_F(dev, eventfd_closed_before_expiry_is_harmless)
+TEST_F(record, eventfd_closed_before_expiry_is_harmless)
 {
 	struct hwtimer_record r;
 	int efd = eventfd(0, EFD_CLOEXEC);
@@ -187,7 +189,7 @@ TEST_F(dev, eventfd_closed_before_expiry_is_harmless)
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 }
 
-TEST_F(dev, saturated_eventfd_loses_no_record)
+TEST_F(record, saturated_eventfd_loses_no_record)
 {
 	uint64_t max = 0xfffffffffffffffeULL;
 	struct hwtimer_record r;
@@ -201,7 +203,7 @@ TEST_F(dev, saturated_eventfd_loses_no_record)
 	close(efd);
 }
 
-TEST_F(dev, file_eventfd_is_signalled)
+TEST_F(record, file_eventfd_is_signalled)
 {
 	struct hwtimer_eventfd e = { .fd = eventfd(0, EFD_CLOEXEC) };
 	struct pollfd p = { .fd = e.fd, .events = POLLIN };
@@ -217,14 +219,14 @@ TEST_F(dev, file_eventfd_is_signalled)
 	close(p.fd);
 }
 
-TEST_F(dev, set_eventfd_bad_fd_ebadf)
+TEST_F(record, set_eventfd_bad_fd_ebadf)
 {
 	struct hwtimer_eventfd e = { .fd = 999 };
 
 	EXPECT_EQ(-EBADF, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
 }
 
-TEST_F(dev, set_eventfd_reserved_einval)
+TEST_F(record, set_eventfd_reserved_einval)
 {
 	struct hwtimer_eventfd e = { .fd = -1, .flags = 1 };
 
@@ -234,7 +236,7 @@ TEST_F(dev, set_eventfd_reserved_einval)
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
 }
 
-TEST_F(dev, no_record_periodic_only_signals)
+TEST_F(record, no_record_periodic_only_signals)
 {
 	int efd = eventfd(0, EFD_CLOEXEC);
 	struct hwtimer_record r;
@@ -251,7 +253,7 @@ TEST_F(dev, no_record_periodic_only_signals)
 	close(efd);
 }
 
-TEST_F(dev, autoremove_deletes_once_read)
+TEST_F(record, autoremove_deletes_once_read)
 {
 	struct hwtimer_record r;
 	struct hwtimer_get g;

@@ -17,6 +17,8 @@
 #include "libhwtimer.h"
 #include "ring_fixture.h"
 
+HWT_RING_FIXTURE(ring_abuse)
+
 /* the kernel's own producer index, from /proc/self/fdinfo; -1 if none */
 static long kernel_prod(int fd)
 {
@@ -61,7 +63,7 @@ static void *scribble(void *arg)
  * A consumer that writes garbage into the header while timers expire: the
  * kernel must stay inside the ring (KASAN watches), and nothing is lost.
  */
-TEST_F(ring, garbage_in_the_header_stays_in_bounds)
+TEST_F(ring_abuse, garbage_in_the_header_stays_in_bounds)
 {
 	struct scribbler s = { .stop = 0 };
 	struct hwtimer_record recs[64];
@@ -141,7 +143,7 @@ static void *map_unmap(void *arg)
 }
 
 /* munmap() racing expiry: the kernel writes through its own mapping */
-TEST_F(ring, munmap_races_expiry)
+TEST_F(ring_abuse, munmap_races_expiry)
 {
 	struct unmapper u = { .fd = self->fd };
 	struct hwtimer_record recs[64];
@@ -180,7 +182,7 @@ TEST_F(ring, munmap_races_expiry)
  * max_rearms_per_user times a second, as NO_RECORD ones; past that their
  * records wait on the queue, and a FLUSH delivers them and re-arms.
  */
-TEST_F_TIMEOUT(ring, cons_stores_do_not_pace_a_rearm_storm, 120)
+TEST_F_TIMEOUT(ring_abuse, cons_stores_do_not_pace_a_rearm_storm, 120)
 {
 	const unsigned int n = 200, cap = 1000;
 	long long old = t_param_set("max_rearms_per_user", cap);
@@ -214,7 +216,7 @@ TEST_F_TIMEOUT(ring, cons_stores_do_not_pace_a_rearm_storm, 120)
 }
 
 /* fork() shares the mapping: the child consumes, the parent sees it */
-TEST_F(ring, fork_shares_the_ring)
+TEST_F(ring_abuse, fork_shares_the_ring)
 {
 	struct hwtimer_ring *h;
 	int status;
@@ -245,7 +247,7 @@ TEST_F(ring, fork_shares_the_ring)
 }
 
 /* the mapping outlives close(); the last munmap() frees the ring */
-TEST_F(ring, the_mapping_outlives_close)
+TEST_F(ring_abuse, the_mapping_outlives_close)
 {
 	struct hwtimer_ring *h;
 

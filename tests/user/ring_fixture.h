@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the expiry ring's suites (ring_test, ring_abuse_test) share: the
- * fixture, one open /dev/hwtimer with a ring map, and helpers to set a
+ * fixture, one open /dev/hwtimer with a ring map, named after each suite,
+ * and helpers to set a
  * ring up, reach its slots and fire timers into it. Include it once, after
  * kselftest_harness.h, helpers.h and libhwtimer.h.
  */
@@ -61,22 +62,24 @@ static int add_many(int fd, unsigned int n, uint64_t delay, uint64_t base)
 	return 0;
 }
 
-FIXTURE(ring) {
-	int fd;
-	struct hwtimer_ring_map map;
-};
-
-FIXTURE_SETUP(ring)
-{
-	self->fd = t_open();
-	ASSERT_LE(0, self->fd);
-	memset(&self->map, 0, sizeof(self->map));
-}
-
-FIXTURE_TEARDOWN(ring)
-{
-	hwtimer_ring_unmap(&self->map);
-	close(self->fd);
+/* The fixture, named after the suite that uses it: HWT_RING_FIXTURE(ring). */
+#define HWT_RING_FIXTURE(name)						\
+FIXTURE(name) {								\
+	int fd;								\
+	struct hwtimer_ring_map map;					\
+};									\
+									\
+FIXTURE_SETUP(name)							\
+{									\
+	self->fd = t_open();						\
+	ASSERT_LE(0, self->fd);						\
+	memset(&self->map, 0, sizeof(self->map));			\
+}									\
+									\
+FIXTURE_TEARDOWN(name)							\
+{									\
+	hwtimer_ring_unmap(&self->map);					\
+	close(self->fd);						\
 }
 
 #endif /* _HWT_RING_FIXTURE_H */

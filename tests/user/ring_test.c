@@ -15,6 +15,8 @@
 #include "libhwtimer.h"
 #include "ring_fixture.h"
 
+HWT_RING_FIXTURE(ring)
+
 static long set_eventfd(int fd, int efd)
 {
 	struct hwtimer_eventfd e = { .fd = efd };

@@ -11,7 +11,8 @@
  * wakes on E and spins; and a SCHED_FIFO 50 thread on the other CPU that
  * wakes on E too and cancels. With full preemption (PREEMPT_RT, or
  * preempt=full) the cancel used to last as long as the spin. And the
- * bound on a pass's wake-ups, and whom they are charged to.
+ * bound on a pass's wake-ups, and whom they are charged to; and the bound
+ * on the wake-ups a CANCEL does itself, and the worker's priority (F7).
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -150,19 +151,47 @@ static void run_inversion(struct __test_metadata *_metadata, bool victim_efd)
 	close(v.fd);
 }
 
-FIXTURE(sig) {};
-FIXTURE_SETUP(sig) {}
-FIXTURE_TEARDOWN(sig) {}
+FIXTURE(signal) {};
+FIXTURE_SETUP(signal) {}
+FIXTURE_TEARDOWN(signal) {}
 
 /* the arming can take minutes on a loaded machine (arm_backlog()) */
-TEST_F_TIMEOUT(sig, cancel_of_a_plain_timer_never_waits_for_a_run, 600)
+TEST_F_TIMEOUT(signal, cancel_of_a_plain_timer_never_waits_for_a_run, 600)
 {
 	run_inversion(_metadata, false);
 }
 
-TEST_F_TIMEOUT(sig, cancel_waits_for_its_eventfd_without_inversion, 600)
+TEST_F_TIMEOUT(signal, cancel_waits_for_its_eventfd_without_inversion, 600)
 {
 	run_inversion(_metadata, true);
+}
+
+/*
+ * @n eventfds (with @flags), each watched by @watchers epoll entries (dup()s
+ * in one epoll instance), so that each wake-up is slow: the epoll instance,
+ * or -1.
+ */
+static int watched_eventfds(int *efd, int n, int watchers, int flags)
+{
+	struct rlimit rl = { n * watchers + 256, n * watchers + 256 };
+	int ep, i, k;
+
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return -1;
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	for (i = 0; ep >= 0 && i < n; i++) {
+		efd[i] = eventfd(0, EFD_CLOEXEC | flags);
+		if (efd[i] < 0)
+			return -1;
+		for (k = 0; k < watchers; k++) {
+			struct epoll_event ev = { .events = EPOLLIN };
+			int d = dup(efd[i]);
+
+			if (d < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev))
+				return -1;
+		}
+	}
+	return ep;
 }
 
 /*
@@ -172,30 +201,17 @@ TEST_F_TIMEOUT(sig, cancel_waits_for_its_eventfd_without_inversion, 600)
  * than a pass may run. The pass does the first and leaves the rest to the
  * file's worker, which fdinfo counts; every eventfd is signalled once.
  */
-TEST_F_TIMEOUT(sig, a_pass_leaves_slow_wakeups_to_the_worker, 300)
+TEST_F_TIMEOUT(signal, a_pass_leaves_slow_wakeups_to_the_worker, 300)
 {
 	enum { NEFD = 8, WATCHERS = 500 };
-	struct rlimit rl = { NEFD * WATCHERS + 256, NEFD * WATCHERS + 256 };
-	int efd[NEFD], ep, fd, i, k;
+	int efd[NEFD], ep, fd, i;
 	unsigned long long left;
 	uint64_t at, v;
 
 	if (geteuid())
 		SKIP(return, "needs root for %d files", NEFD * WATCHERS);
-	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
-	ep = epoll_create1(EPOLL_CLOEXEC);
+	ep = watched_eventfds(efd, NEFD, WATCHERS, 0);
 	ASSERT_LE(0, ep);
-	for (i = 0; i < NEFD; i++) {
-		efd[i] = eventfd(0, EFD_CLOEXEC);
-		ASSERT_LE(0, efd[i]);
-		for (k = 0; k < WATCHERS; k++) {
-			struct epoll_event ev = { .events = EPOLLIN };
-			int d = dup(efd[i]);
-
-			ASSERT_LE(0, d);
-			ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev));
-		}
-	}
 	fd = t_open();
 	ASSERT_LE(0, fd);
 	at = t_now_ns(CLOCK_MONOTONIC) + 100 * MS;
@@ -217,6 +233,88 @@ TEST_F_TIMEOUT(sig, a_pass_leaves_slow_wakeups_to_the_worker, 300)
 	close(ep);
 }
 
+#define WQ_START	TRACEFS "/events/workqueue/workqueue_execute_start/"
+
+/*
+ * The file's wake-up worker's runs in the trace: how many, and how many of
+ * them on a nice -20 worker (kworker/N:MH).
+ */
+static void worker_runs(unsigned int *runs, unsigned int *highpri)
+{
+	char line[512];
+	FILE *f = fopen(TRACEFS "/trace", "r");
+
+	*runs = *highpri = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		char *comm = line + strspn(line, " "), *dash;
+
+		if (!strstr(line, "function hwt_signals_left"))
+			continue;
+		(*runs)++;
+		dash = strchr(comm, '-');
+		if (dash && dash > comm && dash[-1] == 'H' &&
+		    !strncmp(comm, "kworker/", 8))
+			(*highpri)++;
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * Review F7: the wake-ups passes leave are done in bounded flushes, by a
+ * normal-priority worker. Eight NO_RECORD timers, each with an eventfd
+ * that 1,000 epoll entries watch, all periodic at 1 ms on one grid: each
+ * pass does one slow wake-up and leaves the others, as fast as they can be
+ * done or faster. A CANCEL of one of them, which waits for the wake-ups
+ * left before it, returns though passes keep leaving more (it used to
+ * flush until none were left); and the worker that does them is not a
+ * nice -20 one.
+ */
+TEST_F_TIMEOUT(signal, a_cancel_waits_only_for_the_wakeups_left_before_it, 300)
+{
+	enum { NEFD = 8, WATCHERS = 1000 };
+	unsigned int runs, highpri;
+	struct hwtimer_drain dr = { 0 };
+	int efd[NEFD], ep, fd, i, k, traced;
+	uint32_t id[NEFD];
+	uint64_t at, t0;
+
+	if (geteuid())
+		SKIP(return, "needs root for %d files", NEFD * WATCHERS);
+	ep = watched_eventfds(efd, NEFD, WATCHERS, EFD_NONBLOCK);
+	ASSERT_LE(0, ep);
+	traced = !access(WQ_START "enable", W_OK) &&
+		 !t_write_file(TRACEFS "/trace", "") &&
+		 !t_write_file(WQ_START "enable", "1");
+	fd = t_open();
+	ASSERT_LE(0, fd);
+	at = t_now_ns(CLOCK_MONOTONIC) + 50 * MS;
+	for (i = 0; i < NEFD; i++)
+		ASSERT_EQ(0, t_add_efd(fd, HWTIMER_F_ABS | HWTIMER_F_NO_RECORD,
+				       at, MS, efd[i], &id[i]));
+	/* until the passes leave wake-ups to the worker */
+	for (k = 0; k < 20000 && t_fdinfo_u64(fd, "wakeups_handed_off") < 50; k++)
+		usleep(1000);
+	/* the last of a pass's timers, whose wake-up is the likeliest left */
+	t0 = t_now_ns(CLOCK_MONOTONIC);
+	EXPECT_EQ(1, t_cancel(fd, id[NEFD - 1]));
+	TH_LOG("the CANCEL took %.1f ms, %llu wake-ups handed off so far",
+	       (t_now_ns(CLOCK_MONOTONIC) - t0) / 1e6,
+	       t_fdinfo_u64(fd, "wakeups_handed_off"));
+	EXPECT_EQ(0, t_ioctl(fd, HWTIMER_IOC_DRAIN, &dr));
+	EXPECT_EQ(0U, dr.remaining);
+	if (traced) {
+		t_write_file(WQ_START "enable", "0");
+		worker_runs(&runs, &highpri);
+		TH_LOG("the wake-up worker ran %u times, %u of them at nice -20",
+		       runs, highpri);
+		EXPECT_LE(1U, runs);
+		EXPECT_EQ(0U, highpri);
+	}
+	close(fd);
+	close(ep);
+}
+
 static uint64_t cpu_ns(int who)
 {
 	struct rusage ru;
@@ -234,28 +332,17 @@ static uint64_t cpu_ns(int who)
  * it; signalled by a periodic timer while the test sleeps, its wake-ups
  * cost the test nothing, though they cost the kernel C each.
  */
-TEST_F_TIMEOUT(sig, wakeups_of_a_timer_are_not_charged_to_its_owner, 300)
+TEST_F_TIMEOUT(signal, wakeups_of_a_timer_are_not_charged_to_its_owner, 300)
 {
 	enum { WATCHERS = 1000, WRITES = 200 };
-	struct rlimit rl = { WATCHERS + 256, WATCHERS + 256 };
 	uint64_t t0, per_wakeup, owner, n, one = 1;
 	int efd, ep, fd, k;
 	uint32_t id;
 
 	if (geteuid())
 		SKIP(return, "needs root for %d files", WATCHERS);
-	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
-	ep = epoll_create1(EPOLL_CLOEXEC);
+	ep = watched_eventfds(&efd, 1, WATCHERS, EFD_NONBLOCK);
 	ASSERT_LE(0, ep);
-	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	ASSERT_LE(0, efd);
-	for (k = 0; k < WATCHERS; k++) {
-		struct epoll_event ev = { .events = EPOLLIN };
-		int d = dup(efd);
-
-		ASSERT_LE(0, d);
-		ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, d, &ev));
-	}
 	t0 = cpu_ns(RUSAGE_THREAD);
 	for (k = 0; k < WRITES; k++)
 		ASSERT_EQ(sizeof(one), write(efd, &one, sizeof(one)));

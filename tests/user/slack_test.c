@@ -11,6 +11,8 @@
 #include "helpers.h"
 #include "dev_fixture.h"
 
+HWT_DEV_FIXTURE(slack)
+
 /*
  * Slack is a window after the deadline, which GET and records report as
  * given. A timer with 100 ms of slack fires from its deadline on, and no
@@ -19,7 +21,7 @@
  * fire in one run is the wheel's business: hwtimer_wheel_range counts the
  * wakeups; an unrelated interrupt inside the window may run it earlier.)
  */
-TEST_F(dev, slack_is_a_window_after_the_deadline)
+TEST_F(slack, slack_is_a_window_after_the_deadline)
 {
 	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC) + 200 * MS;
 	struct hwtimer_op a = {
@@ -57,7 +59,7 @@ static long file_slack(int fd, uint32_t flags, uint64_t *slack)
 	return ret;
 }
 
-TEST_F(dev, slack_default_is_read_and_set)
+TEST_F(slack, slack_default_is_read_and_set)
 {
 	uint64_t v = 0;
 
@@ -73,7 +75,7 @@ TEST_F(dev, slack_default_is_read_and_set)
 }
 
 /* an ADD without slack takes the file's: here, too much for its period */
-TEST_F(dev, slack_default_applies_to_adds_without_slack)
+TEST_F(slack, slack_default_applies_to_adds_without_slack)
 {
 	struct hwtimer_info info;
 	struct hwtimer_op op = { .clockid = CLOCK_MONOTONIC, .expires = MS };
@@ -99,7 +101,7 @@ TEST_F(dev, slack_default_applies_to_adds_without_slack)
  * file on another clock), the file's hrtimer fired, re-armed for the same
  * time and fired again, for ever.
  */
-TEST_F(dev, slack_past_the_end_of_ktime_does_not_spin)
+TEST_F(slack, slack_past_the_end_of_ktime_does_not_spin)
 {
 	struct hwtimer_info info;
 	struct hwtimer_op op = {
@@ -124,7 +126,7 @@ TEST_F(dev, slack_past_the_end_of_ktime_does_not_spin)
 	EXPECT_GE(4ULL, t_fdinfo_u64(self->fd, "wakeups"));
 }
 
-TEST_F(dev, slack_unknown_flag_einval)
+TEST_F(slack, slack_unknown_flag_einval)
 {
 	uint64_t v = 0;
 
@@ -132,7 +134,7 @@ TEST_F(dev, slack_unknown_flag_einval)
 }
 
 /* without HWTIMER_SLACK_SET the value is an out field: not read */
-TEST_F(dev, slack_value_without_set_is_not_read)
+TEST_F(slack, slack_value_without_set_is_not_read)
 {
 	uint64_t v = MS;
 
@@ -143,14 +145,14 @@ TEST_F(dev, slack_value_without_set_is_not_read)
 	EXPECT_EQ(0ULL, v);
 }
 
-TEST_F(dev, slack_nonzero_padding_einval)
+TEST_F(slack, slack_nonzero_padding_einval)
 {
 	struct hwtimer_slack sl = { .padding = 1 };
 
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_SLACK, &sl));
 }
 
-TEST_F(dev, slack_out_of_range_erange)
+TEST_F(slack, slack_out_of_range_erange)
 {
 	uint64_t v = ~0ULL;
 
@@ -160,7 +162,7 @@ TEST_F(dev, slack_out_of_range_erange)
 	EXPECT_EQ(0ULL, v);
 }
 
-TEST_F(dev, slack_short_struct_einval)
+TEST_F(slack, slack_short_struct_einval)
 {
 	struct hwtimer_slack sl = { 0 };
 	unsigned long cmd = _IOC(_IOC_READ | _IOC_WRITE, HWTIMER_IOC_MAGIC,
@@ -169,7 +171,7 @@ TEST_F(dev, slack_short_struct_einval)
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, cmd, &sl));
 }
 
-TEST_F(dev, slack_bad_pointer_efault)
+TEST_F(slack, slack_bad_pointer_efault)
 {
 	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_SLACK, NULL));
 }

@@ -211,12 +211,12 @@ TEST_F(timing, fixed_delay_spacing)
 
 /* Freshness */
 
-FIXTURE(fresh) {
+FIXTURE(timing_fresh) {
 	int fd;
 	int efd;
 };
 
-FIXTURE_SETUP(fresh)
+FIXTURE_SETUP(timing_fresh)
 {
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
@@ -225,7 +225,7 @@ FIXTURE_SETUP(fresh)
 	ASSERT_EQ(0, t_set_nonblock(self->fd));
 }
 
-FIXTURE_TEARDOWN(fresh)
+FIXTURE_TEARDOWN(timing_fresh)
 {
 	close(self->efd);
 	close(self->fd);
@@ -252,7 +252,7 @@ static void spin(uint64_t ns)
  * eventfd is never signalled again and no record of it is read. Records and
  * signals from before CANCEL are fine; both outcomes must be seen.
  */
-TEST_F(fresh, nothing_after_cancel)
+TEST_F(timing_fresh, nothing_after_cancel)
 {
 	struct hwtimer_record r[8];
 	int i, fired_first = 0, cancelled_first = 0;
@@ -288,7 +288,7 @@ TEST_F(fresh, nothing_after_cancel)
  * fired. Its eventfd may have been signalled before CANCEL returned, but
  * never after.
  */
-TEST_F_TIMEOUT(fresh, nothing_after_cancel_behind_slow_signals, 300)
+TEST_F_TIMEOUT(timing_fresh, nothing_after_cancel_behind_slow_signals, 300)
 {
 	enum { DECOYS = 7, WAITERS = 3000, ROUNDS = 20 };
 	struct rlimit rl = { DECOYS * WAITERS + 256, DECOYS * WAITERS + 256 };
@@ -361,7 +361,7 @@ TEST_F_TIMEOUT(fresh, nothing_after_cancel_behind_slow_signals, 300)
  * MOD a timer around its expiry to a far deadline: once MOD returns, no
  * record of the earlier generation is read and its eventfd stays quiet.
  */
-TEST_F(fresh, nothing_from_an_earlier_arming_after_mod)
+TEST_F(timing_fresh, nothing_from_an_earlier_arming_after_mod)
 {
 	struct hwtimer_record r[8];
 	uint32_t id, gen;
@@ -386,7 +386,7 @@ TEST_F(fresh, nothing_from_an_earlier_arming_after_mod)
 }
 
 /* close() with timers firing: the eventfd is not signalled afterwards. */
-TEST_F(fresh, nothing_after_close)
+TEST_F(timing_fresh, nothing_after_close)
 {
 	int i, j;
 

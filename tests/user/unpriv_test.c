@@ -13,39 +13,15 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <liburing.h>
-#include <grp.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "helpers.h"
 #include "libhwtimer.h"
-
-#define UID_A	1000
-#define UID_B	1001
-
-static int become(uid_t uid)
-{
-	return setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid);
-}
-
-/* Run @fn as @uid in a child; its exit status (0 is success). */
-static int as_user(uid_t uid, int (*fn)(void *), void *arg)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (!pid)
-		_exit(become(uid) ? 100 : fn(arg));
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
+#include "as_user.h"
 
 FIXTURE(unpriv) {
 	long long old_limit;
@@ -220,12 +196,13 @@ static long add_until_edquot(int fd)
 }
 
 /*
- * As A: a file's table beyond 4,096 slots counts one timer per 16 (fdinfo's
- * id_slots says how many it has), for as long as the file keeps it. File a
- * grows its table past 4,096 slots and keeps one timer. With the limit
- * then set (through a descriptor root opened) to what a holds plus 1,000,
- * file b, whose table stays small, gets exactly 1,000 timers. Once a is
- * empty, its table and timer are given back, and b gets that many more.
+ * As A: a file's table counts by its slots (fdinfo's id_slots says how
+ * many it has), a timer's or free, but for a page's worth of free ones
+ * (102), for as long as the file keeps it. File a grows its table past
+ * 4,096 slots and keeps one timer. With the limit then set (through a
+ * descriptor root opened) to what a holds plus 1,000, file b, whose table
+ * stays small, gets exactly 1,000 timers. Once a is empty, its table and
+ * timer are given back, and b gets that many more.
  */
 static int ids_count_against_the_limit(void *arg)
 {
@@ -245,7 +222,7 @@ static int ids_count_against_the_limit(void *arg)
 	slots = t_fdinfo_u64(a, "id_slots");
 	if (slots <= 4096 || slots == ~0ULL)
 		return 4;
-	held = 1 + (slots - 4096 + 15) / 16;
+	held = slots - 102;
 	snprintf(v, sizeof(v), "%llu", held + 1000);
 	if (pwrite(limit, v, strlen(v), 0) != (ssize_t)strlen(v))
 		return 5;

@@ -14,6 +14,8 @@
 #include "libhwtimer.h"
 #include "uring_fixture.h"
 
+HWT_URING_FIXTURE(uring_batch)
+
 static int batch_res(struct io_uring *ring)
 {
 	return submit_one(ring, NULL);
@@ -37,7 +39,7 @@ static void batch_adds(struct hwtimer_op *ops, unsigned int n)
  * entry gets its result (an ADD's id, a CANCEL's 1) and the CQE counts
  * them all.
  */
-TEST_F(uring, a_batch_in_one_sqe)
+TEST_F(uring_batch, a_batch_in_one_sqe)
 {
 	enum { N = 256 };
 	static struct hwtimer_op ops[N];
@@ -69,7 +71,7 @@ TEST_F(uring, a_batch_in_one_sqe)
  * writes the entries through io_uring's pinned pages. An array that runs
  * past the buffer is refused.
  */
-TEST_F(uring, a_batch_in_a_registered_buffer)
+TEST_F(uring_batch, a_batch_in_a_registered_buffer)
 {
 	enum { N = 300 };
 	struct hwtimer_op *ops;
@@ -110,7 +112,7 @@ TEST_F(uring, a_batch_in_a_registered_buffer)
 }
 
 /* Each way to get the command itself wrong fails it, and runs nothing. */
-TEST_F(uring, a_batch_is_checked_first)
+TEST_F(uring_batch, a_batch_is_checked_first)
 {
 	static struct hwtimer_op ops[4];
 	struct io_uring_sqe *sqe;
@@ -161,7 +163,7 @@ TEST_F(uring, a_batch_is_checked_first)
  * their results written back, and the CQE counts them; nothing of the rest
  * ran, so nothing is lost.
  */
-TEST_F(uring, a_batch_that_faults_half_way_loses_nothing)
+TEST_F(uring_batch, a_batch_that_faults_half_way_loses_nothing)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned int per = page / sizeof(struct hwtimer_op), i;
@@ -192,7 +194,7 @@ TEST_F(uring, a_batch_that_faults_half_way_loses_nothing)
  * boundary: the kernel reads and writes it a byte at a time where it must,
  * in user memory and in a registered buffer alike.
  */
-TEST_F(uring, a_batch_from_a_misaligned_array)
+TEST_F(uring_batch, a_batch_from_a_misaligned_array)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct hwtimer_op *ops;
@@ -228,7 +230,7 @@ TEST_F(uring, a_batch_from_a_misaligned_array)
 }
 
 /* HWTIMER_BATCH_STOP_ON_ERROR: the failing entry is the last to run. */
-TEST_F(uring, a_batch_stops_at_an_error_if_asked)
+TEST_F(uring_batch, a_batch_stops_at_an_error_if_asked)
 {
 	static struct hwtimer_op ops[8];
 

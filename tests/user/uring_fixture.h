@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the io_uring suites (uring_test, uring_batch_test) share: the
- * fixture, one open /dev/hwtimer and a 64-entry ring, and a way to submit
- * one SQE and take its CQE. Include it once, after kselftest_harness.h,
- * helpers.h and liburing.h.
+ * What the io_uring suites share: the fixture of uring_test and
+ * uring_batch_test, one open /dev/hwtimer and a 64-entry ring, named after
+ * each suite; a way to submit one SQE and take its CQE; and a way to reap
+ * many CQEs (uring_sqe_test and uring_order_test use those). Include it
+ * once, after kselftest_harness.h, helpers.h and liburing.h.
  */
 #ifndef _HWT_URING_FIXTURE_H
 #define _HWT_URING_FIXTURE_H
 
 /* submit one SQE as prepared by @prep and return its CQE's res */
-static int submit_one(struct io_uring *ring, uint64_t *user_data)
+static inline int submit_one(struct io_uring *ring, uint64_t *user_data)
 {
 	struct io_uring_cqe *cqe;
 	int ret;
@@ -27,27 +28,49 @@ static int submit_one(struct io_uring *ring, uint64_t *user_data)
 	return ret;
 }
 
-FIXTURE(uring) {
-	int fd;
-	struct io_uring ring;
-};
-
-FIXTURE_SETUP(uring)
+/* reap @n CQEs of @ring into @res, indexed by user_data (< @n) */
+static inline int reap(struct io_uring *ring, int *res, unsigned int n)
 {
+	struct io_uring_cqe *cqe;
+	unsigned int i;
 	int ret;
 
-	self->fd = t_open();
-	ASSERT_LE(0, self->fd);
-	ret = io_uring_queue_init(64, &self->ring, 0);
-	if (ret == -EPERM || ret == -ENOSYS)
-		SKIP(return, "io_uring is not available here (%s)", strerror(-ret));
-	ASSERT_EQ(0, ret);
+	for (i = 0; i < n; i++) {
+		ret = io_uring_wait_cqe(ring, &cqe);
+		if (ret)
+			return ret;
+		if (cqe->user_data >= n)
+			return -ERANGE;
+		res[cqe->user_data] = cqe->res;
+		io_uring_cqe_seen(ring, cqe);
+	}
+	return 0;
 }
 
-FIXTURE_TEARDOWN(uring)
-{
-	io_uring_queue_exit(&self->ring);
-	close(self->fd);
+/* The fixture, named after the suite that uses it: HWT_URING_FIXTURE(uring). */
+#define HWT_URING_FIXTURE(name)						\
+FIXTURE(name) {								\
+	int fd;								\
+	struct io_uring ring;						\
+};									\
+									\
+FIXTURE_SETUP(name)							\
+{									\
+	int ret;							\
+									\
+	self->fd = t_open();						\
+	ASSERT_LE(0, self->fd);						\
+	ret = io_uring_queue_init(64, &self->ring, 0);			\
+	if (ret == -EPERM || ret == -ENOSYS)				\
+		SKIP(return, "io_uring is not available here (%s)",	\
+		     strerror(-ret));					\
+	ASSERT_EQ(0, ret);						\
+}									\
+									\
+FIXTURE_TEARDOWN(name)							\
+{									\
+	io_uring_queue_exit(&self->ring);				\
+	close(self->fd);						\
 }
 
 #endif /* _HWT_URING_FIXTURE_H */

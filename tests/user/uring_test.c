@@ -20,6 +20,8 @@
 #include "libhwtimer.h"
 #include "uring_fixture.h"
 
+HWT_URING_FIXTURE(uring)
+
 static int uring_add(struct io_uring *ring, int fd, uint64_t expires,
 		     unsigned int flags, uint64_t cookie)
 {
@@ -293,25 +295,6 @@ TEST_F(uring, a_batch_of_commands)
 		io_uring_cqe_seen(&self->ring, cqe);
 	}
 	EXPECT_EQ(0xffffffffu, seen);
-}
-
-/* reap @n CQEs of @ring into @res, indexed by user_data (< @n) */
-static int reap(struct io_uring *ring, int *res, unsigned int n)
-{
-	struct io_uring_cqe *cqe;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		ret = io_uring_wait_cqe(ring, &cqe);
-		if (ret)
-			return ret;
-		if (cqe->user_data >= n)
-			return -ERANGE;
-		res[cqe->user_data] = cqe->res;
-		io_uring_cqe_seen(ring, cqe);
-	}
-	return 0;
 }
 
 /*

@@ -11,7 +11,11 @@
 #  4. build against Debian's stock 6.1, 6.12 and 6.12 PREEMPT_RT and run
 #     every userspace test on each, under three preemption models
 #     (scripts/common.sh)
-#  5. parse everything with kunit.py, scan the consoles for splats, and end
+#  5. build the Debian packages, install them in a Debian 12 chroot where
+#     DKMS builds the module for stock 6.1 and 6.12, and boot each stock
+#     kernel with that module, the packaged hwtimerctl and a program built
+#     against libhwtimer-dev (tests/vm/pkg_check.sh)
+#  6. parse everything with kunit.py, scan the consoles for splats, and end
 #     with "N passed, N failed, N skipped"
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
@@ -41,6 +45,16 @@ built() {	# record a build step as a test case
 
 timed "install packages" "$HWT_TOP/scripts/deps.sh" || die "cannot install the packages"
 src=$(hwt_src_dir)
+
+# Step 5's chroot, made while the kernels build (once: it is cached): the
+# stock kernels but PREEMPT_RT, whose headers it installs
+pkg_rels=()
+for entry in "${HWT_STOCK_KERNELS[@]}"; do
+	read -r label _ hdr _ <<<"$entry"
+	[[ $label == *-rt ]] || pkg_rels+=("$(hwt_stock_release "$hdr")")
+done
+"$HWT_TOP/tests/vm/pkg_check.sh" --prepare "${pkg_rels[@]}" > "$res/pkgroot.log" 2>&1 &
+pkgroot=$!
 kunit_py=$src/tools/testing/kunit/kunit.py
 ksft=$src/tools/testing/selftests
 
@@ -63,13 +77,20 @@ done
 {
 	section native:core "native core tests (ASan+UBSan)" \
 		make -s -C "$HWT_TOP" native-check BUILD="$HWT_OUT/native"
-	section host:cli-parsers "hwtimerctl parser tests (ASan+UBSan)" \
-		make -s -C "$HWT_TOP" host-check BUILD="$HWT_OUT/native" KSFT_DIR="$ksft"
+	# hwtimerctl's parsers, command lines and statistics: a section (a TAP
+	# document) per program, so that every case is counted
+	make -s -C "$HWT_TOP" host-tests BUILD="$HWT_OUT/native" KSFT_DIR="$ksft" >&2
+	for t in "$HWT_TOP"/tests/host/*_test.c; do
+		t=$(basename "$t" .c)
+		section "host:$t" "hwtimerctl $t (ASan+UBSan)" "$HWT_OUT/native/host/$t"
+	done
 	section host:fuzz "libFuzzer on the wheel core (60 s)" \
 		"$HWT_TOP/tests/host/fuzz_check.sh" "$HWT_OUT/fuzz" 60
 	section host:uapi "uapi header hygiene" "$HWT_TOP/tests/host/uapi_check.sh" "$src"
 	section host:install "make install/uninstall, DKMS builds" \
 		"$HWT_TOP/tests/host/install_check.sh" "$ksft" "${stock_rels[@]}"
+	section host:version "one version everywhere, make dist" \
+		"$HWT_TOP/tests/host/version_check.sh"
 } >> "$host" 2>&1
 
 # 3. the debug kernel and everything in it
@@ -147,6 +168,19 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 		"/boot/vmlinuz-$rel" "$HWT_OUT/stock-$label/initrd.gz" "$mode" \
 		"$res/stock-$label.console" "$res/stock-$label.results" 1800 $boot
 	runs+=("stock-$label:$res/stock-$label.results:$res/stock-$label.console:$?")
+done
+
+# 5. the Debian packages; pkg_check.sh reports a chroot that could not be
+# made, which --prepare left in pkgroot.log
+timed "Debian chroot (made in the background)" wait $pkgroot
+section host:packages "Debian packages: make deb, apt, DKMS, pkg-config (chroot)" \
+	"$HWT_TOP/tests/vm/pkg_check.sh" "$HWT_OUT/pkg" "${pkg_rels[@]}" >> "$host" 2>&1
+for rel in "${pkg_rels[@]}"; do
+	[ -f "$HWT_OUT/pkg/$rel.initrd.gz" ] || continue
+	timed "stock $rel guest: the packages' module, hwtimerctl, a program" \
+		env HWT_QEMU_TCG_THREAD=single "$HWT_TOP/tests/vm/qemu.sh" "/boot/vmlinuz-$rel" \
+		"$HWT_OUT/pkg/$rel.initrd.gz" user "$res/pkg-$rel.console" "$res/pkg-$rel.results" 600
+	runs+=("pkg-$rel:$res/pkg-$rel.results:$res/pkg-$rel.console:$?")
 done
 
 {

@@ -20,8 +20,8 @@ hwtimerctl after 10s &
 sleep 0.3
 kill $!
 wait $! 2>/dev/null
-show hwtimerctl latency -n 1000 -d 5ms -s 200ms --compare
-show hwtimerctl latency -n 5000 -d 5ms -s 200ms --slack 1ms
+show hwtimerctl latency -n 1000 -d 5ms --spread 200ms --compare
+show hwtimerctl latency -n 5000 -d 5ms --spread 200ms --slack 1ms
 show hwtimerctl stats
 show hwtimerctl top -n 1
 echo

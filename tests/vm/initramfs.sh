@@ -7,7 +7,8 @@
 #   KIND is kunit (KUnit modules), tests (userspace tests run by "check"
 #   and "user"),
 #   smoke (tests run by "smoke"), bench (run by "bench") or bin (programs
-#   put on PATH)
+#   put on PATH); or root, a tree copied as it is to the initramfs's root
+#   (shared libraries that dynamically linked programs need)
 set -euo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
 
@@ -26,6 +27,10 @@ cp "$mods"/hwtimer*.ko "$stage/hwt/modules/" 2>/dev/null || die "no modules in $
 for kv in "$@"; do
 	kind=${kv%%=*} dir=${kv#*=}
 	[ -d "$dir" ] || continue
+	if [ "$kind" = root ]; then
+		cp -a "$dir/." "$stage/"
+		continue
+	fi
 	find "$dir" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/hwt/$kind/" \;
 	find "$dir" -maxdepth 1 -name '*.ko' -exec cp {} "$stage/hwt/$kind/" \;
 done

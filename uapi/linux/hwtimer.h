@@ -2,178 +2,17 @@
 /*
  * <linux/hwtimer.h> - the userspace API of /dev/hwtimer
  *
- * Each open file description of /dev/hwtimer holds its own set of timers,
- * any number of them, on a hashed hierarchical timing wheel. A timer is
- * named by an id that is only meaningful on its file: no file can see or
- * touch another's timers. dup() and fork() share the set; the last close()
- * cancels every timer of the file synchronously.
+ * Each open file of /dev/hwtimer holds any number of timers on a hashed
+ * hierarchical timing wheel, named by ids and armed, re-armed and deleted
+ * with the ioctls below, one at a time or thousands in a batch. Expiries
+ * come back as struct hwtimer_record from read(), through eventfds, or in
+ * an mmap'd expiry ring; the operations also run as io_uring commands.
  *
- * Timers are created with HWTIMER_IOC_ADD, re-armed in place with
- * HWTIMER_IOC_MOD and deleted with HWTIMER_IOC_CANCEL; HWTIMER_IOC_BATCH
- * carries thousands of these operations in one call, with a result each.
- * Ids start at 1 and stay dense: the id freed last is the next one handed
- * out, so a file never has an id above the most timers it held at once.
- * An id is thus reused as soon as its timer is gone, and a stale id may
- * name a newer timer; an operation with HWTIMER_F_GEN acts only on the
- * arming whose generation it gives, and fails with ESTALE otherwise, the
- * timer being gone included.
- * A timer fires no earlier than its deadline and, with no slack, less than
- * one wheel tick (struct hwtimer_info.tick_ns, 4096 ns by default) after
- * it, plus the latency of the hrtimer that drives the wheel. A timer with
- * slack fires within [deadline, deadline + slack] (plus that latency):
- * the hrtimer is armed to fire by the end of the earliest window, and every
- * timer whose window has begun by then fires in the same run, so timers
- * with overlapping windows share one wakeup. Many timers due at once are
- * expired in bounded passes, one after another while the CPU is free and
- * then in a high-priority kernel worker (nice -20, below every real-time
- * task), so a backlog yields the CPU between passes instead of making the
- * kernel fall behind; a file's fdinfo counts those passes (continued,
- * handed_off).
- *
- * Delivery. When a timer fires it queues one struct hwtimer_record, which
- * read() returns; many records come back in one read(), and poll() reports
- * EPOLLIN while any is queued. A timer has at most one record queued, so
- * the queue is bounded by the number of timers: a periodic timer is re-armed
- * when its record is read, and the periods that ended while the record
- * waited are counted in its overruns, not lost and not replayed. Each
- * expiry also signals the timer's own eventfd, if it has one, and expiries
- * that queue records signal the file's eventfd, if one is set with
- * HWTIMER_IOC_SET_EVENTFD. The kernel expires timers in runs of a bounded
- * size and signals an eventfd once per run that expired any of its timers
- * (adding 1 to its counter): an eventfd of one timer counts that timer's
- * expiries, one shared by many says that some fired; records say which.
- * HWTIMER_F_NO_RECORD timers queue nothing: they only signal eventfds, and a
- * periodic one is re-armed at once by the kernel, with nothing to pace it.
- * Its period must be at least HWTIMER_NO_RECORD_MIN_PERIOD_NS (ERANGE), and
- * what such timers cost is capped per user: the module parameter
- * max_rearms_per_user bounds the re-arms per second (NSEC_PER_SEC / period
- * per timer) that one user's NO_RECORD periodic timers may ask for, over all
- * its files; ADD or MOD past it fails with EDQUOT.
- *
- * Freshness: once MOD or CANCEL returns, no record from the timer's earlier
- * arming is read and its own eventfd is not signalled for it (nor for a
- * timer DRAIN took). An expiry signals eventfds after it let go of the
- * file, so MOD, CANCEL and DRAIN of a timer whose eventfd an expiry is
- * still signalling wait for it, as hrtimer_cancel() waits for a running
- * callback: as long as it takes to wake its eventfds' waiters, usually
- * microseconds. The expiry cannot be preempted meanwhile, or, on
- * PREEMPT_RT, the waiter lends it its priority; wake-ups an expiry left
- * to a kernel worker (out of time, see "wakeups_handed_off" in fdinfo),
- * the caller does itself before it returns. Timers without an eventfd,
- * or whose eventfd no expiry is signalling, never wait.
- * The file's eventfd and poll() may still wake once for a record that a
- * MOD or CANCEL then took off the queue; read() finds nothing for it.
- * Every arming has a new generation number, reported by ADD and MOD and
- * carried by its records. Generations are counted per file, modulo 2^24,
- * so an id's next timer does not repeat its last one's; compare them only
- * for equality. A
- * record counts as delivered when read() takes it off the queue: a read()
- * that runs concurrently with MOD or CANCEL may return a record it took
- * before they did, and that record carries the earlier generation. With
- * an expiry ring, a record counts as delivered once it is in the ring,
- * read by the consumer or not: MOD and CANCEL then return 0 for its arming
- * (not 2), DRAIN leaves it, and the id may come back with the next ADD.
- * A ring consumer that re-arms or cancels timers while their records may
- * wait in the ring tells a record of an ended arming by (id, gen): the
- * generation differs from the one MOD or ADD returned for the new arming.
- *
- * Times are in nanoseconds on the timer's clock (CLOCK_MONOTONIC,
- * CLOCK_BOOTTIME or CLOCK_REALTIME). CLOCK_REALTIME, the clock that can be
- * set, is POSIX's clock id 0, and a zeroed struct would ask for it without
- * meaning to: an ADD on it needs HWTIMER_F_REALTIME too (EINVAL without). A
- * deadline that has already passed is
- * raised to the time of arming and fires at the next tick. Deadlines more
- * than struct hwtimer_info.max_delay_ns ahead fail with ERANGE.
- *
- * Slack: an ADD or MOD whose @slack is 0 takes the file's default slack.
- * A file's default is 0 (fire at the deadline), unless the task that
- * opened it set its timer slack with prctl(PR_SET_TIMERSLACK): then it is
- * that value, which the task's nanosleep() and poll() timeouts get too.
- * HWTIMER_IOC_SLACK reads and sets it; a file with a default cannot arm a
- * timer without slack until it sets its default back to 0.
- *
- * Clocks mean what POSIX (and timerfd) says they mean:
- *  - In a time namespace (CLONE_NEWTIME), absolute CLOCK_MONOTONIC and
- *    CLOCK_BOOTTIME deadlines are read in the caller's view, and every time
- *    reported (records, HWTIMER_IOC_GET) is in the view of the task that
- *    reads it.
- *  - CLOCK_REALTIME: a relative delay is elapsed time, which setting the
- *    clock does not change (the timer runs on CLOCK_MONOTONIC underneath,
- *    as hrtimer's relative CLOCK_REALTIME timers do); an absolute deadline
- *    follows the clock, so setting it forward fires such timers at once
- *    and setting it back delays them. A periodic timer keeps the kind its
- *    first deadline had, and a MOD changes it with HWTIMER_F_ABS. Records
- *    and GET report CLOCK_REALTIME times for both kinds; for a relative
- *    timer they are its elapsed-time deadline seen on the clock as it is
- *    when they are read.
- *  - HWTIMER_F_CANCEL_ON_SET, for calendar-style users, as timerfd's
- *    TFD_TIMER_CANCEL_ON_SET: an absolute CLOCK_REALTIME timer armed with
- *    it is withdrawn when the clock is set (settimeofday(), clock_settime(),
- *    a step by adjtimex() or NTP, a leap second, a resume). Instead of
- *    firing it queues a record with HWTIMER_REC_CANCELED, whose @fired is
- *    when the kernel noticed, and signals its eventfds as an expiry would;
- *    a periodic one is not re-armed. It never fires on the set clock, even
- *    if a step forward passed its deadline. One that fired before the set
- *    and whose record is not read yet is withdrawn too: that record comes
- *    out with HWTIMER_REC_CANCELED, as timerfd's read() returns ECANCELED
- *    whatever ticks it had. GET reports HWTIMER_STATE_CANCELED until the
- *    record is read. The flag belongs to the arming: a MOD sets or clears
- *    it. A timer armed within the few microseconds between the checks of
- *    an ADD or MOD and its arming, if the clock is set then, may be
- *    withdrawn too. Records already in an expiry ring stay as they are.
- *
- * Limits: module parameters cap the timers of a file (ENOSPC), and the
- * timers (EDQUOT) and open files (EMFILE at open()) of a user over all its
- * files; struct hwtimer_info reports them. As with ucounts (inotify's
- * limits), the user who pays is the opener, or if it lives in a user
- * namespace, the user who created the outermost one, so that the uids of
- * a namespace do not multiply their creator's limits. The memory a file
- * takes is thus bounded per user: its timer bases, at most three, and per
- * timer a 40-byte slot of the file's table of timers, which its id names
- * (40 bytes more with a period, slack or eventfd); it is charged to the
- * memory cgroup of the task that allocates it. The table keeps the size
- * the file's busiest moment needed while the file has timers (ids in use
- * cannot move), so beyond its first 4096 slots it counts as one timer per
- * 16 slots against max_timers_per_user; it goes once a CANCEL or DRAIN
- * leaves the file with none. A timer added with
- * an eventfd holds a reference to it, as a poll() on it would, so the
- * eventfd's context (about 100 bytes) lives while the timer does, whether
- * or not the fd is still open; consecutive ADDs with the same eventfd
- * share one. An expiry ring's pages cannot be swapped out: as io_uring's
- * rings, they are charged to the memory cgroup, not to RLIMIT_MEMLOCK, and
- * each record slot counts as a timer against max_timers_per_user (EDQUOT
- * past it).
- *
- * Long calls: read() and HWTIMER_IOC_BATCH give the CPU up between chunks
- * of their work, and a signal ends them early with what is done: read()
- * returns the records it copied, BATCH the number of entries processed
- * (struct hwtimer_batch.done), and the caller goes on from there.
- *
- * Structs and extension: every ioctl struct is a multiple of 8 bytes with
- * explicit padding, which must be zero, as must every field an operation
- * does not use; unknown flags fail with EINVAL. Fields the kernel writes
- * back (struct hwtimer_op's @result, an ADD's @id, @gen unless
- * HWTIMER_F_GEN asks for it, a CANCEL's @expires; the out fields of the
- * other structs) are not read, so an array of ops can be submitted again
- * as it came back. A struct may grow at its end: the kernel takes the
- * caller's size from the ioctl number (or, for batch entries, from struct
- * hwtimer_batch.op_size, and for records from HWTIMER_IOC_RECORD_SIZE),
- * treats missing fields of an older, shorter struct as zero, and refuses a
- * newer, longer one with E2BIG unless the fields it does not know are zero.
- * A size below the first version's (HWTIMER_*_SIZE_VER0) fails with EINVAL.
- * Unknown ioctls fail with ENOTTY. Feature discovery: HWTIMER_IOC_INFO.
- *
- * ioctl numbers carry the size of the struct the caller was built with, in
- * _IOC_SIZE(), as DRM's do; the kernel dispatches on the rest. A struct
- * that grows thus changes the numbers of a newer header, the way openat2()
- * and clone3() take a size beside their struct. A filter (seccomp, an LSM's
- * ioctl allowlist) that must accept every version matches
- * HWTIMER_IOC_BASE(cmd), which masks the size: direction, type and number
- * never change.
- *
- * 32-bit processes on a 64-bit kernel use the same structs: pointers travel
- * as __u64 and every 64-bit field is 8-byte aligned, so the layout is the
- * same on both and no translation is needed.
+ * The contract, what each ioctl does with its fields and which errors it
+ * returns, the records, the ring's protocol, the io_uring commands,
+ * clocks, slack, limits and how the structs grow, is in
+ * Documentation/userspace-api/hwtimer.rst; hwtimer(4) summarises it.
+ * Every struct field is documented below.
  */
 #ifndef _UAPI_LINUX_HWTIMER_H
 #define _UAPI_LINUX_HWTIMER_H
@@ -274,7 +113,9 @@ struct hwtimer_info {
 					   * timer if the clock is set
 					   */
 #define HWTIMER_F_GEN		_BITUL(9) /* MOD, CANCEL: only the arming of
-					   * generation @gen (else ESTALE)
+					   * generation @gen (else ESTALE;
+					   * ENOENT for an id never handed
+					   * out)
 					   */
 #define HWTIMER_F_REALTIME	_BITUL(10) /* ADD: yes, CLOCK_REALTIME; needed
 					    * with it, refused with others
@@ -511,53 +352,9 @@ struct hwtimer_record_size {
 };
 
 /*
- * The expiry ring: records without a syscall. HWTIMER_IOC_RING_SETUP gives
- * the file a ring of records, which mmap() of the device maps (offset 0,
- * struct hwtimer_ring_setup.mmap_size bytes, MAP_SHARED, read and write):
- * a struct hwtimer_ring header, then from @rec_offset the records, each a
- * struct hwtimer_record in a slot of @rec_stride bytes, record i in slot
- * (i & mask). Once a file has a ring, expiries put their records there
- * and read() returns only those that did not fit.
- *
- * The kernel is the only producer. It writes a record, then advances @prod
- * with a release store; a consumer loads @prod with acquire, reads the
- * records up to it, then advances @cons with a release store, after which
- * the kernel may reuse their slots. Both indices run freely and wrap at
- * 2^32. The kernel never reads back the fields it writes and treats @cons
- * as untrusted: it only ever writes inside the ring, and a @cons that
- * claims more room than the ring has counts as a full ring. A consumer that
- * wrote over the kernel's fields gets them back from HWTIMER_IOC_RING_FLUSH,
- * which rewrites them all.
- *
- * Nothing is lost when the ring is full: a timer whose record does not fit
- * waits on the file's queue, "fired, not yet delivered", as without a ring
- * (a periodic one is re-armed when its record is delivered, and counts the
- * periods it missed as overruns), and records queue behind it so that they
- * stay in order. While any wait there, @flags has HWTIMER_RING_QUEUED:
- * HWTIMER_IOC_RING_FLUSH moves them into the ring, or read() returns them.
- * A record delivered into the ring by the expiry re-arms its periodic timer
- * there and then, which only the consumer's store to @cons paces: such
- * re-arms count against max_rearms_per_user, each second, with what the
- * user's NO_RECORD timers ask for. Past it, the record takes the queue,
- * and the records after it follow it there, in order, until a FLUSH or
- * read() empties the queue: that delivers them and re-arms their timers.
- * Records from timers withdrawn by a clock set (HWTIMER_REC_CANCELED)
- * always take the queue.
- *
- * Wake-ups: records that reach the ring signal the file's eventfd and wake
- * poll() (EPOLLIN while the ring or the queue holds records) as @wake says:
- * by default only when the consumer had caught up (@cons was at @prod
- * before they came, the BPF ring buffer's rule), so a consumer that is
- * still working is not woken again; or when the record at index @wake_at
- * lands (virtio's event index); or never, for one that busy-polls. Before
- * it sleeps, a consumer stores @cons, issues a full barrier, and loads
- * @prod again: the kernel stores @prod, issues a full barrier, and loads
- * @cons and @wake, so one of them sees the other. Timers' own eventfds are
- * signalled as without a ring, and records that take the queue wake as
- * records always did.
- *
- * The ring lives as long as the file: a mapping keeps the file open, and
- * fork() shares it with the child like any MAP_SHARED mapping.
+ * The expiry ring: HWTIMER_IOC_RING_SETUP, then mmap() of the device.
+ * Its layout and its producer/consumer protocol are in
+ * Documentation/userspace-api/hwtimer.rst.
  */
 
 /* struct hwtimer_ring.flags, set by the kernel */
@@ -632,31 +429,9 @@ struct hwtimer_ring_setup {
 };
 
 /*
- * io_uring: ADD, MOD and CANCEL as IORING_OP_URING_CMD on a /dev/hwtimer
- * fd (liburing's io_uring_prep_uring_cmd() or <hwtimer_uring.h>). @cmd_op
- * is one of HWTIMER_URING_*, the SQE's 16 inline command bytes are a
- * struct hwtimer_uring_cmd (read once, at submission), and each CQE's @res
- * is the ioctl's return: an ADD's is the new id, whose cookie is the SQE's
- * @user_data; a MOD's or CANCEL's is 0, 1 or 2 as for HWTIMER_IOC_MOD and
- * HWTIMER_IOC_CANCEL; an error is -errno. With IORING_SETUP_SQE128, the 80
- * command bytes can hold a whole struct hwtimer_op instead, for every flag
- * and field (HWTIMER_URING_OP, whose cookie is @op.cookie; the 16 bytes
- * after it are zero, or it fails with E2BIG, as a larger op from a newer
- * program would); the short form refuses the flags that need fields it
- * lacks, HWTIMER_F_EVENTFD, HWTIMER_F_PERIOD and HWTIMER_F_GEN (EINVAL).
- * HWTIMER_URING_BATCH carries an array of operations in one SQE, as
- * HWTIMER_IOC_BATCH does (struct hwtimer_uring_batch): each entry's result
- * is written back into it, and the one CQE's @res is how many ran (a short
- * count when one could not be read or written, failed with
- * HWTIMER_BATCH_STOP_ON_ERROR, or a signal came for the issuing task
- * between chunks), or -errno if none did. The array may be in a buffer
- * registered with the ring (IORING_URING_CMD_FIXED and the SQE's
- * @buf_index), which is pinned already. An unknown @cmd_op fails with
- * ENOTTY. Every command runs and completes as io_uring issues it, in
- * submission order, on any kind of ring: nothing waits for task work, so a
- * thread that submits and exits leaves its completions posted and its
- * timers added. Expiries do not come back as CQEs: they go to the ring or
- * read(), which cost less per record than a CQE each (see BENCHMARKS.md).
+ * io_uring: HWTIMER_URING_* commands as IORING_OP_URING_CMD on a
+ * /dev/hwtimer fd, one operation or an array per SQE; see
+ * Documentation/userspace-api/hwtimer.rst.
  */
 
 /**

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
 /*
  * libhwtimer: thin, allocation-free wrappers over the /dev/hwtimer ioctls
  * (hwtimer_vec_init() is the one function that allocates).
@@ -307,6 +307,7 @@ const char *hwtimer_strerror(int err)
 		return "this file holds its maximum number of timers (max_timers_per_fd)";
 	case EDQUOT:
 		return "this user holds its maximum number of timers (max_timers_per_user; "
+		       "the entries of its files' tables of timers, in use or free, and "
 		       "an expiry ring's record slots count as timers), "
 		       "or of NO_RECORD periodic re-arms per second (max_rearms_per_user)";
 	case EMFILE:

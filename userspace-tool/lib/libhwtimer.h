@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/* SPDX-License-Identifier: LGPL-2.1 OR MIT */
 /*
  * libhwtimer: a small library over /dev/hwtimer, so that programs do not
  * hand-code its ioctls. See libhwtimer(7) for an overview and one man page
@@ -18,11 +18,25 @@
 
 #include <linux/hwtimer.h>
 
+#include "libhwtimer_version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define LIBHWTIMER_VERSION	"1.0.0"
+/*
+ * Whether the library a program is built against is release MAJOR.MINOR or
+ * later (LIBHWTIMER_VERSION_* of libhwtimer_version.h); at run time,
+ * hwtimer_version_at_least() says it of the library the program runs with.
+ */
+#define LIBHWTIMER_VERSION_AT_LEAST(major, minor)			\
+	(LIBHWTIMER_VERSION_MAJOR > (major) ||				\
+	 (LIBHWTIMER_VERSION_MAJOR == (major) && LIBHWTIMER_VERSION_MINOR >= (minor)))
+
+int hwtimer_major_version(void);
+int hwtimer_minor_version(void);
+int hwtimer_version_at_least(int major, int minor);
+
 #define HWTIMER_DEVICE		"/dev/hwtimer"
 
 /* hwtimer_open() flags */
@@ -95,6 +109,12 @@ int hwtimer_ring_flush(int fd);
 
 /* io_uring SQEs (IORING_OP_URING_CMD), for any ring: see hwtimer_uring_prep_add(3) */
 struct io_uring_sqe;
+/*
+ * For the prep helpers' flags, never sent to the kernel: the SQE is a
+ * 128-byte slot of an IORING_SETUP_SQE128 ring, all of which the helper
+ * clears (the kernel refuses a command whose spare bytes are not zero)
+ */
+#define HWTIMER_URING_SQE128	(1U << 31)
 void hwtimer_uring_prep_add(struct io_uring_sqe *sqe, int fd, clockid_t clock,
 			    uint64_t expires, unsigned int flags,
 			    uint64_t cookie);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
 /*
  * libhwtimer: the zero-syscall paths. The expiry ring (set up, harvest,
  * wait), and SQEs for ADD, MOD and CANCEL through io_uring, filled in for
@@ -15,7 +15,7 @@
 
 #include "libhwtimer.h"
 
-/* the consumer's side of the ring's ordering (the uapi header) */
+/* the consumer's side of the ring's ordering (hwtimer.rst, "The expiry ring") */
 #define load_acquire(p)		__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define full_barrier()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
@@ -105,7 +105,7 @@ int hwtimer_ring_wait(struct hwtimer_ring_map *ring, int timeout_ms)
 	int saved = errno, ret;
 
 	for (;;) {
-		/* publish where we are, then look again: see the uapi header */
+		/* publish where we are, then look again: see hwtimer.rst */
 		store_release(&h->wake, HWTIMER_RING_WAKE_EMPTY);
 		full_barrier();
 		if (hwtimer_ring_ready(ring) ||
@@ -121,11 +121,16 @@ int hwtimer_ring_wait(struct hwtimer_ring_map *ring, int timeout_ms)
 	}
 }
 
-/* io_uring: the SQE of one command, the rest of it zero */
+/*
+ * io_uring: the SQE of one command, the rest of it zero: all 128 bytes of
+ * an SQE128 ring's slot if @flags says it is one (HWTIMER_URING_SQE128),
+ * whose last 64 the kernel reads as command bytes too.
+ */
 static struct hwtimer_uring_cmd *prep_cmd(struct io_uring_sqe *sqe, int fd,
-					  uint32_t cmd_op, uint64_t user_data)
+					  uint32_t cmd_op, unsigned int flags,
+					  uint64_t user_data)
 {
-	memset(sqe, 0, sizeof(*sqe));
+	memset(sqe, 0, (flags & HWTIMER_URING_SQE128 ? 2 : 1) * sizeof(*sqe));
 	sqe->opcode = IORING_OP_URING_CMD;
 	sqe->fd = fd;
 	sqe->cmd_op = cmd_op;
@@ -138,8 +143,9 @@ void hwtimer_uring_prep_add(struct io_uring_sqe *sqe, int fd, clockid_t clock,
 			    uint64_t cookie)
 {
 	struct hwtimer_uring_cmd *c = prep_cmd(sqe, fd, HWTIMER_URING_ADD,
-					       cookie);
+					       flags, cookie);
 
+	flags &= ~HWTIMER_URING_SQE128;
 	c->expires = expires;
 	/* as hwtimer_add(): naming CLOCK_REALTIME is asking for it */
 	c->flags = flags | (clock == CLOCK_REALTIME ? HWTIMER_F_REALTIME : 0);
@@ -151,24 +157,24 @@ void hwtimer_uring_prep_mod(struct io_uring_sqe *sqe, int fd, uint32_t id,
 			    uint64_t user_data)
 {
 	struct hwtimer_uring_cmd *c = prep_cmd(sqe, fd, HWTIMER_URING_MOD,
-					       user_data);
+					       flags, user_data);
 
 	c->id = id;
 	c->expires = expires;
-	c->flags = flags;
+	c->flags = flags & ~HWTIMER_URING_SQE128;
 }
 
 void hwtimer_uring_prep_cancel(struct io_uring_sqe *sqe, int fd, uint32_t id,
 			       uint64_t user_data)
 {
-	prep_cmd(sqe, fd, HWTIMER_URING_CANCEL, user_data)->id = id;
+	prep_cmd(sqe, fd, HWTIMER_URING_CANCEL, 0, user_data)->id = id;
 }
 
 void hwtimer_uring_prep_op(struct io_uring_sqe *sqe, int fd,
 			   const struct hwtimer_op *op, uint64_t user_data)
 {
-	memset(sqe, 0, 2 * sizeof(*sqe));	/* an SQE128 slot */
-	prep_cmd(sqe, fd, HWTIMER_URING_OP, user_data);
+	/* only an SQE128 slot has room for it */
+	prep_cmd(sqe, fd, HWTIMER_URING_OP, HWTIMER_URING_SQE128, user_data);
 	memcpy(sqe->cmd, op, sizeof(*op));
 }
 
@@ -177,8 +183,9 @@ void hwtimer_uring_prep_batch(struct io_uring_sqe *sqe, int fd,
 			      unsigned int flags, uint64_t user_data)
 {
 	struct hwtimer_uring_batch *b = (struct hwtimer_uring_batch *)
-		prep_cmd(sqe, fd, HWTIMER_URING_BATCH, user_data);
+		prep_cmd(sqe, fd, HWTIMER_URING_BATCH, flags, user_data);
 
+	flags &= ~HWTIMER_URING_SQE128;
 	b->ops = (uintptr_t)ops;
 	b->count = count;
 	b->op_size = sizeof(*ops);

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a user's budget, max_timers_per_user, pays for, as an ordinary
+ * user: a file's table of timers by its size (review F1), so that a file
+ * that added many timers and keeps one pays for the table it keeps, and
+ * the kernel memory a user holds stays within what its budget says; at the
+ * budget's edge, the first ADDs of a batch that fit succeed and the rest
+ * fail (F5); and an expiry ring past the budget is refused before anything
+ * of it is allocated (F4). Most cases fork a child that drops to an
+ * unprivileged uid; the parent (root) sets the limit around it.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kselftest_harness.h"
+#include "helpers.h"
+#include "as_user.h"
+
+/* what a timer takes: an entry of its file's table (at least) */
+#define TIMER_BYTES	40
+
+FIXTURE(budget) {
+	long long old_limit;
+};
+
+FIXTURE_SETUP(budget)
+{
+	self->old_limit = -1;
+	if (geteuid())
+		SKIP(return, "needs root to switch users");
+	self->old_limit = t_param_set("max_timers_per_user", 5);
+	ASSERT_NE(-1, self->old_limit);
+}
+
+/* in the parent: a case that failed an assertion still gets its limit back */
+FIXTURE_TEARDOWN_PARENT(budget)
+{
+	if (!geteuid() && self->old_limit != -1)
+		t_param_set("max_timers_per_user", self->old_limit);
+}
+
+/* Slab: of /proc/meminfo, in KiB; 0 if it cannot be read. */
+static unsigned long long slab_kib(void)
+{
+	char line[256];
+	unsigned long long kib = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %llu kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/*
+ * Run @n entries of @ops (ADDs or CANCELs) in BATCHes; 0, the first
+ * entry's error if one failed, or -EIO if a BATCH came up short.
+ */
+static long batch_all(int fd, struct hwtimer_op *ops, uint32_t n)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < n; i += 256) {
+		struct hwtimer_batch b = {
+			.ops = (uintptr_t)(ops + i), .op_size = sizeof(*ops),
+			.count = n - i < 256 ? n - i : 256,
+		};
+
+		if (t_ioctl(fd, HWTIMER_IOC_BATCH, &b) != (long)b.count)
+			return -EIO;
+		for (k = 0; k < b.count; k++)
+			if (ops[i + k].result < 0)
+				return ops[i + k].result;
+	}
+	return 0;
+}
+
+#define HOARD_BUDGET	65536
+#define HOARD_TIMERS	8192
+#define HOARD_FILES	64
+
+/* @n plain ADDs, an hour away, into @ops */
+static void adds(struct hwtimer_op *ops, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		ops[i] = (struct hwtimer_op){
+			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+			.expires = 3600 * SEC,
+		};
+}
+
+/*
+ * The hoarder: on file after file, add HOARD_TIMERS timers, cancel all but
+ * the last, and keep the file, until an ADD fails with EDQUOT or
+ * HOARD_FILES files are held. Then what the files hold, by fdinfo (their
+ * tables' entries), must be within twice what the budget allows,
+ * HOARD_BUDGET timers, and so must the slab they grew (/proc/meminfo):
+ * twice HOARD_BUDGET timers at what a timer held by a file grows the slab
+ * by on this kernel, measured first (a debug kernel's redzones and KASAN's
+ * shadow make it three times TIMER_BYTES).
+ */
+static int hoard(void *arg)
+{
+	static struct hwtimer_op ops[HOARD_TIMERS];
+	unsigned long long slab0, entries = 0, held_kib, timer_bytes;
+	int fd[HOARD_FILES], nfd, i, quota = 0;
+	long ret;
+
+	/* what HOARD_TIMERS timers that stay cost here */
+	fd[0] = t_open();
+	if (fd[0] < 0)
+		return 1;
+	slab0 = slab_kib();
+	adds(ops, HOARD_TIMERS);
+	if (batch_all(fd[0], ops, HOARD_TIMERS))
+		return 2;
+	timer_bytes = (slab_kib() - slab0) * 1024 / HOARD_TIMERS;
+	close(fd[0]);
+	printf("# a timer held grows the slab by %llu bytes\n", timer_bytes);
+	if (timer_bytes < TIMER_BYTES)
+		timer_bytes = TIMER_BYTES;
+
+	slab0 = slab_kib();
+	for (nfd = 0; nfd < HOARD_FILES && !quota; nfd++) {
+		fd[nfd] = t_open();
+		if (fd[nfd] < 0)
+			return 1;
+		adds(ops, HOARD_TIMERS);
+		ret = batch_all(fd[nfd], ops, HOARD_TIMERS);
+		if (ret == -EDQUOT)
+			quota = 1;
+		else if (ret)
+			return 2;
+		/* the ids are 1..n: all go but the highest */
+		for (i = 0; i < HOARD_TIMERS - 1; i++)
+			ops[i] = (struct hwtimer_op){
+				.op = HWTIMER_OP_CANCEL, .id = i + 1,
+			};
+		if (!quota && batch_all(fd[nfd], ops, HOARD_TIMERS - 1))
+			return 3;
+	}
+	for (i = 0; i < nfd; i++)
+		entries += t_fdinfo_u64(fd[i], "id_slots");
+	held_kib = slab_kib() - slab0;
+	printf("# %d files, %s: %llu entries held, slab grew %llu KiB; the budget's worth is %llu KiB\n",
+	       nfd, quota ? "then EDQUOT" : "no EDQUOT", entries, held_kib,
+	       HOARD_BUDGET * timer_bytes / 1024);
+	if (!quota)
+		return 4;
+	if (entries > 2ULL * HOARD_BUDGET)
+		return 5;
+	if (held_kib * 1024 > 2ULL * HOARD_BUDGET * timer_bytes)
+		return 6;
+	return 0;
+}
+
+/*
+ * Review F1: a table counts by its size, not by the timers left in it.
+ * Adding many timers, cancelling all but one and keeping the file, over
+ * and over, reaches EDQUOT within the budget, and the memory it holds is
+ * what the budget's timers would take, within a factor of 2.
+ */
+TEST_F_TIMEOUT(budget, tables_kept_by_one_timer_count_in_full, 600)
+{
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", HOARD_BUDGET));
+	EXPECT_EQ(0, as_user(UID_A, hoard, NULL));
+}
+
+/* a file whose table is full: its first chunk and 40 more (12 + 40 * 102) */
+#define EDGE_FILL	4092
+
+struct edge {
+	unsigned int flags;	/* HWTIMER_BATCH_* */
+	long ran;		/* the BATCH's return */
+	unsigned int ok;	/* its first entries that succeed */
+};
+
+/*
+ * Fill a file's table one ADD at a time, then a BATCH of 64 ADDs at the
+ * budget's edge: the first @e->ok succeed, every later one that ran fails
+ * with EDQUOT, and @e->ran ran.
+ */
+static int at_the_edge(void *arg)
+{
+	const struct edge *e = arg;
+	struct hwtimer_op ops[64];
+	struct hwtimer_batch b = {
+		.ops = (uintptr_t)ops, .op_size = sizeof(*ops), .count = 64,
+		.flags = e->flags,
+	};
+	int fd = t_open(), i;
+	long ran;
+
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < EDGE_FILL; i++)
+		if (t_add(fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0, NULL))
+			return 2;
+	if (t_fdinfo_u64(fd, "id_slots") != EDGE_FILL)
+		return 3;
+	for (i = 0; i < 64; i++)
+		ops[i] = (struct hwtimer_op){
+			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+			.expires = 3600 * SEC,
+		};
+	ran = t_ioctl(fd, HWTIMER_IOC_BATCH, &b);
+	printf("# a full table, %u ADDs within the budget, flags %u: %ld ran:",
+	       e->ok, e->flags, ran);
+	for (i = 0; i < ran && i < 64; i++)
+		printf(" %s", ops[i].result ? "EDQUOT" : "ok");
+	printf("\n");
+	if (ran != e->ran)
+		return 4;
+	for (i = 0; i < ran; i++)
+		if (ops[i].result != ((unsigned int)i < e->ok ? 0 : -EDQUOT))
+			return 5;
+	return 0;
+}
+
+/*
+ * Review F5: a BATCH of 64 ADDs on a file whose table is full, with room
+ * in the budget for 66 more timers, then for 40: with and without
+ * HWTIMER_BATCH_STOP_ON_ERROR, the first ADDs that fit succeed, as one by
+ * one they would, and the failures come after them.
+ */
+TEST_F(budget, adds_at_the_edge_fail_after_those_that_fit)
+{
+	static const struct edge room66 = { 0, 64, 64 };
+	static const struct edge room66_stop = {
+		HWTIMER_BATCH_STOP_ON_ERROR, 64, 64,
+	};
+	static const struct edge room40 = { 0, 64, 40 };
+	static const struct edge room40_stop = {
+		HWTIMER_BATCH_STOP_ON_ERROR, 41, 40,
+	};
+
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", EDGE_FILL + 66));
+	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room66));
+	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room66_stop));
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", EDGE_FILL + 40));
+	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room40));
+	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room40_stop));
+}
+
+#define PAGE_ALLOC	TRACEFS "/events/kmem/mm_page_alloc/"
+
+/* Pages this process allocated during @fn(@fd, @entries), by tracepoint. */
+static long pages_during(long (*fn)(int, uint32_t), int fd, uint32_t entries,
+			 long *ret)
+{
+	char line[512], filter[64];
+	long n = 0;
+	FILE *f;
+
+	snprintf(filter, sizeof(filter), "common_pid == %d", getpid());
+	if (t_write_file(PAGE_ALLOC "filter", filter) ||
+	    t_write_file(TRACEFS "/trace", "") ||
+	    t_write_file(PAGE_ALLOC "enable", "1"))
+		return -1;
+	*ret = fn(fd, entries);
+	t_write_file(PAGE_ALLOC "enable", "0");
+	f = fopen(TRACEFS "/trace", "r");
+	while (f && fgets(line, sizeof(line), f))
+		n += !!strstr(line, "mm_page_alloc:");
+	if (f)
+		fclose(f);
+	t_write_file(PAGE_ALLOC "filter", "0");
+	return f ? n : -1;
+}
+
+static long ring_setup(int fd, uint32_t entries)
+{
+	struct hwtimer_ring_setup rs = { .entries = entries };
+
+	return t_ioctl(fd, HWTIMER_IOC_RING_SETUP, &rs);
+}
+
+/*
+ * Review F4: RING_SETUP charges the ring's record slots before it
+ * allocates the ring (up to 16 MiB of pages, and their vmap()). The
+ * kernel's page allocation tracepoint, filtered to this process, sees a
+ * ring of 256 records within the budget take its 5 pages, and none taken
+ * for a ring of 262,144 records (4,097 pages) past it, which fails with
+ * EDQUOT.
+ */
+TEST_F(budget, a_ring_past_the_budget_allocates_nothing)
+{
+	long within, past, ret = 1;
+	int a, b;
+
+	if (access(PAGE_ALLOC "enable", W_OK))
+		SKIP(return, "no kmem tracepoints here");
+	a = t_open();
+	b = t_open();
+	ASSERT_LE(0, a);
+	ASSERT_LE(0, b);
+	/* 256 records: 5 pages, 320 record slots */
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", 1000));
+	within = pages_during(ring_setup, a, 256, &ret);
+	EXPECT_EQ(0, ret);
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", 5));
+	past = pages_during(ring_setup, b, 262144, &ret);
+	EXPECT_EQ(-EDQUOT, ret);
+	TH_LOG("pages allocated: %ld by a ring within the budget, %ld by one past it",
+	       within, past);
+	EXPECT_LE(5, within);
+	EXPECT_GT(4, past);
+	close(b);
+	close(a);
+}
+
+HWT_HARNESS_MAIN
