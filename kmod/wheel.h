@@ -88,10 +88,15 @@
  * costs at most one early wakeup, which finds nothing due.
  *
  * What each level has to do next (expire, cascade, or cascade ahead, and
- * from when) is kept as times in struct hwt_events. They are looked up
- * again only for a level that changed, and the earliest of them is kept
- * until anything changes. A pop that finds nothing due, the
- * hwt_wheel_next() after it and the pop at that time share one look.
+ * from when) is kept as times in struct hwt_events (wheel_look.h). They
+ * are looked up again only for a level that changed, and the earliest of
+ * them is kept until anything changes. A pop that takes the earliest
+ * level's node looks at that level alone, before it returns: if the level
+ * still comes first, the others' times and the earliest of them stand.
+ * The pop after it then answers "nothing due" from the kept times, without
+ * a look, and so does any pop before the earliest time. A delete that
+ * leaves its slot neither empty nor smaller than big changes nothing
+ * kept: a slot's bound of its keys may stay low.
  *
  * A clock set back (CLOCK_REALTIME) moves the wheel's clock back in O(1)
  * (hwt_wheel_rebase()); nodes stay where they are. Every queued key lies
