@@ -71,7 +71,7 @@ static inline void hwt_changed(struct hwt_wheel *w, unsigned int mask)
 
 /* hwt_changed() of one level, as one load and one and */
 static_assert(HWT_LEVELS_MAX <= 14, "hwt_keep[] is too short");
-#define HWT_KEEP(l)	((unsigned int)~(BIT(l) | HWT_FRESH_BEST))
+#define HWT_KEEP(l)	(~((1U << (l)) | (unsigned int)HWT_FRESH_BEST))
 static const unsigned int hwt_keep[14] = {
 	HWT_KEEP(0), HWT_KEEP(1), HWT_KEEP(2), HWT_KEEP(3), HWT_KEEP(4),
 	HWT_KEEP(5), HWT_KEEP(6), HWT_KEEP(7), HWT_KEEP(8), HWT_KEEP(9),
