@@ -16,7 +16,9 @@
  * The wheel alone also reports its longest single run under the module's
  * budget ("pass_slot", "pass_spread": worst_pass_ns).
  *
- * "-w geometry" sweeps the tick instead (geometry_bench()), with N = MAX_N.
+ * "-w geometry" sweeps the tick instead (geometry_bench()), with N = MAX_N;
+ * "-w sweep" times arm + cancel and expiry of four structures by N, taking
+ * turns (sweep_bench()).
  *
  * usage: core_bench [-m MIN_N] [-n MAX_N] [-r REPEATS] [-i IMPL] [-w WORKLOAD]
  *                   [-o OPS] [-s SHIFT]
@@ -35,6 +37,9 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
+#ifndef HWT_BENCH_BEFORE
+#include "wheel_look.c"
+#endif
 #include "base_rule.h"
 #include "contenders.h"
 
@@ -508,15 +513,115 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The counting build (-DHWT_WHEEL_COUNT; bench/run.sh runs it beside
+ * callgrind) also counts what the wheel did in the timed loop of its last
+ * repeat, per operation: nodes moved, levels looked at again, and the
+ * earliest of all levels found again (wheel_impl.h).
+ */
+#ifdef HWT_WHEEL_COUNT
+unsigned long hwt_count_looks, hwt_count_combines;
+static u64 count0[3];
+static double counted[3];
+#endif
+
+/* Start timing a loop of @im. */
+static void timed_start(const struct impl *im, struct timespec *t0)
+{
+#ifdef HWT_WHEEL_COUNT
+	if (im == &wheel_impl) {
+		count0[0] = wheel->cascaded;
+		count0[1] = hwt_count_looks;
+		count0[2] = hwt_count_combines;
+	}
+#endif
+	clock_gettime(CLOCK_MONOTONIC, t0);
+}
+
+/* End it: ns per operation, @per operations. */
+static double timed_end(const struct impl *im, const struct timespec *t0,
+			size_t per)
+{
+	double ns = ns_since(t0) / (double)(per ? per : 1);
+
+#ifdef HWT_WHEEL_COUNT
+	if (im == &wheel_impl && per) {
+		counted[0] = (double)(wheel->cascaded - count0[0]) / (double)per;
+		counted[1] = (double)(hwt_count_looks - count0[1]) / (double)per;
+		counted[2] = (double)(hwt_count_combines - count0[2]) / (double)per;
+	}
+#endif
+	return ns;
+}
+
 static void report(const struct impl *im, const char *wl, size_t n,
 		   double *samples, int reps)
 {
 	qsort(samples, (size_t)reps, sizeof(*samples), cmp_double);
 	printf("{\"layer\":\"native\",\"impl\":\"%s\",\"workload\":\"%s\","
 	       "\"n\":%zu,\"ns_per_op\":%.2f,\"min_ns_per_op\":%.2f,"
-	       "\"bytes_per_timer\":%zu}\n", im->name, wl, n,
+	       "\"bytes_per_timer\":%zu", im->name, wl, n,
 	       samples[reps / 2], samples[0], im->bytes);
+#ifdef HWT_WHEEL_COUNT
+	if (im == &wheel_impl)
+		printf(",\"moves_per_op\":%.3f,\"looks_per_op\":%.3f,"
+		       "\"combines_per_op\":%.3f", counted[0], counted[1],
+		       counted[2]);
+#endif
+	printf("}\n");
 	fflush(stdout);
+}
+
+/*
+ * The size sweep (-w sweep): arm + cancel and sparse expiry, ns per
+ * operation, for the wheel, the binary heap, the rbtree and the timer_list
+ * model at N = MIN_N .. MAX_N pending. The contenders take turns repeat by
+ * repeat, so that what else the machine does falls on all of them alike;
+ * each reports the median of REPEATS, as "sweep_arm_cancel" and
+ * "sweep_expire".
+ */
+static void sweep_bench(size_t min_n, size_t max_n, int reps, size_t ops)
+{
+	static const struct impl *const sw[] = {
+		&wheel_impl, &heap2_impl, &rbtree_impl, &timer_list_impl,
+	};
+	static double s[2][ARRAY_SIZE(sw)][16];
+	struct timespec t0;
+	unsigned int i;
+	size_t n, k;
+	int r;
+
+	for (n = min_n ? min_n : 1; n <= max_n; n *= 10) {
+		for (r = 0; r < reps; r++) {
+			for (i = 0; i < ARRAY_SIZE(sw); i++) {
+				const struct impl *im = sw[i];
+
+				memset(timers, 0, n * sizeof(*timers));
+				now = 1000 * SEC;
+				im->init(now, n + 1);
+				fill(im, n);
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				measure_arm_cancel(im, n, ops);
+				s[0][i][r] = ns_since(&t0) / (double)ops;
+				drain_all(im, n);
+				im->fini();
+
+				memset(timers, 0, n * sizeof(*timers));
+				now = 1000 * SEC;
+				im->init(now, n + 1);
+				fill(im, n);
+				clock_gettime(CLOCK_MONOTONIC, &t0);
+				k = measure_expire(im, n);
+				s[1][i][r] = ns_since(&t0) / (double)(k ? k : 1);
+				drain_all(im, n);
+				im->fini();
+			}
+		}
+		for (i = 0; i < ARRAY_SIZE(sw); i++) {
+			report(sw[i], "sweep_arm_cancel", n, s[0][i], reps);
+			report(sw[i], "sweep_expire", n, s[1][i], reps);
+		}
+	}
 }
 
 static int want(const char *sel, const char *name)
@@ -558,56 +663,56 @@ static void run(const struct impl *im, size_t n, int reps, const char *wsel,
 } while (0)
 
 	REPEAT("insert", {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_insert(im, n);
-		s[r] = ns_since(&t0) / (double)n;
+		s[r] = timed_end(im, &t0, n);
 		drain_all(im, n);
 	});
 	REPEAT("cancel", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_cancel(im, order, n);
-		s[r] = ns_since(&t0) / (double)n;
+		s[r] = timed_end(im, &t0, n);
 	});
 	REPEAT("arm_cancel", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_arm_cancel(im, n, ops);
-		s[r] = ns_since(&t0) / (double)ops;
+		s[r] = timed_end(im, &t0, ops);
 		drain_all(im, n);
 	});
 	REPEAT("modify", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_modify(im, n, ops);
-		s[r] = ns_since(&t0) / (double)ops;
+		s[r] = timed_end(im, &t0, ops);
 		drain_all(im, n);
 	});
 	REPEAT("expire", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		i = measure_expire(im, n);
-		s[r] = ns_since(&t0) / (double)(i ? i : 1);
+		s[r] = timed_end(im, &t0, i);
 		drain_all(im, n);
 	});
 	REPEAT("tcp", {
 		fill(im, n);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		measure_tcp(im, n, ops);
-		s[r] = ns_since(&t0) / (double)ops;
+		s[r] = timed_end(im, &t0, ops);
 		drain_all(im, n);
 	});
 	REPEAT("burst", {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		i = measure_burst_pop(im, n, burst_arm(im, n));
-		s[r] = ns_since(&t0) / (double)(i ? i : 1);
+		s[r] = timed_end(im, &t0, i);
 	});
 	REPEAT("burst_pop", {
 		u64 at = burst_arm(im, n);
 
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		timed_start(im, &t0);
 		i = measure_burst_pop(im, n, at);
-		s[r] = ns_since(&t0) / (double)(i ? i : 1);
+		s[r] = timed_end(im, &t0, i);
 	});
 #undef REPEAT
 	free(order);
@@ -647,6 +752,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "-s %u: the tick is 2^%u .. 2^%u ns\n", shift,
 			HWT_SHIFT_MIN, HWT_SHIFT_MAX);
 		return 2;
+	}
+	if (wsel && !strcmp(wsel, "sweep")) {
+		sweep_bench(min_n, max_n, reps, ops);
+		free(timers);
+		return 0;
 	}
 	if (want(isel, "wheel") && wsel && !strcmp(wsel, "geometry")) {
 		geometry_bench(max_n);

@@ -52,6 +52,9 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
+#ifndef HWT_BENCH_BEFORE
+#include "wheel_look.c"
+#endif
 #include "base_rule.h"
 
 #define MS	1000000ULL

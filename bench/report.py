@@ -466,6 +466,8 @@ def main():
     native = read_jsonl(os.path.join(raw, 'native.jsonl'))
     engine = read_jsonl(os.path.join(raw, 'engine.jsonl'))
     cg = read_jsonl(os.path.join(raw, 'callgrind.jsonl'))
+    counts = read_jsonl(os.path.join(raw, 'counts.jsonl'))
+    d1 = read_jsonl(os.path.join(raw, 'd1.jsonl'))
     # layer 3 natively: hwtimer_bench.ko in User-Mode Linux
     uml, uml_rcs = guest_sections(os.path.join(raw, 'uml.results'))
     guests, guests_before = {}, {}
@@ -520,7 +522,7 @@ def main():
            'on every ack, about one ack every 80 ms each, so about 1% fire. `burst`: N timers due in one tick, armed '
            'and expired (per timer); `burst_pop`: their expiry alone.', '']
     impls = ['wheel', 'heap2', 'heap4', 'rbtree', 'timer_list']
-    ns = sorted({r['n'] for r in native if not r['workload'].startswith('pass_')
+    ns = sorted({r['n'] for r in native if not r['workload'].startswith(('pass_', 'sweep_'))
                  and r['workload'] != 'geometry'})
 
     def nat(impl, wl, n):
@@ -653,6 +655,48 @@ def main():
                        for i in cols]
                 md.append(f'| {wl}, the structure\'s own share | ' + ' | '.join(row) + ' | |')
         md.append('')
+    if counts:
+        md += ['What the wheel did per operation in those loops (`core_bench` built with '
+               '`-DHWT_WHEEL_COUNT`): nodes moved (cascaded, unparked, placed again), '
+               'levels whose next event it looked up again, and looks at the earliest of '
+               'all levels. A change in the instructions above shows here as more moves or '
+               'more looks, or as neither.', '',
+               '| workload | moves | level looks | looks at every level |', '|---|---|---|---|']
+        for r in counts:
+            md.append(f'| {r["workload"]} | {r["moves_per_op"]:.2f} | {r["looks_per_op"]:.2f} | '
+                      f'{r["combines_per_op"]:.2f} |')
+        md.append('')
+    sweep = [r for r in native if r['workload'].startswith('sweep_')]
+    if sweep:
+        sw_impls = ['wheel', 'heap2', 'rbtree', 'timer_list']
+
+        def swv(impl, wl, n):
+            return next((r['ns_per_op'] for r in sweep
+                         if r['impl'] == impl and r['workload'] == wl and r['n'] == n), None)
+
+        def d1v(impl, wl, n):
+            return next((r['d1_misses_per_op'] for r in d1
+                         if r['impl'] == impl and r['workload'] == wl and r['n'] == n), None)
+        md += ['### by size: arm + cancel and sparse expiry, 10^4 .. 10^7 pending', '',
+               '`core_bench -w sweep`: the wheel, the binary heap, the rbtree and the '
+               'timer_list model take turns repeat by repeat, so that the machine\'s noise '
+               'falls on all of them alike; medians of three, ns per operation (`expire`: '
+               'per fired timer, 1 ms .. 60 s). D1 misses per operation come from '
+               'callgrind\'s cache simulation of the same loops (`--cache-sim=yes`; not at '
+               '10^7 pending, which takes too long under it).', '']
+        for wl, name in (('arm_cancel', 'arm + cancel'), ('expire', 'sparse expiry')):
+            md += [f'| {name}, N | ' + ' | '.join(sw_impls) + ' | wheel / heap2 | '
+                   'wheel / rbtree | wheel / timer_list | D1 misses per op (' +
+                   ' / '.join(sw_impls) + ') |', '|---|' + '---|' * (len(sw_impls) + 4)]
+            for n in sorted({r['n'] for r in sweep}):
+                v = {i: swv(i, 'sweep_' + wl, n) for i in sw_impls}
+                m = [d1v(i, wl, n) for i in sw_impls]
+                md.append(f'| {n:,} | ' + ' | '.join(fmt_ns(v[i]) for i in sw_impls) +
+                          f' | {ratio(v["wheel"], v["heap2"])} | {ratio(v["wheel"], v["rbtree"])} | '
+                          f'{ratio(v["wheel"], v["timer_list"])} | ' +
+                          (' / '.join(f'{x:.1f}' for x in m) if all(x is not None for x in m)
+                           else 'n/a') + ' |')
+            md.append('')
 
     # Targets: where we stand, computed from the same data
     targets = []

@@ -49,6 +49,9 @@ gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -DHW
 	"$HWT_TOP/bench/core_bench.c" -o "$out/core_bench" || die "cannot build core_bench"
 "$out/core_bench" -n "$max_n" > "$raw/native.jsonl" || die "core_bench failed"
 "$out/core_bench" -w geometry -n 100000 >> "$raw/native.jsonl" || die "core_bench -w geometry failed"
+# by N from 10^4, the contenders taking turns, medians of three
+"$out/core_bench" -w sweep -m 10000 -n "$max_n" -r 3 -o 100000 >> "$raw/native.jsonl" ||
+	die "core_bench -w sweep failed"
 log "layer 1: the engine at scale (the module's wheel and pass rule, simulated clock)"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -DHWT_SHIM_FAST \
 	-I"$HWT_TOP/tests/native/include" -I"$HWT_TOP/kmod" -I"$HWT_TOP/kmod/include" \
@@ -87,6 +90,37 @@ for impl in wheel heap2 heap4 rbtree timer_list; do
 done
 # what the workloads cost around no structure: each one's own share is the rest
 callgrind "$out/core_bench" null null arm_cancel modify
+# beside them, what the wheel did per operation: nodes moved, levels looked
+# at, looks at every level (a counting build, wheel_impl.h's look hooks)
+gcc -O2 -g -std=gnu11 -w -DHWT_SHIM_FAST -DHWT_WHEEL_COUNT \
+	-I"$HWT_TOP/tests/native/include" -I"$HWT_TOP/kmod" -I"$HWT_TOP/kmod/include" \
+	"$HWT_TOP/bench/core_bench.c" -o "$out/core_bench_count" || die "cannot build the counting core_bench"
+: > "$raw/counts.jsonl"
+for w in arm_cancel modify expire burst_pop; do
+	"$out/core_bench_count" -m 100000 -n 100000 -r 1 -i wheel -w $w -o 100000 |
+		sed 's/"layer":"native"/"layer":"counts"/' >> "$raw/counts.jsonl" ||
+		die "the counting core_bench failed on $w"
+done
+# D1 misses per operation by N, from callgrind's cache simulation (10^7
+# pending take too long under it)
+log "layer 1: D1 misses per operation (valgrind --tool=callgrind --cache-sim=yes)"
+: > "$raw/d1.jsonl"
+for n in 10000 100000 1000000; do
+	[ "$n" -le "$max_n" ] || continue
+	for impl in wheel heap2 rbtree timer_list; do
+		for w in arm_cancel expire; do
+			valgrind --tool=callgrind --cache-sim=yes --callgrind-out-file="$out/cg.out" \
+				--toggle-collect='measure_*' "$out/core_bench" -m $n -n $n -r 1 \
+				-i $impl -w $w -o 100000 > "$out/cg.stdout" 2>/dev/null ||
+				die "callgrind --cache-sim on $impl/$w/$n failed"
+			# totals: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw
+			awk -v impl=$impl -v w=$w -v n=$n '
+				/^totals:/ { per = w == "expire" ? n : 100000
+				  printf "{\"layer\":\"d1\",\"impl\":\"%s\",\"workload\":\"%s\",\"n\":%d,\"d1_misses_per_op\":%.2f}\n",
+					impl, w, n, ($6 + $7) / per }' "$out/cg.out" >> "$raw/d1.jsonl"
+		done
+	done
+done
 # the wheel core of HWT_BENCH_BEFORE (a commit), under the same harness;
 # -DHWT_BENCH_BEFORE: a wheel whose pops cascaded ahead themselves
 before=${HWT_BENCH_BEFORE:-44d230f}

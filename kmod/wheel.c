@@ -44,45 +44,91 @@ void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key)
 }
 
 /*
- * Slot @idx of level @lvl has just lost its last node: it is no longer
- * occupied, nor half cascaded.
+ * The slot of level @l that node @n, queued there, is in: the one its key
+ * names, taken from the deadline (the rounding up to a tick does not move
+ * a key across a slot of any level).
  */
-void hwt_slot_emptied(struct hwt_wheel *w, unsigned int lvl, unsigned int idx)
+static inline unsigned int hwt_idx_of(const struct hwt_wheel *w,
+				      const struct hwt_level *l,
+				      const struct hwt_node *n)
 {
-	struct hwt_level *l = &w->lvl[lvl];
+	return ((n->expires + w->tmask) >> l->shift) & l->mask;
+}
 
-	l->occupied &= ~BIT_ULL(idx);
-	if (!l->occupied)
-		w->occupied &= ~BIT(lvl);
-	if (unlikely(w->cascading & BIT(lvl)) &&
-	    idx == lvl_idx(l, w->casc_at[lvl]))
-		w->cascading &= ~BIT(lvl);
+/*
+ * hwt_unlink() once slot @idx of level @lvl has @size nodes left: emptied,
+ * or one less than a slot cascaded ahead of its start. Either changes what
+ * the level has to do next; any other delete leaves that as it was (a
+ * stale, lower bound of the slot's keys costs at most an early wakeup).
+ */
+static __always_inline void __hwt_unlinked(struct hwt_wheel *w,
+					   unsigned int lvl, unsigned int idx,
+					   u32 size)
+{
+	hwt_changed_lvl(w, lvl);
+	if (!size) {
+		hwt_slot_emptied(w, lvl, idx);
+		hwt_hook_occupancy(lvl, 0, -1);
+	}
+}
+
+static noinline void hwt_unlinked(struct hwt_wheel *w, unsigned int lvl,
+				  unsigned int idx, u32 size)
+{
+	__hwt_unlinked(w, lvl, idx, size);
+}
+
+/* Take parked node @n out (hwt_unlink()). */
+static noinline void hwt_unpark_one(struct hwt_wheel *w, struct hwt_node *n)
+{
+	list_del_init(&n->entry);
+	n->lvl = HWT_LVL_NONE;
+	/* parked_min may now be low: that costs one early rescan */
+	w->nparked--;
+	hwt_hook_occupancy(w->levels, -1, 0);
+}
+
+/*
+ * Take node @n out of slot @idx of level @l, number @lvl, where it is;
+ * @relink: to link it again at once, which sets its entry and level.
+ */
+static __always_inline void hwt_unlink_at(struct hwt_wheel *w,
+					  struct hwt_node *n,
+					  struct hwt_level *l,
+					  unsigned int lvl, unsigned int idx,
+					  bool relink)
+{
+	struct hwt_slot *s = &l->slot[idx];
+
+	if (relink) {
+		__list_del_entry(&n->entry);
+	} else {
+		list_del_init(&n->entry);
+		n->lvl = HWT_LVL_NONE;
+	}
+	hwt_hook_occupancy(lvl, -1, 0);
+	if (unlikely(!--s->size || s->size == HWT_CASCADE_EARLY - 1)) {
+		/* out of line where nothing follows */
+		if (relink)
+			__hwt_unlinked(w, lvl, idx, s->size);
+		else
+			hwt_unlinked(w, lvl, idx, s->size);
+	}
 }
 
 /* Take a queued node out of the wheel. */
 static __always_inline void hwt_unlink(struct hwt_wheel *w,
 				       struct hwt_node *n)
 {
-	unsigned int lvl = n->lvl, idx;
+	unsigned int lvl = n->lvl;
 	struct hwt_level *l;
 
-	list_del_init(&n->entry);
-	n->lvl = HWT_LVL_NONE;
 	if (unlikely(lvl == w->levels)) {
-		/* parked_min may now be low: that costs one early rescan */
-		w->nparked--;
-		hwt_hook_occupancy(lvl, -1, 0);
+		hwt_unpark_one(w, n);
 		return;
 	}
 	l = &w->lvl[lvl];
-	idx = lvl_idx(l, hwt_wheel_key(w, n->expires));
-	hwt_changed(w, BIT(lvl));
-	if (!--l->slot[idx].size) {
-		hwt_slot_emptied(w, lvl, idx);
-		hwt_hook_occupancy(lvl, -1, -1);
-	} else {
-		hwt_hook_occupancy(lvl, -1, 0);
-	}
+	hwt_unlink_at(w, n, l, lvl, hwt_idx_of(w, l, n), false);
 }
 
 /* Place a queued node again, relative to the clock as it is now. */
@@ -151,13 +197,15 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	if (levels == max)
 		w->top_bits = min(w->top_bits,
 				  64 - shift - HWT_LVL_BITS * (levels - 1));
-	w->clk = now & ~(hwt_wheel_tick(w) - 1);
+	w->tmask = hwt_wheel_tick(w) - 1;
+	w->clk = now & ~w->tmask;
 	w->high = w->clk;
 	w->stuck = w->clk - 1;	/* never a tick-aligned time */
 	w->skewed = false;
 	w->occupied = 0;
 	w->cascading = 0;
 	w->fresh = 0;
+	memset(w->lvl_of_bit, 0, sizeof(w->lvl_of_bit));
 	w->cascaded = 0;
 	w->cheap = 0;
 	INIT_LIST_HEAD(&w->parked);
@@ -171,6 +219,12 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 		l->occupied = 0;
 		l->shift = shift + lvl * HWT_LVL_BITS;
 		l->mask = (lvl == levels - 1 ? 1U << w->top_bits : HWT_LVL_SIZE) - 1;
+		w->lsub[lvl] = (1ULL << l->shift) - 1;
+		for (i = l->shift + 1; lvl && i < 64 &&
+		     i <= l->shift + HWT_LVL_BITS; i++)
+			w->lvl_of_bit[i] = lvl;
+		w->lspan[lvl] = lvl == levels - 1 ? U64_MAX :
+				(u64)HWT_LVL_SIZE << l->shift;
 		w->casc_at[lvl] = 0;
 		for (i = 0; i < HWT_LVL_SIZE; i++) {
 			struct hwt_slot *s = &l->slot[i];
@@ -182,6 +236,8 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 			l->late[i] = 0;
 		}
 	}
+	for (i = shift + HWT_LVL_BITS * levels + 1; i < 64; i++)
+		w->lvl_of_bit[i] = levels - 1;
 	w->horizon = levels == max ? 1ULL << 63 :
 		     (u64)(HWT_LVL_SIZE - 1) << w->lvl[levels - 1].shift;
 	return 0;
@@ -204,6 +260,77 @@ u64 hwt_wheel_horizon(const struct hwt_wheel *w)
 	return w->horizon;
 }
 
+/*
+ * hwt_wheel_add() of a node whose key @key is not in (clock, horizon):
+ * raised to the next tick if it has passed, or parked.
+ */
+static noinline bool hwt_add_far(struct hwt_wheel *w, struct hwt_node *n)
+{
+	u64 key = hwt_clamp(w, &n->expires);
+	unsigned int lvl, idx;
+
+	hwt_locate(w, key, &lvl, &idx);
+	return hwt_link(w, n, lvl, idx, key);
+}
+
+/*
+ * hwt_wheel_add() into slot @idx of level @l, number @lvl, where it is not
+ * the first, and where neither it nor the slot has slack; the level is
+ * marked changed already.
+ */
+static __always_inline bool hwt_link_more(struct hwt_wheel *w,
+					  struct hwt_level *l,
+					  unsigned int lvl, unsigned int idx,
+					  struct hwt_node *n, u64 key)
+{
+	struct hwt_slot *s = &l->slot[idx];
+	u32 size = s->size + 1;
+
+	n->lvl = lvl;
+	s->size = size;
+	list_add_tail(&n->entry, &s->head);
+	hwt_hook_occupancy(lvl, 1, 0);
+	/* both after the clock; never true on level 0, of one key a slot */
+	if ((s64)(key - s->first) < 0)
+		s->first = key;
+	return unlikely(size == HWT_CASCADE_EARLY) && lvl;
+}
+
+/* hwt_link_slot() out of line: an empty slot, or slack */
+static noinline bool hwt_link_new(struct hwt_wheel *w, struct hwt_level *l,
+				  unsigned int lvl, unsigned int idx,
+				  struct hwt_node *n, u64 key)
+{
+	return hwt_link_slot(w, l, lvl, idx, n, key, w->clk);
+}
+
+/*
+ * Queue @n, whose key @key lies in (clock, horizon), in slot @idx of level
+ * @lvl: the fast path of adding and moving a node.
+ */
+static __always_inline bool hwt_link_near(struct hwt_wheel *w,
+					  struct hwt_node *n,
+					  unsigned int lvl, unsigned int idx,
+					  u64 key)
+{
+	struct hwt_level *l = &w->lvl[lvl];
+	struct hwt_slot *s = &l->slot[idx];
+
+	hwt_changed_lvl(w, lvl);
+	if (unlikely(!s->size || n->slack || s->slack))
+		return hwt_link_new(w, l, lvl, idx, n, key);
+	return hwt_link_more(w, l, lvl, idx, n, key);
+}
+
+/*
+ * Whether @key lies after the clock and before the horizon, where
+ * hwt_level() places it: one compare.
+ */
+static inline bool hwt_near(const struct hwt_wheel *w, u64 key)
+{
+	return key - w->clk - 1 < w->horizon - 1;
+}
+
 /**
  * hwt_wheel_add() - queue a node
  * @w: the wheel
@@ -217,18 +344,13 @@ u64 hwt_wheel_horizon(const struct hwt_wheel *w)
  */
 bool hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 {
-	u64 clk = w->clk, key = hwt_clamp(w, &n->expires);
-	struct hwt_level *l;
+	u64 key = (n->expires + w->tmask) & ~w->tmask;
 	unsigned int lvl;
 
-	if (unlikely(key - clk >= w->horizon)) {
-		hwt_park(w, n, key);
-		return false;
-	}
-	lvl = hwt_level(w, key, clk);
-	l = &w->lvl[lvl];
-	hwt_changed(w, BIT(lvl));
-	return hwt_link_slot(w, l, lvl, lvl_idx(l, key), n, key, clk);
+	if (unlikely(!hwt_near(w, key)))
+		return hwt_add_far(w, n);
+	lvl = hwt_level(w, key, w->clk);
+	return hwt_link_near(w, n, lvl, lvl_idx(&w->lvl[lvl], key), key);
 }
 
 /**
@@ -256,6 +378,14 @@ bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n)
 	       HWT_CASCADE_EARLY;
 }
 
+/* hwt_wheel_del() of a node that is parked, or on no level at all */
+static noinline void hwt_del_far(struct hwt_wheel *w, struct hwt_node *n)
+{
+	if (WARN_ON_ONCE(n->lvl != w->levels))
+		return;
+	hwt_unpark_one(w, n);
+}
+
 /**
  * hwt_wheel_del() - unlink a queued node
  * @w: the wheel
@@ -263,9 +393,40 @@ bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n)
  */
 void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
 {
-	if (WARN_ON_ONCE(n->lvl > w->levels))
+	if (unlikely(n->lvl >= w->levels)) {
+		hwt_del_far(w, n);
 		return;
+	}
 	hwt_unlink(w, n);
+}
+
+/* hwt_wheel_mod() of a parked node, or of a deadline not near (hwt_near()) */
+static noinline bool hwt_mod_far(struct hwt_wheel *w, struct hwt_node *n,
+				 u64 expires)
+{
+	unsigned int olvl = n->lvl, lvl, idx;
+	u64 key;
+
+	if (WARN_ON_ONCE(olvl > w->levels))
+		return false;
+	key = hwt_clamp(w, &expires);
+	hwt_locate(w, key, &lvl, &idx);
+	if (lvl == olvl && lvl == w->levels) {
+		n->expires = expires;
+		w->parked_min = hwt_earlier(w, w->parked_min, key);
+		return true;
+	}
+	if (lvl == olvl && idx == hwt_idx_of(w, &w->lvl[lvl], n)) {
+		n->expires = expires;
+		hwt_changed_lvl(w, lvl);
+		hwt_slot_bounds(w, &w->lvl[lvl], &w->lvl[lvl].slot[idx], lvl,
+				idx, n, key, w->clk);
+		return true;
+	}
+	hwt_unlink(w, n);
+	n->expires = expires;
+	hwt_link(w, n, lvl, idx, key);
+	return false;
 }
 
 /**
@@ -281,31 +442,31 @@ void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
  */
 bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 {
-	unsigned int olvl = n->lvl, lvl, idx;
-	u64 key;
+	unsigned int olvl = n->lvl, oidx, lvl;
+	u64 key = (expires + w->tmask) & ~w->tmask;
+	struct hwt_level *ol;
 
-	if (WARN_ON_ONCE(olvl > w->levels))
-		return false;
-	key = hwt_clamp(w, &expires);
-	hwt_locate(w, key, &lvl, &idx);
-	if (lvl == olvl) {
-		if (unlikely(lvl == w->levels)) {
-			n->expires = expires;
-			w->parked_min = hwt_earlier(w, w->parked_min, key);
-			return true;
-		}
-		if (idx == lvl_idx(&w->lvl[lvl], hwt_wheel_key(w, n->expires))) {
-			n->expires = expires;
-			/* the slot's bounds may be lowered: its wake-up too */
-			hwt_changed(w, BIT(lvl));
-			hwt_slot_bounds(w, &w->lvl[lvl], &w->lvl[lvl].slot[idx], lvl, idx,
-					n, key, w->clk);
-			return true;
-		}
+	if (unlikely(olvl >= w->levels || !hwt_near(w, key)))
+		return hwt_mod_far(w, n, expires);
+	ol = &w->lvl[olvl];
+	oidx = hwt_idx_of(w, ol, n);
+	if (!((key ^ (n->expires + w->tmask)) >> ol->shift)) {
+		/*
+		 * the same slot, of the same turn (after a set-back too): a
+		 * node may stay where it is even if the clock has moved so
+		 * far that it could go lower. The slot's bounds may be
+		 * lowered: its wake-up too.
+		 */
+		n->expires = expires;
+		hwt_changed_lvl(w, olvl);
+		hwt_slot_bounds(w, ol, &ol->slot[oidx], olvl, oidx, n, key,
+				w->clk);
+		return true;
 	}
-	hwt_unlink(w, n);
+	hwt_unlink_at(w, n, ol, olvl, oidx, true);
 	n->expires = expires;
-	hwt_link(w, n, lvl, idx, key);
+	lvl = hwt_level(w, key, w->clk);
+	hwt_link_near(w, n, lvl, lvl_idx(&w->lvl[lvl], key), key);
 	return false;
 }
 

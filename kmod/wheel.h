@@ -88,10 +88,15 @@
  * costs at most one early wakeup, which finds nothing due.
  *
  * What each level has to do next (expire, cascade, or cascade ahead, and
- * from when) is kept as times in struct hwt_events. They are looked up
- * again only for a level that changed, and the earliest of them is kept
- * until anything changes. A pop that finds nothing due, the
- * hwt_wheel_next() after it and the pop at that time share one look.
+ * from when) is kept as times in struct hwt_events (wheel_look.h). They
+ * are looked up again only for a level that changed, and the earliest of
+ * them is kept until anything changes. A pop that takes the earliest
+ * level's node looks at that level alone, before it returns: if the level
+ * still comes first, the others' times and the earliest of them stand.
+ * The pop after it then answers "nothing due" from the kept times, without
+ * a look, and so does any pop before the earliest time. A delete that
+ * leaves its slot neither empty nor smaller than big changes nothing
+ * kept: a slot's bound of its keys may stay low.
  *
  * A clock set back (CLOCK_REALTIME) moves the wheel's clock back in O(1)
  * (hwt_wheel_rebase()); nodes stay where they are. Every queued key lies
@@ -205,19 +210,19 @@ struct hwt_slot {
 
 /**
  * struct hwt_level - one level of the wheel
+ * @slot: the slots (first: a slot's address is the level's plus its own)
  * @occupied: bit n set iff @slot[n] is not empty
  * @shift: a slot of this level is 2^@shift ns
  * @mask: its slots - 1 (the top level may have fewer than HWT_LVL_SIZE)
- * @slot: the slots
  * @late: for each slot with slack, a lower bound of the times by which its
  *	  nodes are due at the latest: their deadlines plus slack, and never
  *	  before their keys. For a slot without, that bound is its @first.
  */
 struct hwt_level {
+	struct hwt_slot slot[HWT_LVL_SIZE];
 	u64 occupied;
 	unsigned int shift;
 	unsigned int mask;
-	struct hwt_slot slot[HWT_LVL_SIZE];
 	u64 late[HWT_LVL_SIZE];
 };
 
@@ -274,11 +279,18 @@ struct hwt_events {
  * @occupied: bit L set iff level L has a node
  * @cascading: bit L set iff the clock's own slot of level L was left half
  *	       cascaded when the clock reached its start, at @casc_at[L]
- * @fresh: bit L set iff level L's entries of @ev are known: nothing on the
- *	   level changed since they were looked up; HWT_FRESH_BEST set iff
- *	   nothing changed on any level since @ev's earliest were found
+ * @fresh: bit L set iff nothing on level L changed since its entries of
+ *	   @ev were looked up, or since the level was last seen empty;
+ *	   HWT_FRESH_BEST set iff nothing changed on any level since @ev's
+ *	   earliest were found
  * @ev: what each level has to do next
  * @horizon: keys this far ahead of @clk or further are parked
+ * @tmask: a tick - 1
+ * @lvl_of_bit: by the highest bit set of how far ahead of @clk a key is,
+ *	       the lowest level it may go to (wheel_impl.h's hwt_level())
+ * @lsub: for each level, a slot of it - 1
+ * @lspan: for each level, HWT_LVL_SIZE slots of it; U64_MAX for the top
+ *	   level, from which no key goes higher
  * @cascaded: nodes the wheel moved so far: cascaded, unparked, or placed
  *	      again after the clock was set back (a statistic)
  * @cheap: of those, nodes moved without a placement decision; every
@@ -304,6 +316,10 @@ struct hwt_wheel {
 	unsigned int cascading;
 	unsigned int fresh;
 	u64 horizon;
+	u64 tmask;
+	u8 lvl_of_bit[64];
+	u64 lsub[HWT_LEVELS_MAX];
+	u64 lspan[HWT_LEVELS_MAX];
 	u64 cascaded;
 	u64 cheap;
 	struct list_head parked;

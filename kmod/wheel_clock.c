@@ -1,244 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hwtimer wheel core: its clock. What is due next, popping due nodes and
- * cascading the rest down the levels, ahead of time or when due, moving
- * the clock forward and back. wheel.c places the nodes; see wheel.h for
- * the design.
+ * hwtimer wheel core: its clock. Popping due nodes and cascading the rest
+ * down the levels, ahead of time or when due, moving the clock forward and
+ * back, by what each level has to do next (wheel_look.h). wheel.c places
+ * the nodes; see wheel.h for the design.
  *
- * hwt_wheel_pop(), hwt_wheel_ahead(), hwt_wheel_next() and
- * hwt_wheel_forward() are O(levels) per slot they look at, and
- * hwt_wheel_pop() and hwt_wheel_ahead() move or return at most their
- * budget of nodes.
+ * hwt_wheel_pop(), hwt_wheel_ahead() and hwt_wheel_forward() are
+ * O(levels) per slot they look at, and hwt_wheel_pop() and
+ * hwt_wheel_ahead() move or return at most their budget of nodes.
  */
 #include <linux/bug.h>
 #include <linux/kernel.h>
 
-#include "wheel_impl.h"
-
-/*
- * Whether the clock's own slot of level @lvl >= 1 is the one whose cascade
- * was left unfinished when the clock reached its start: the clock may then
- * be inside it, up to its first key (wheel.h).
- */
-static inline bool lvl_half_cascaded(const struct hwt_wheel *w,
-				     unsigned int lvl)
-{
-	return unlikely(w->cascading & BIT(lvl)) &&
-	       lvl_start(&w->lvl[lvl], w->clk) == w->casc_at[lvl];
-}
-
-/*
- * The occupied slots of level @l as distances from slot @cur: bit d is set
- * if the slot d slots ahead (modulo the level's slots) is occupied.
- */
-static inline u64 lvl_rot(const struct hwt_level *l, unsigned int cur)
-{
-	u64 occ = l->occupied, rot;
-
-	if (likely(l->mask == HWT_LVL_SIZE - 1))
-		return ror64(occ, cur);
-	/* a top level of fewer slots */
-	rot = occ >> cur;
-	if (cur)
-		rot |= occ << (l->mask + 1 - cur);
-	return rot & ((2ULL << l->mask) - 1);
-}
-
-/*
- * First occupied slot of level @lvl in clock order, and its distance in
- * slots from the clock's own slot. The clock's own slot on a level >= 1
- * holds nodes in two cases only: its cascade started when the clock reached
- * its start and is not finished (distance 0), or the clock was set back
- * into it and its nodes belong to its next turn (distance: a whole turn).
- */
-static inline unsigned int lvl_first(const struct hwt_wheel *w,
-				     unsigned int lvl, unsigned int *slot)
-{
-	const struct hwt_level *l = &w->lvl[lvl];
-	unsigned int cur = lvl_idx(l, w->clk), dist;
-	u64 rot = lvl_rot(l, cur);
-
-	dist = __ffs64(rot);
-	if (unlikely(!dist) && (w->clk & ((1ULL << l->shift) - 1)) &&
-	    !lvl_half_cascaded(w, lvl)) {
-		/* set back into the middle of it: its next turn */
-		rot &= ~1ULL;
-		dist = rot ? __ffs64(rot) : l->mask + 1;
-	}
-	*slot = (cur + dist) & l->mask;
-	return dist;
-}
-
-/* When the clock reaches the start of slot @dist slots ahead on @lvl. */
-static inline u64 lvl_event(const struct hwt_wheel *w, unsigned int lvl,
-			    unsigned int dist)
-{
-	const struct hwt_level *l = &w->lvl[lvl];
-
-	return lvl_start(l, w->clk) + ((u64)dist << l->shift);
-}
-
-/*
- * Whether slot @slot of level @lvl >= 1, @dist slots ahead, is cascaded
- * ahead of its start: it is big enough (wheel.h), and not the clock's own
- * slot, whose cascade, if any, has begun.
- */
-static inline bool lvl_early(const struct hwt_wheel *w, unsigned int lvl,
-			     unsigned int slot, unsigned int dist)
-{
-	return dist && w->lvl[lvl].slot[slot].size >= HWT_CASCADE_EARLY;
-}
-
-/*
- * Look up level @lvl's next event and keep it (struct hwt_events): until
- * something on the level changes, the clock moving on does not change it.
- * A change to the level clears its bit of @w->fresh, and a rebase or the
- * end of a set-back clears them all.
- */
-static void hwt_lvl_refresh(struct hwt_wheel *w, unsigned int lvl)
-{
-	struct hwt_events *ev = &w->ev;
-	unsigned int slot, dist = lvl_first(w, lvl, &slot);
-	u64 must;
-
-	ev->slot[lvl] = slot;
-	ev->early &= ~BIT(lvl);
-	if (!lvl) {
-		must = lvl_event(w, 0, dist);
-		ev->wake[0] = must;
-	} else if (unlikely(!dist) && lvl_half_cascaded(w, lvl)) {
-		/*
-		 * the rest of it may go on at once, and must by its first key;
-		 * at once after a set-back, when that bound may be a later
-		 * turn's and would hide the level's other slots
-		 */
-		must = unlikely(w->skewed) ? w->clk :
-		       w->lvl[lvl].slot[slot].first;
-		ev->early |= BIT(lvl);
-		ev->may[lvl] = w->clk;
-		ev->wake[lvl] = must;
-	} else {
-		must = lvl_event(w, lvl, dist);
-		if (lvl_early(w, lvl, slot, dist)) {
-			/* from the start of the slot before it */
-			ev->early |= BIT(lvl);
-			ev->may[lvl] = lvl_event(w, lvl, dist - 1);
-		}
-		if (!dist || w->skewed)
-			/* after a set-back, bounds may be of later turns */
-			ev->wake[lvl] = must;
-		else
-			ev->wake[lvl] = w->lvl[lvl].slot[slot].first;
-	}
-	ev->must[lvl] = must;
-	w->fresh |= BIT(lvl);
-}
-
-/* A time kept by hwt_lvl_refresh() as a distance from the clock, 0 if past. */
-static inline u64 hwt_ahead(const struct hwt_wheel *w, u64 t)
-{
-	return (s64)(t - w->clk) > 0 ? t - w->clk : 0;
-}
-
-/*
- * Look up the next event of every occupied level whose entries are stale,
- * and the earliest of them all, unless nothing changed since the last time.
- */
-static inline void hwt_events_refresh(struct hwt_wheel *w)
-{
-	struct hwt_events *ev = &w->ev;
-	u64 stale, levels, best, second, clk = w->clk;
-	unsigned int bl = HWT_LVL_NONE;
-	s64 soonest = S64_MAX;
-
-	if (likely(w->fresh & HWT_FRESH_BEST))
-		return;
-	for (stale = w->occupied & ~w->fresh; stale; stale &= stale - 1)
-		hwt_lvl_refresh(w, __ffs64(stale));
-	best = U64_MAX;
-	second = U64_MAX;
-	for (levels = w->occupied; levels; levels &= levels - 1) {
-		unsigned int lvl = __ffs64(levels);
-		u64 must = ev->must[lvl] - clk;
-
-		if (must < best) {
-			second = best;
-			best = must;
-			bl = lvl;
-		} else if (must < second) {
-			second = must;
-		}
-		/* a wake-up may lie behind the clock: then it is now */
-		soonest = min_t(s64, soonest, ev->wake[lvl] - clk);
-	}
-	ev->best = clk + best;
-	ev->best_lvl = bl;
-	ev->second = clk + second;
-	ev->soonest = clk + max_t(s64, soonest, 0);
-	best = U64_MAX;
-	for (levels = ev->early & w->occupied; levels; levels &= levels - 1)
-		best = min(best, hwt_ahead(w, ev->may[__ffs64(levels)]));
-	ev->may_min = clk + best;	/* meaningless without early levels */
-	w->fresh |= HWT_FRESH_BEST;
-}
-
-/*
- * The next thing the wheel must do: expire a level-0 slot, cascade a higher
- * one, or place parked nodes (level @w->levels). Return its distance from
- * the clock in ns (U64_MAX if the wheel is empty). When two levels tie, the
- * lower goes first: a tick's due nodes are returned before a cascade that
- * may bring more of the same tick, which then go on being returned (the
- * order within a tick is free). Only the first occupied slot of each level
- * needs a look: a later one is cascaded no earlier than the start of the
- * slot before it. A slot left half cascaded must be finished before the
- * clock passes its first key, and not before: the clock may go into it
- * until then, so that nodes due in it are returned as the cascade reaches
- * them, not after the whole slot has moved. Cascades that may be done
- * ahead of that (hwt_wheel_ahead()) are not something the wheel must do.
- */
-static u64 hwt_next_event(struct hwt_wheel *w, unsigned int *lvlp,
-			  unsigned int *slotp)
-{
-	const struct hwt_events *ev = &w->ev;
-	u64 best = U64_MAX;
-
-	hwt_events_refresh(w);
-	*lvlp = 0;
-	*slotp = 0;
-	if (likely(ev->best_lvl != HWT_LVL_NONE)) {
-		best = ev->best - w->clk;
-		*lvlp = ev->best_lvl;
-		*slotp = ev->slot[ev->best_lvl];
-	}
-	if (likely(!w->nparked))
-		return best;
-	if (!list_empty(&w->unparking)) {
-		/* placing parked nodes was cut short: go on now */
-		best = 0;
-		*lvlp = w->levels;
-		*slotp = 0;
-	} else if (!list_empty(&w->parked)) {
-		/*
-		 * The earliest parked key is half the horizon away. It fits
-		 * from a tick after the horizon on, but a round then would
-		 * place only the keys of that tick and park the rest again,
-		 * to be walked again a tick later: with keys spread over the
-		 * horizon, as many rounds as ticks. Half-way in, a round
-		 * places every key of the half after it, so each parked node
-		 * is walked about twice per horizon the clock moves.
-		 */
-		s64 delta = w->parked_min -
-			    ((w->horizon / 2) & ~(hwt_wheel_tick(w) - 1)) -
-			    w->clk;
-
-		if ((u64)max_t(s64, delta, 0) <= best) {
-			best = max_t(s64, delta, 0);
-			*lvlp = w->levels;
-			*slotp = 0;
-		}
-	}
-	return best;
-}
+#include "wheel_look.h"
 
 /*
  * Place parked nodes, at most @budget of them. The first call of a round
@@ -260,16 +34,14 @@ static void hwt_unpark(struct hwt_wheel *w, unsigned int *budget)
  * Place a node a cascade takes out of its slot where hwt_cascade() does not
  * know at once: a key due within two slots of the level below (it goes
  * lower), or any key after a set-back (later turns go higher, or are
- * parked). Return its slot, or NULL if it was parked; its level in *@lvlp.
+ * parked). Return its slot, or NULL if it was parked.
  */
 static noinline struct hwt_slot *hwt_cascade_place(struct hwt_wheel *w,
-						   struct hwt_node *n, u64 key,
-						   unsigned int *lvlp)
+						   struct hwt_node *n, u64 key)
 {
 	unsigned int lvl, idx;
 
 	hwt_locate(w, key, &lvl, &idx);
-	*lvlp = lvl;
 	if (unlikely(lvl == w->levels)) {
 		hwt_park(w, n, key);
 		return NULL;
@@ -304,124 +76,186 @@ static noinline void hwt_cascade_slack(struct hwt_wheel *w,
 }
 
 /*
+ * The end of the keys that a cascade of a slot of level @lvl >= 2 places
+ * one by one: keys before it are fewer than 64 slots ahead two levels down,
+ * and may go lower than one level down. Every key from it on is 64 slots
+ * or more ahead there, so it goes one level down, to the slot it names; so
+ * does every key of a slot of level 1, whose level below has all 64 slots.
+ */
+static inline u64 hwt_cascade_end(const struct hwt_wheel *w, unsigned int lvl)
+{
+	unsigned int s2;
+
+	if (lvl < 2)
+		return w->clk;
+	s2 = w->lvl[lvl - 2].shift;
+	return ((w->clk >> s2) + HWT_LVL_SIZE) << s2;
+}
+
+/*
+ * The nodes from @first on whose key is @key, @first's included, as many
+ * as @left units pay for at HWT_CHEAP_PER_UNIT a unit (@w->cheap counts
+ * them): moved to the tail of @to with one splice. The node of that key
+ * before them went there, so the slot's bounds hold them already, and
+ * they get its level. @first follows @head, of a list whose nodes before
+ * it were moved already. Return the node after them.
+ */
+static noinline struct list_head *hwt_cascade_run(struct hwt_wheel *w,
+						  struct list_head *head,
+						  struct list_head *first,
+						  struct hwt_slot *to, u64 key,
+						  unsigned int left)
+{
+	const u64 tmask = hwt_wheel_tick(w) - 1;
+	const unsigned int lvl = list_last_entry(&to->head, struct hwt_node,
+						 entry)->lvl;
+	struct list_head *last = first, *pos = first->next;
+	unsigned int c = w->cheap % HWT_CHEAP_PER_UNIT;
+	unsigned int run = 1, most = HWT_CHEAP_PER_UNIT * left - c;
+
+	list_entry(first, struct hwt_node, entry)->lvl = lvl;
+	for (; run < most && pos != head; run++) {
+		struct hwt_node *m = list_entry(pos, struct hwt_node, entry);
+
+		if (((m->expires + tmask) & ~tmask) != key)
+			break;
+		m->lvl = lvl;
+		last = pos;
+		pos = pos->next;
+	}
+	head->next = first;
+	first->prev = head;
+	list_bulk_move_tail(&to->head, first, last);
+	to->size += run;
+	w->cheap += run;
+	w->cascaded += run;
+	hwt_hook_occupancy(lvl, run, 0);
+	return pos;
+}
+
+/*
+ * The nodes of a slot of level @lvl from its first on, hwt_cascade()'s
+ * loop: @budget as it says; @size, nodes in the slot. @any: the slot has
+ * nodes with slack, or the clock was set back: then every node is looked
+ * at as it may need, else only as the slot it goes to needs. Return how
+ * many nodes went one level down.
+ */
+static __always_inline unsigned int hwt_cascade_nodes(struct hwt_wheel *w,
+						      unsigned int lvl,
+						      struct list_head *head,
+						      unsigned int size,
+						      unsigned int *budget,
+						      bool any)
+{
+	struct hwt_level *down = &w->lvl[lvl - 1];
+	struct hwt_slot *dslot = down->slot, *to = NULL;
+	struct list_head *pos = head->next;
+	const u64 tmask = hwt_wheel_tick(w) - 1, end = hwt_cascade_end(w, lvl);
+	const unsigned int dshift = down->shift, dlvl = lvl - 1;
+	unsigned int left = *budget, todo = min(left, size), done = todo;
+	unsigned int other = 0;
+	u64 memo = 1;	/* no key: keys are tick-aligned */
+
+	/* nodes are linked where they go; what is left is the slot's list */
+	while (todo) {
+		struct hwt_node *n = list_entry(pos, struct hwt_node, entry);
+		u64 key = (n->expires + tmask) & ~tmask;
+		struct list_head *next;
+		unsigned int i;
+
+		if (unlikely(key == memo)) {
+			u64 cheap = w->cheap;
+
+			/* what this loop did so far, then the run */
+			left -= done - todo;
+			size -= done - todo;
+			pos = hwt_cascade_run(w, head, pos, to, key, left);
+			size -= w->cheap - cheap;
+			cheap = w->cheap / HWT_CHEAP_PER_UNIT -
+				cheap / HWT_CHEAP_PER_UNIT;
+			left -= cheap;
+			other += cheap;
+			todo = min(left, size);
+			done = todo;
+			continue;
+		}
+		next = pos->next;
+		todo--;
+		if (unlikely((any && w->skewed) || (s64)(key - end) < 0)) {
+			/* later turns, after a set-back, go where they may */
+			to = hwt_cascade_place(w, n, key);
+			memo = !to || (any && n->slack) ? 1 : key;
+			w->cascaded++;
+			other++;
+			pos = next;
+			continue;
+		}
+		i = (key >> dshift) & (HWT_LVL_SIZE - 1);
+		to = dslot + i;
+		if (unlikely((any && n->slack) || to->slack)) {
+			hwt_cascade_slack(w, down, dlvl, i, n, key);
+		} else if (!to->size) {
+			down->occupied |= BIT_ULL(i);
+			w->occupied |= BIT(dlvl);
+			to->first = key;
+			hwt_hook_occupancy(dlvl, 0, 1);
+		} else if ((s64)(key - to->first) < 0) {
+			/* never on level 0, whose slot holds one key */
+			to->first = key;
+		}
+		memo = any && n->slack ? 1 : key;
+		n->lvl = dlvl;
+		to->size++;
+		list_add_tail(pos, &to->head);
+		pos = next;
+	}
+	head->next = pos;
+	pos->prev = head;
+	left -= done;
+	other = *budget - left - other;	/* went one level down */
+	*budget = left;
+	hwt_hook_occupancy(dlvl, other, 0);
+	return other;
+}
+
+/*
  * Move the nodes of a slot whose time has come one level down or more, at
  * most @budget's worth of them; the rest wait for the next call. The clock
  * is at the slot's start, inside it up to its first key if its cascade was
- * left unfinished, or before it for a slot cascaded early: either way none
+ * left unfinished, or before it for a slot cascaded ahead: either way none
  * of its nodes is placed back into it, and all but those due within two
- * slots of the level below go one level down. A node whose key is the one
- * placed just before, by a node without slack, goes to the same slot,
- * whose bounds already hold it: a list move, a fraction of a unit
- * (HWT_CHEAP_PER_UNIT). That is what a herd of nodes due at one instant is
- * made of.
+ * slots of the level below go one level down, to the slot their key names
+ * there. A node whose key is the one placed just before, by a node without
+ * slack, goes to the same slot, whose bounds already hold it: a list move,
+ * a fraction of a unit (HWT_CHEAP_PER_UNIT). That is what a herd of nodes
+ * due at one instant is made of.
  */
 static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 			unsigned int idx, unsigned int *budget)
 {
-	struct hwt_level *l = &w->lvl[lvl], *down = &w->lvl[lvl - 1];
-	struct hwt_slot *s = &l->slot[idx], *dslot = down->slot, *to = NULL;
-	struct list_head *head = &s->head, *pos = head->next;
-	const u64 clk = w->clk, tmask = hwt_wheel_tick(w) - 1;
-	const unsigned int dshift = down->shift, dlvl = lvl - 1;
-	unsigned int moved = 0, tolvl = 0, left = *budget;
-	u64 memo = 1, far = U64_MAX;	/* 1: no key, keys are tick-aligned */
-	u64 cheap = w->cheap;
+	struct hwt_level *l = &w->lvl[lvl];
+	struct hwt_slot *s = &l->slot[idx];
+	u64 before = w->cascaded, moved;
 
-	/*
-	 * Keys @far or more ahead of the clock are 64 slots or more ahead two
-	 * levels down, so they go one level down (not the top level: all 64
-	 * slots). Not after a set-back, when a slot may hold later turns.
-	 */
-	if (likely(!w->skewed)) {
-		far = 0;
-		if (lvl >= 2) {
-			unsigned int s2 = w->lvl[lvl - 2].shift;
-
-			far = (((clk >> s2) + HWT_LVL_SIZE) << s2) - clk;
-		}
-	}
 	hwt_changed(w, BIT(lvl + 1) - 1);
-	/* nodes are linked where they go; what is left is the slot's list */
-	while (left && pos != head) {
-		struct hwt_node *n = list_entry(pos, struct hwt_node, entry);
-		u64 key = (n->expires + tmask) & ~tmask;
-
-		pos = pos->next;
-		moved++;
-		if (key == memo) {
-			/*
-			 * the nodes of this key that follow, as far as the
-			 * budget goes: relabelled, and spliced over at once
-			 */
-			struct list_head *last = &n->entry;
-			unsigned int c = cheap % HWT_CHEAP_PER_UNIT;
-			unsigned int run = 1, most = HWT_CHEAP_PER_UNIT * left - c;
-
-			n->lvl = tolvl;
-			while (run < most && pos != head) {
-				struct hwt_node *m = list_entry(pos, struct hwt_node,
-								entry);
-
-				if (((m->expires + tmask) & ~tmask) != memo)
-					break;
-				m->lvl = tolvl;
-				last = pos;
-				pos = pos->next;
-				run++;
-			}
-			n->entry.prev = to->head.prev;
-			to->head.prev->next = &n->entry;
-			last->next = &to->head;
-			to->head.prev = last;
-			to->size += run;
-			moved += run - 1;
-			left -= (c + run) / HWT_CHEAP_PER_UNIT;
-			cheap += run;
-			hwt_hook_occupancy(tolvl, run, 0);
-			continue;
-		} else if (likely(key - clk >= far)) {
-			unsigned int i = (key >> dshift) & (HWT_LVL_SIZE - 1);
-
-			left--;
-			tolvl = dlvl;
-			to = dslot + i;
-			if (unlikely(n->slack | to->slack)) {
-				hwt_cascade_slack(w, down, dlvl, i, n, key);
-			} else if (!to->size) {
-				down->occupied |= BIT_ULL(i);
-				w->occupied |= BIT(dlvl);
-				to->first = key;
-				hwt_hook_occupancy(dlvl, 0, 1);
-			} else if (dlvl && key - clk < to->first - clk) {
-				to->first = key;
-			}
-			memo = n->slack ? 1 : key;
-		} else {
-			left--;
-			to = hwt_cascade_place(w, n, key, &tolvl);
-			memo = !to || n->slack ? 1 : key;
-			continue;
-		}
-		n->lvl = tolvl;
-		to->size++;
-		list_add_tail(&n->entry, &to->head);
-		hwt_hook_occupancy(tolvl, 1, 0);
-	}
-	head->next = pos;
-	pos->prev = head;
-	*budget = left;
-	w->cheap = cheap;
-	s->size -= moved;
+	if (likely(!(s->slack | w->skewed)))
+		moved = hwt_cascade_nodes(w, lvl, &s->head, s->size, budget,
+					  false);
+	else
+		moved = hwt_cascade_nodes(w, lvl, &s->head, s->size, budget,
+					  true);
 	w->cascaded += moved;
+	moved = w->cascaded - before;
+	s->size -= moved;
 	if (!s->size) {
 		hwt_slot_emptied(w, lvl, idx);
 		hwt_hook_occupancy(lvl, -(int)moved, -1);
 	} else {
 		hwt_hook_occupancy(lvl, -(int)moved, 0);
-		if (idx == lvl_idx(l, clk)) {
+		if (idx == lvl_idx(l, w->clk)) {
 			/* the clock's own: finished before it passes the first key */
 			w->cascading |= BIT(lvl);
-			w->casc_at[lvl] = lvl_start(l, clk);
+			w->casc_at[lvl] = lvl_start(l, w->clk);
 		}
 	}
 	hwt_hook_cascade(w, lvl, idx, moved);
@@ -460,8 +294,9 @@ static __always_inline struct hwt_node *hwt_pop_l0(struct hwt_wheel *w,
 {
 	list_del_init(&n->entry);
 	n->lvl = HWT_LVL_NONE;
-	hwt_changed(w, 1);
 	if (!--cur->size) {
+		/* level 0's next event is another slot's */
+		hwt_changed(w, 1);
 		hwt_slot_emptied(w, 0, idx);
 		hwt_hook_occupancy(0, -1, -1);
 	} else {
@@ -517,7 +352,10 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 				hwt_move(w, n);
 				continue;
 			}
-			return hwt_pop_l0(w, cur, idx, n);
+			hwt_pop_l0(w, cur, idx, n);
+			if (!cur->size)
+				hwt_events_popped(w, 0);
+			return n;
 		}
 		looked = false;
 
@@ -541,6 +379,7 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 			s->size = 0;
 			hwt_slot_emptied(w, lvl, slot);
 			hwt_hook_occupancy(lvl, -1, -1);
+			hwt_events_popped(w, lvl);
 			return lone;
 		}
 		if (unlikely(lvl == w->levels)) {
@@ -579,17 +418,28 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 	struct hwt_level *l0 = &w->lvl[0];
 	unsigned int idx = lvl_idx(l0, w->clk);
 	struct hwt_slot *cur = &l0->slot[idx];
+	u64 span = now - w->clk;
 
-	/*
-	 * The tick the clock is at still has nodes, all of that tick unless
-	 * the clock was set back: the rest of a burst, a node at a time.
-	 */
-	if (likely(cur->size && !w->skewed && *budget) &&
-	    (s64)(now - w->clk) >= 0) {
-		(*budget)--;
-		return hwt_pop_l0(w, cur, idx,
-				  list_first_entry(&cur->head, struct hwt_node,
-						   entry));
+	if (unlikely((s64)span < 0))
+		return NULL;
+	if (likely(cur->size)) {
+		/*
+		 * The tick the clock is at still has nodes, all of that tick
+		 * unless the clock was set back: the rest of a burst, a
+		 * node at a time.
+		 */
+		if (likely(!w->skewed && *budget)) {
+			(*budget)--;
+			return hwt_pop_l0(w, cur, idx,
+					  list_first_entry(&cur->head,
+							   struct hwt_node,
+							   entry));
+		}
+	} else if (likely(w->fresh & HWT_FRESH_BEST) && likely(!w->nparked) &&
+		   w->ev.best - w->clk > span) {
+		/* the events kept say that nothing is due */
+		hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
+		return NULL;
 	}
 	return hwt_pop_slow(w, now, budget, !cur->size);
 }
@@ -652,110 +502,6 @@ bool hwt_wheel_ahead(struct hwt_wheel *w, u64 now, unsigned int *budget)
 		hwt_cascade(w, lvl, w->ev.slot[lvl], budget);
 	}
 	return false;
-}
-
-/**
- * hwt_wheel_next_ahead() - when cascading ahead may next begin
- * @w: the wheel
- * @when: set to that time, at or after the wheel's clock, if there is any
- *
- * The earliest time at which hwt_wheel_ahead() would find work, if nothing
- * is added or removed meanwhile: the start of the slot before a big one, or
- * the clock for a slot that may go on now. hwt_wheel_next() leaves these
- * times out. An owner that wants big slots cascaded in the gaps between
- * expiries, rather than at their first keys, wakes at the earlier of the two.
- *
- * Return: false if no slot is big enough to be cascaded ahead.
- */
-bool hwt_wheel_next_ahead(struct hwt_wheel *w, u64 *when)
-{
-	hwt_events_refresh(w);
-	if (likely(!(w->ev.early & w->occupied)))
-		return false;
-	*when = w->clk + hwt_ahead(w, w->ev.may_min);
-	return true;
-}
-
-/**
- * hwt_wheel_next() - when the next node can be due
- * @w: the wheel
- * @when: set to that time if the wheel is not empty
- *
- * The time is a tick boundary and a lower bound: no node is due earlier, and
- * unless the earliest node of a slot was deleted or the clock was set back,
- * one is due at it, or parked nodes must be placed then. Cascades that may
- * be done ahead of time are left out (hwt_wheel_next_ahead()).
- *
- * Return: false if the wheel is empty.
- */
-bool hwt_wheel_next(struct hwt_wheel *w, u64 *when)
-{
-	u64 best = U64_MAX;
-
-	if (hwt_wheel_empty(w))
-		return false;
-	hwt_events_refresh(w);
-	if (likely(w->ev.best_lvl != HWT_LVL_NONE))
-		best = hwt_ahead(w, w->ev.soonest);
-	if (unlikely(w->nparked)) {
-		if (!list_empty(&w->unparking))
-			best = 0;
-		else if (!list_empty(&w->parked))
-			best = min(best, w->parked_min - w->clk);
-	}
-	*when = w->clk + best;
-	return true;
-}
-
-/**
- * hwt_wheel_next_range() - the window in which the next nodes are due
- * @w: the wheel
- * @when: set to hwt_wheel_next()'s time
- * @latest: set to a time, at or after @when, by which the earliest nodes
- *	    must be returned: no node's deadline plus slack (or key, for a node
- *	    without slack) lies before it
- *
- * An owner that wakes at any time in [@when, @latest] and pops everything
- * due then returns every node neither early nor later than its slack
- * allows. Waking at @latest lets nodes whose windows overlap share that
- * wakeup: a burst of timers with 1 ms of slack costs about one wakeup per
- * millisecond, however many are due in it. Until a clock set back has
- * caught up, or while nodes are parked, @latest is @when.
- *
- * It looks at each level's occupied slots in clock order until one starts
- * after the window found so far ends: at most 64 per level, one bitmap
- * walk, and only as many as the earliest windows span.
- *
- * Return: false if the wheel is empty.
- */
-bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest)
-{
-	u64 best = U64_MAX, levels = w->occupied;
-
-	if (!hwt_wheel_next(w, when))
-		return false;
-	*latest = *when;
-	if (unlikely(w->skewed || w->nparked))
-		return true;
-	while (levels) {
-		unsigned int lvl = __ffs64(levels);
-		const struct hwt_level *l = &w->lvl[lvl];
-		unsigned int cur = lvl_idx(l, w->clk);
-		u64 rot = lvl_rot(l, cur);
-
-		levels &= levels - 1;
-		while (rot) {
-			unsigned int d = __ffs64(rot);
-			unsigned int slot = (cur + d) & l->mask;
-			/* every key from here on is at or after @best */
-			if (l->slot[slot].first - w->clk >= best)
-				break;
-			best = min(best, hwt_slot_late(l, slot) - w->clk);
-			rot &= rot - 1;
-		}
-	}
-	*latest = w->clk + max(best, *when - w->clk);
-	return true;
 }
 
 /**

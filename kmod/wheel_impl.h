@@ -32,6 +32,34 @@ static inline void hwt_hook_occupancy(unsigned int lvl, int timers, int slots)
 }
 #endif
 
+/*
+ * Looks at the levels (wheel_clock.c): one level's next event found again,
+ * and the earliest of all levels' found again. Counted in the counting
+ * build of bench/core_bench.c (HWT_WHEEL_COUNT) alone, which reports them
+ * per operation beside its instruction counts.
+ */
+#ifdef HWT_WHEEL_COUNT
+extern unsigned long hwt_count_looks, hwt_count_combines;
+
+static inline void hwt_hook_look(void)
+{
+	hwt_count_looks++;
+}
+
+static inline void hwt_hook_combine(void)
+{
+	hwt_count_combines++;
+}
+#else
+static inline void hwt_hook_look(void)
+{
+}
+
+static inline void hwt_hook_combine(void)
+{
+}
+#endif
+
 static_assert(HWT_LEVELS_MAX < HWT_LVL_NONE, "struct hwt_node.lvl is too narrow");
 static_assert(HWT_LEVELS_MAX < 31, "struct hwt_wheel.fresh is too narrow");
 
@@ -39,6 +67,22 @@ static_assert(HWT_LEVELS_MAX < 31, "struct hwt_wheel.fresh is too narrow");
 static inline void hwt_changed(struct hwt_wheel *w, unsigned int mask)
 {
 	w->fresh &= ~(mask | HWT_FRESH_BEST);
+}
+
+/* hwt_changed() of one level, as one load and one and */
+static_assert(HWT_LEVELS_MAX <= 14, "hwt_keep[] is too short");
+#define HWT_KEEP(l)	(~((1U << (l)) | (unsigned int)HWT_FRESH_BEST))
+static const unsigned int hwt_keep[14] = {
+	HWT_KEEP(0), HWT_KEEP(1), HWT_KEEP(2), HWT_KEEP(3), HWT_KEEP(4),
+	HWT_KEEP(5), HWT_KEEP(6), HWT_KEEP(7), HWT_KEEP(8), HWT_KEEP(9),
+	HWT_KEEP(10), HWT_KEEP(11), HWT_KEEP(12), HWT_KEEP(13),
+};
+
+#undef HWT_KEEP
+
+static inline void hwt_changed_lvl(struct hwt_wheel *w, unsigned int lvl)
+{
+	w->fresh &= hwt_keep[lvl];
 }
 
 /* The slot of level @l that time @t falls in. */
@@ -54,24 +98,25 @@ static inline u64 lvl_start(const struct hwt_level *l, u64 t)
 }
 
 /*
- * The level of a key: the lowest whose slot of it is fewer than 64 slots
- * ahead of the clock's (wheel.h). A key equal to the clock is due now and
- * lives in level 0's current slot. The slots ahead on level L are those
- * ahead on level 0 divided by 32^L, or one more.
+ * The level of a key at or after the clock and before the horizon
+ * (hwt_wheel_horizon()): the lowest whose slot of it is fewer than 64
+ * slots ahead of the clock's (wheel.h). A key equal to the clock is due
+ * now and lives in level 0's current slot. The slots ahead on level L are
+ * those ahead on level 0 divided by 32^L, or one more: the highest bit of
+ * how far ahead the key is names L (@lvl_of_bit), and the clock's place in
+ * its slot of L may bump it one up. The horizon keeps both at or below the
+ * top level for every geometry (wheel_kunit checks it): with fewer levels
+ * the top's slots ahead stay below 63; with all of them the top is never
+ * bumped from (@lspan).
  */
 static __always_inline unsigned int hwt_level(const struct hwt_wheel *w,
 					      u64 key, u64 clk)
 {
-	u64 ahead = (key - clk) >> w->shift;
-	unsigned int lvl, s;
+	u64 ahead = key - clk;
+	unsigned int lvl = w->lvl_of_bit[__fls(ahead | 1)];
 
-	if (ahead < HWT_LVL_SIZE)
-		return 0;
-	lvl = (fls64(ahead) - 2) / HWT_LVL_BITS;
-	if (unlikely(lvl >= w->levels - 1))
-		return w->levels - 1;
-	s = w->shift + lvl * HWT_LVL_BITS;
-	if ((((key >> s) - (clk >> s)) & (U64_MAX >> s)) >= HWT_LVL_SIZE)
+	/* slots ahead: what the clock is into its slot, and @ahead on */
+	if ((clk & w->lsub[lvl]) + ahead >= w->lspan[lvl])
 		lvl++;
 	return lvl;
 }
@@ -189,9 +234,26 @@ static __always_inline bool hwt_link_slot(struct hwt_wheel *w,
 	return unlikely(size + 1 == HWT_CASCADE_EARLY) && lvl;
 }
 
-/* wheel.c: parking, emptying slots and moving nodes */
+/*
+ * Slot @idx of level @lvl has just lost its last node: it is no longer
+ * occupied, nor half cascaded.
+ */
+static __always_inline void hwt_slot_emptied(struct hwt_wheel *w,
+					     unsigned int lvl,
+					     unsigned int idx)
+{
+	struct hwt_level *l = &w->lvl[lvl];
+
+	l->occupied &= ~BIT_ULL(idx);
+	if (!l->occupied)
+		w->occupied &= ~BIT(lvl);
+	if (unlikely(w->cascading & BIT(lvl)) &&
+	    idx == lvl_idx(l, w->casc_at[lvl]))
+		w->cascading &= ~BIT(lvl);
+}
+
+/* wheel.c: parking and moving nodes */
 void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key);
-void hwt_slot_emptied(struct hwt_wheel *w, unsigned int lvl, unsigned int idx);
 void hwt_move(struct hwt_wheel *w, struct hwt_node *n);
 
 /*
@@ -206,7 +268,7 @@ static __always_inline bool hwt_link(struct hwt_wheel *w, struct hwt_node *n,
 		hwt_park(w, n, key);
 		return false;
 	}
-	hwt_changed(w, BIT(lvl));
+	hwt_changed_lvl(w, lvl);
 	return hwt_link_slot(w, &w->lvl[lvl], lvl, idx, n, key, w->clk);
 }
 

@@ -12,9 +12,11 @@
  * passes may be cut short with work half done, and the clock may be set
  * back. Herds of 64 to 447 more nodes come at one key or a few ticks, and
  * are deleted and modified in part, mid-cascade: 64 nodes alone never
- * build the big and half-cascaded slots they make. Big slots are cascaded
- * ahead (hwt_wheel_ahead()) at random, or the way the timer base does:
- * after each drain, waking for hwt_wheel_next_ahead() too; or never. After
+ * build the big and half-cascaded slots they make. A fifth of the nodes
+ * have slack, and no window hwt_wheel_next_range() gives may end after a
+ * node's deadline plus slack. Big slots are cascaded ahead
+ * (hwt_wheel_ahead()) at random, or the way the timer base does: after
+ * each drain, waking for hwt_wheel_next_ahead() too; or never. After
  * every expiry the node popped must be one whose key the model holds as
  * the earliest, never early, at most one tick late; every pass spends
  * exactly the units of the nodes it moves or returns; cascading ahead does
@@ -32,6 +34,7 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
+#include "wheel_look.c"
 
 #define NODES	64		/* addressed by an op's byte */
 #define HERD	448		/* more, for herds */
@@ -41,9 +44,18 @@ struct model {
 	struct hwt_wheel *w;
 	struct hwt_node n[ALL];
 	u64 key[ALL];
+	u64 slack[ALL];
 	bool queued[ALL];
 	u64 now;
 };
+
+/* the model being run: struct hwt_wheel.slack_of's */
+static struct model *fm;
+
+static u64 fuzz_slack(const struct hwt_node *n)
+{
+	return fm->slack[n - fm->n];
+}
 
 static const uint8_t *in;
 static size_t left;
@@ -76,6 +88,31 @@ static uint8_t take_byte(void)
 static u64 key_of(struct model *m, u64 expires)
 {
 	return hwt_wheel_key(m->w, expires);
+}
+
+/*
+ * The earliest time by which a node the model holds must be returned: its
+ * deadline plus slack, never before its key (hwt_wheel_late()).
+ */
+static bool model_late(struct model *m, u64 *late)
+{
+	bool any = false;
+	u64 best = 0;
+	int i;
+
+	for (i = 0; i < ALL; i++) {
+		u64 l = m->n[i].expires + m->slack[i];
+
+		if (!m->queued[i])
+			continue;
+		if ((s64)(l - m->key[i]) < 0)
+			l = m->key[i];
+		if (!any || l - m->w->clk < best - m->w->clk)
+			best = l;
+		any = true;
+	}
+	*late = best;
+	return any;
 }
 
 /* The earliest key the model holds, relative to the clock. */
@@ -198,9 +235,9 @@ static void advance(struct model *m, u64 until, unsigned int budget,
 		drain(m, budget, early);
 		if (!hwt_wheel_next_range(m->w, &when, &latest))
 			break;
-		/* a lower bound: no node is due before it, nor, without slack, its end */
+		/* a lower bound: no node is due before it, nor late before its end */
 		check((s64)(latest - when) >= 0);
-		check(!model_head(m, &head) || (s64)(head - latest) >= 0);
+		check(!model_late(m, &t) || (s64)(t - latest) >= 0);
 		if (early && hwt_wheel_next_ahead(m->w, &t) &&
 		    (s64)(t - when) < 0)
 			when = t;
@@ -224,6 +261,10 @@ static void arm(struct model *m, unsigned int id, u64 expires)
 	} else {
 		hwt_wheel_forward(m->w, m->now);
 		m->n[id].expires = expires;
+		/* a fifth of the nodes get slack of up to 128 ticks */
+		m->slack[id] = id % 5 == 1 ? (expires ^ expires >> 17) %
+			       (hwt_wheel_tick(m->w) << 7) : 0;
+		m->n[id].slack = !!m->slack[id];
 		hwt_wheel_add(m->w, &m->n[id]);
 		m->queued[id] = true;
 	}
@@ -278,6 +319,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&m, 0, sizeof(m));
 	m.w = (struct hwt_wheel *)store;
 	check(hwt_wheel_init(m.w, shift, levels, start) == 0);
+	m.w->slack_of = fuzz_slack;
+	fm = &m;
 	m.now = m.w->clk;
 	horizon = hwt_wheel_horizon(m.w);
 	/* what callers accept: below 2^62 ns; beyond the horizon is parked */

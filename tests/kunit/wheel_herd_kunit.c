@@ -14,6 +14,7 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
+#include "wheel_look.c"
 #include "wheel_test.h"
 
 #define L1	(TICK << HWT_LVL_BITS)		/* a level-1 slot */

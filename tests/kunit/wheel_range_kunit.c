@@ -13,6 +13,7 @@
 
 #include "wheel.c"
 #include "wheel_clock.c"
+#include "wheel_look.c"
 #include "wheel_test.h"
 
 #define MS	1000000ULL

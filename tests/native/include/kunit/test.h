@@ -156,6 +156,7 @@ static inline void kunit_fail_msg(struct kunit *test, const char *file,
 #define KUNIT_ASSERT_LT(t, l, r) __KUNIT_BINARY(t, 1, l, <, r)
 #define KUNIT_ASSERT_GT(t, l, r) __KUNIT_BINARY(t, 1, l, >, r)
 #define KUNIT_ASSERT_EQ_MSG(t, l, r, ...) __KUNIT_BINARY(t, 1, l, ==, r, __VA_ARGS__)
+#define KUNIT_ASSERT_LT_MSG(t, l, r, ...) __KUNIT_BINARY(t, 1, l, <, r, __VA_ARGS__)
 #define KUNIT_ASSERT_LE_MSG(t, l, r, ...) __KUNIT_BINARY(t, 1, l, <=, r, __VA_ARGS__)
 #define KUNIT_ASSERT_GE_MSG(t, l, r, ...) __KUNIT_BINARY(t, 1, l, >=, r, __VA_ARGS__)
 

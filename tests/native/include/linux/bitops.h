@@ -26,6 +26,18 @@ static inline unsigned long __ffs64(u64 word)
 	return __builtin_ctzll(word);
 }
 
+/* undefined for 0 in the kernel too */
+static inline unsigned long __fls(unsigned long word)
+{
+#ifndef HWT_SHIM_FAST
+	if (!word) {
+		fprintf(stderr, "BUG: __fls(0)\n");
+		abort();
+	}
+#endif
+	return 63 - __builtin_clzl(word);
+}
+
 static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;

@@ -72,6 +72,20 @@ static inline void list_move_tail(struct list_head *list, struct list_head *head
 	list_add_tail(list, head);
 }
 
+static inline void list_bulk_move_tail(struct list_head *head,
+				       struct list_head *first,
+				       struct list_head *last)
+{
+	first->prev->next = last->next;
+	last->next->prev = first->prev;
+
+	head->prev->next = first;
+	first->prev = head->prev;
+
+	last->next = head;
+	head->prev = last;
+}
+
 static inline void list_replace(struct list_head *old, struct list_head *new)
 {
 	new->next = old->next;
@@ -117,6 +131,7 @@ static inline void list_splice_init(struct list_head *list,
 
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(ptr, type, member) list_entry((ptr)->next, type, member)
+#define list_last_entry(ptr, type, member) list_entry((ptr)->prev, type, member)
 #define list_next_entry(pos, member) \
 	list_entry((pos)->member.next, __typeof__(*(pos)), member)
 #define list_for_each_entry(pos, head, member)				\
