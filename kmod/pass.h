@@ -37,6 +37,23 @@ static inline void hwt_pass_init(struct hwt_pass *p, u64 start)
 	p->check = HWT_PASS_MIN;
 }
 
+/*
+ * A step of the pass spent @units: once HWT_PASS_MIN, and then every
+ * HWT_PASS_CHECK, have gone, a pass that has taken HWT_PASS_NS already
+ * spends the rest of its budget at once.
+ */
+static inline void hwt_pass_spent(struct hwt_pass *p, unsigned int units,
+				  u64 (*clock)(void))
+{
+	p->left -= units;
+	p->check -= units;
+	if (!p->check) {
+		p->check = HWT_PASS_CHECK;
+		if (clock() - p->start > HWT_PASS_NS)
+			p->left = 0;
+	}
+}
+
 /**
  * hwt_pass_pop() - the next due node of a pass
  * @p: the pass
@@ -63,13 +80,7 @@ static inline struct hwt_node *hwt_pass_pop(struct hwt_pass *p,
 		unsigned int step = min(p->left, p->check), left = step;
 
 		n = hwt_wheel_pop(w, now, &left);
-		p->left -= step - left;
-		p->check -= step - left;
-		if (!p->check) {
-			p->check = HWT_PASS_CHECK;
-			if (clock() - p->start > HWT_PASS_NS)
-				p->left = 0;
-		}
+		hwt_pass_spent(p, step - left, clock);
 		if (left)	/* nothing more is due */
 			break;
 	} while (!n && p->left);
@@ -99,13 +110,7 @@ static inline bool hwt_pass_ahead(struct hwt_pass *p, struct hwt_wheel *w,
 		unsigned int step = min(p->left, p->check), left = step;
 
 		more = hwt_wheel_ahead(w, now, &left);
-		p->left -= step - left;
-		p->check -= step - left;
-		if (!p->check) {
-			p->check = HWT_PASS_CHECK;
-			if (clock() - p->start > HWT_PASS_NS)
-				p->left = 0;
-		}
+		hwt_pass_spent(p, step - left, clock);
 	} while (more && p->left);
 	return more;
 }
