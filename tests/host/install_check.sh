@@ -69,8 +69,11 @@ versioned() {
 	mv=$(modinfo -F version "$dest/lib/modules/$rel/extra/"hwtimer.ko*) &&
 		cv=$(LD_LIBRARY_PATH=$dest/usr/local/lib "$dest"/usr/local/bin/hwtimerctl --version) || return 1
 	echo "module $mv, hwtimerctl: $cv"
+	ls -l "$dest/usr/local/lib/"libhwtimer.so*
+	LD_LIBRARY_PATH=$dest/usr/local/lib ldd "$dest"/usr/local/bin/hwtimerctl > "$tmp/ldd" 2>&1
+	grep libhwtimer "$tmp/ldd" || cat "$tmp/ldd"
 	[ "$mv" = "$v" ] && [[ $cv == *" $v"* ]] && [ -e "$dest/usr/local/lib/libhwtimer.so.$v" ] &&
-		LD_LIBRARY_PATH=$dest/usr/local/lib ldd "$dest"/usr/local/bin/hwtimerctl | grep -qF "libhwtimer.so.1 => $dest"
+		grep -qF "libhwtimer.so.1 => $dest" "$tmp/ldd"
 }
 
 pkgconf() {
