@@ -10,6 +10,7 @@
  * unprivileged uid; the parent (root) sets the limit around it.
  */
 #define _GNU_SOURCE
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -40,23 +41,39 @@ FIXTURE_TEARDOWN_PARENT(budget)
 		t_param_set("max_timers_per_user", self->old_limit);
 }
 
+/* write "1" to @path, if it is there */
+static void poke(const char *path)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (write(fd, "1", 1) != 1)
+		perror(path);
+	close(fd);
+}
+
 /*
- * Slab: of /proc/meminfo, in KiB, after folding every CPU's pending vmstat
- * deltas into it (vm.stat_refresh), without which a reading can be off by
- * a megabyte on two CPUs; 0 if it cannot be read. Root only.
+ * Slab: of /proc/meminfo, in KiB, of live objects: every cache shrunk
+ * first, which on a KASAN kernel also empties its quarantine of freed
+ * objects (kasan_cache_shrink()), then every CPU's pending vmstat deltas
+ * folded in (vm.stat_refresh), without which a reading can be off by a
+ * megabyte on two CPUs. 0 if it cannot be read. Root only.
  */
 static unsigned long long slab_kib_now(void)
 {
 	char line[256];
 	unsigned long long kib = 0;
-	int rfd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
+	glob_t caches;
+	size_t i;
 	FILE *f;
 
-	if (rfd >= 0) {
-		if (write(rfd, "1", 1) != 1)
-			perror("stat_refresh");
-		close(rfd);
+	if (!glob("/sys/kernel/slab/*/shrink", 0, NULL, &caches)) {
+		for (i = 0; i < caches.gl_pathc; i++)
+			poke(caches.gl_pathv[i]);
+		globfree(&caches);
 	}
+	poke("/proc/sys/vm/stat_refresh");
 	f = fopen("/proc/meminfo", "r");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "Slab: %llu kB", &kib) == 1)
@@ -162,9 +179,9 @@ static void adds(struct hwtimer_op *ops, unsigned int n)
  * tables' entries), must be within twice what the budget allows,
  * HOARD_BUDGET timers, and so must the slab they grew (/proc/meminfo):
  * twice HOARD_BUDGET timers at what a timer held by a file grows the slab
- * by on this kernel, measured first (45 bytes on a stock kernel; a debug
- * kernel's redzones, kmemleak's objects and KASAN's quarantine of the
- * batches' buffers make it three to four times that).
+ * by on this kernel, measured first (45 bytes on a stock kernel, more with
+ * a debug kernel's redzones and kmemleak's objects). Freed objects that
+ * KASAN holds in quarantine are let go before each reading.
  */
 static int hoard(void *arg)
 {
