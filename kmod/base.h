@@ -15,13 +15,15 @@
  *   unit    what a pass counts: a timer expired or a node placed, or
  *           HWT_CHEAP_PER_UNIT nodes moved along with one (pass.h)
  *
- * A timer base is one wheel (wheel.h) on one clock, and a soft hrtimer
- * that drives it. Its owner's lock guards it (Locking, below). There are
- * two kinds of owner. The in-kernel API (api.c) has one base per CPU and
- * clock. Every open /dev/hwtimer file has bases of its own. Each owner
- * writes its own hrtimer callback around hwt_base_expiry_begin(),
- * hwt_base_expire_next() and hwt_base_expiry_end(): the per-timer work of
- * an expiry is then a direct call.
+ * A timer base is one wheel (wheel.h) on one clock, and an hrtimer that
+ * drives it: a soft one for the in-kernel API, one that expires in hard
+ * interrupt context (but on PREEMPT_RT) for a file. Its owner's lock guards
+ * it (Locking, below). There are two kinds of owner. The in-kernel API
+ * (api.c) has one base per CPU and clock. Every open /dev/hwtimer file has
+ * bases of its own. Each owner writes its own hrtimer callback around
+ * hwt_base_expiry_begin(), hwt_base_expire_next() and
+ * hwt_base_expiry_end(): the per-timer work of an expiry is then a direct
+ * call.
  *
  * Tick. The hrtimer is armed only when something can be due, for the
  * window hwt_wheel_next_range() gives. The window opens at the earliest
@@ -53,10 +55,13 @@
  * returning the nodes due meanwhile as it goes. A pass spends its budget
  * on what is due only: cascading a big slot ahead of its time (wheel.h)
  * gets a pass of its own, with a budget of its own, after a pass that left
- * nothing due, within the same HWT_PASS_NS. The hrtimer is armed for the
- * earlier of the next window and the next such work, so it is done in the
- * gaps between expiries; work ahead that is left goes on as work due does
- * (Going on, below).
+ * nothing due. The in-kernel API's bases do it within the same HWT_PASS_NS,
+ * with the hrtimer armed for the earlier of the next window and the next
+ * such work, so it is done in the gaps between expiries; work ahead that
+ * is left goes on as work due does (Going on, below). A file's bases do
+ * it apart (struct hwt_expiry.apart): in their soft hrtimer @ahead, in
+ * passes of HWT_AHEAD_BUDGET units while nothing is due, with the hrtimer
+ * armed for what is due meanwhile (dev_expiry.c).
  *
  * A pass also looks at the time, after HWT_PASS_MIN units and every
  * HWT_PASS_CHECK units after that. It stops once it has run HWT_PASS_NS.
@@ -97,8 +102,9 @@
  * each once per pass, at most HWT_PASS_EFDS of them; then the file's
  * eventfd and pollers. Each such wake-up walks a wait queue as long as the
  * user made it (epoll on dup()ed eventfds), which no count of units
- * bounds. So a pass does them while it has run less than HWT_PASS_NS, and
- * at least one, and leaves the rest to the file's worker (dev_signal.c).
+ * bounds. So a pass does them while it has run less than its bound
+ * (HWT_PASS_NS; in a hard interrupt, dev_expiry.c's HWT_HARD_NS), and at
+ * least one, and leaves the rest to the file's worker (dev_signal.c).
  *
  * A pass thus lasts at most HWT_PASS_NS plus one step of HWT_PASS_CHECK
  * cold units or one wake-up, as long as HWT_PASS_MIN cold units take less
@@ -303,6 +309,8 @@ enum hwt_pass_kind {
  *	it was found set back at)
  * @clk: the wheel's clock when the pass started
  * @cascaded: the wheel's cascade count when the pass started
+ * @moves: the budget units the wheel had charged for moves then
+ *	   (hwt_wheel_move_units())
  * @pass: its bound (pass.h), on local_clock()
  * @fired: how many timers it expired
  * @apart: its owner cascades ahead apart from expiry, with
@@ -314,6 +322,7 @@ struct hwt_expiry {
 	u64 now;
 	u64 clk;
 	u64 cascaded;
+	u64 moves;
 	struct hwt_pass pass;
 	unsigned int fired;
 	bool apart;

@@ -39,6 +39,7 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 	hwt_base_sync(b, x->now);
 	x->clk = b->wheel->clk;
 	x->cascaded = b->wheel->cascaded;
+	x->moves = hwt_wheel_move_units(b->wheel);
 }
 
 static u64 hwt_pass_clock(void)
@@ -101,6 +102,15 @@ void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x)
 	}
 }
 
+/* Whether cascading ahead may be done at @now. */
+static bool hwt_base_ahead_now(struct hwt_base *b, u64 now)
+{
+	u64 ahead;
+
+	return hwt_wheel_next_ahead(b->wheel, &ahead) &&
+	       (s64)(ahead - now) <= 0;
+}
+
 /*
  * After a pass that left nothing due: cascade ahead (wheel.h) in a pass of
  * its own, with a budget of its own (at most @budget units), in what is
@@ -111,12 +121,11 @@ static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x,
 			   unsigned int budget)
 {
 	struct hwt_wheel *w = b->wheel;
-	u64 cascaded = w->cascaded, ahead;
+	u64 cascaded = w->cascaded, moves = hwt_wheel_move_units(w);
 	struct hwt_pass p;
 	bool more;
 
-	if (likely(!hwt_wheel_next_ahead(w, &ahead)) ||
-	    (s64)(ahead - x->now) > 0)
+	if (likely(!hwt_base_ahead_now(b, x->now)))
 		return false;
 	hwt_pass_init(&p, x->pass.start);
 	p.left = min(p.left, budget);
@@ -126,19 +135,11 @@ static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x,
 	cascaded = w->cascaded - cascaded;
 	if (cascaded) {
 		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
-		trace_hwt_tick(b->clockid, b, 0, cascaded, 0,
+		trace_hwt_tick(b->clockid, b, 0, cascaded,
+			       hwt_wheel_move_units(w) - moves, 0,
 			       local_clock() - p.start);
 	}
 	return more;
-}
-
-/* Whether cascading ahead may be done at @now. */
-static bool hwt_base_ahead_now(struct hwt_base *b, u64 now)
-{
-	u64 ahead;
-
-	return hwt_wheel_next_ahead(b->wheel, &ahead) &&
-	       (s64)(ahead - now) <= 0;
 }
 
 /* Program the hrtimer for the wheel's next window, not for work ahead. */
@@ -183,7 +184,8 @@ enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		hwt_stat_add(&b->stats, HWT_C_TICKS_SKIPPED, ticks - 1);
 	if (cascaded)
 		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
-	trace_hwt_tick(b->clockid, b, x->fired, cascaded, ticks,
+	trace_hwt_tick(b->clockid, b, x->fired, cascaded,
+		       x->fired + hwt_wheel_move_units(w) - x->moves, ticks,
 		       local_clock() - x->pass.start);
 	if (!x->pass.left) {
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
@@ -240,7 +242,8 @@ bool hwt_base_ahead_pass(struct hwt_base *b)
 
 /**
  * hwt_base_expiry_defer() - leave what a pass left to a later softirq run
- * @b: the base, locked, whose pass returned true from hwt_base_expiry_end()
+ * @b: the base, locked, whose pass returned HWT_END_DUE from
+ *     hwt_base_expiry_end()
  *
  * Arms the hrtimer for a fresh time, after the one the hrtimer softirq runs
  * timers up to, so that the rest is done in another softirq run and

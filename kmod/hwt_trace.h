@@ -140,29 +140,35 @@ TRACE_EVENT(hwt_pass,
 );
 
 /*
- * One run of a base's hrtimer: @fired timers expired, @cascaded nodes moved
- * down, @ticks wheel ticks passed, in @ns of CPU time. @fired + @cascaded is
- * at most the run's budget (the module's HWT_PASS_BUDGET).
+ * One pass over a base: @fired timers expired, @cascaded nodes moved down,
+ * @ticks wheel ticks passed, in @ns of CPU time. @units is what the pass
+ * spent of its budget (the module's HWT_PASS_BUDGET, at most): one unit per
+ * timer expired and per node placed, one per HWT_CHEAP_PER_UNIT nodes moved
+ * together with the node of their key before them.
  */
 TRACE_EVENT(hwt_tick,
 	    TP_PROTO(clockid_t clockid, const void *base, unsigned int fired,
-		     unsigned int cascaded, u64 ticks, u64 ns),
-	    TP_ARGS(clockid, base, fired, cascaded, ticks, ns),
+		     unsigned int cascaded, unsigned int units, u64 ticks,
+		     u64 ns),
+	    TP_ARGS(clockid, base, fired, cascaded, units, ticks, ns),
 	    TP_STRUCT__entry(__field(clockid_t, clockid)
 			     __field(const void *, base)
 			     __field(unsigned int, fired)
 			     __field(unsigned int, cascaded)
+			     __field(unsigned int, units)
 			     __field(u64, ticks)
 			     __field(u64, ns)),
 	    TP_fast_assign(__entry->clockid = clockid;
 			   __entry->base = base;
 			   __entry->fired = fired;
 			   __entry->cascaded = cascaded;
+			   __entry->units = units;
 			   __entry->ticks = ticks;
 			   __entry->ns = ns;),
-	    TP_printk("clock=%d base=%p fired=%u cascaded=%u ticks=%llu ns=%llu",
+	    TP_printk("clock=%d base=%p fired=%u cascaded=%u units=%u ticks=%llu ns=%llu",
 		      __entry->clockid, __entry->base, __entry->fired,
-		      __entry->cascaded, __entry->ticks, __entry->ns)
+		      __entry->cascaded, __entry->units, __entry->ticks,
+		      __entry->ns)
 );
 
 #endif /* _HWT_TRACE_H */
