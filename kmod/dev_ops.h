@@ -27,7 +27,9 @@ struct hwt_prepped_op {
 
 /* how hwt_run_ops() and hwt_batch_run() run operations */
 #define HWT_RUN_STOP	BIT(0)	/* stop at the first failure */
-#define HWT_RUN_NOWAIT	BIT(1)	/* io_uring's inline issue: never sleep */
+#define HWT_RUN_NOWAIT	BIT(1)	/* io_uring's inline issue: no fault, no
+				 * mutex wait, a bounded count (dev_uring.c)
+				 */
 
 int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		unsigned int n, unsigned int flags);

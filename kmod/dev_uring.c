@@ -24,10 +24,15 @@
  * ring's uring_lock (or in the SQPOLL thread that serves every ring of the
  * process), and runs it again from io-wq, with the submitter's
  * credentials, mm and files, if it returns -EAGAIN. So a command issued
- * inline never sleeps before it has run anything (HWT_RUN_NOWAIT): what
- * would fault in its array, wait on a mutex (a base's set-up, the clock
- * sets' walk, the table's growth) or run more than HWT_NOWAIT_BYTES of
- * entries returns -EAGAIN, having changed nothing; io-wq reads the command
+ * inline never waits on anything a user controls before it has run
+ * anything (HWT_RUN_NOWAIT): what would fault in its array, wait on a
+ * mutex (a base's set-up, the clock sets' walk, the table's growth) or run
+ * more than HWT_NOWAIT_BYTES of entries returns -EAGAIN, having changed
+ * nothing; the table grows with GFP_NOWAIT. Small allocations (the batch's
+ * buffers, an eventfd entry, a timer's extension, a clock's first wheel)
+ * may still enter reclaim, as any GFP_KERNEL allocation in a non-blocking
+ * path of io_uring's does, and FOLL_NOFAULT's pinning may take the mmap
+ * lock for a moment; io-wq reads the command
  * again from io_uring's copy of the SQE and runs it as the ioctl would.
  * A command never returns -EAGAIN once an operation ran, so nothing runs
  * twice. What may still wait once operations ran is bounded: the wait for
@@ -107,7 +112,8 @@ static const struct io_uring_sqe *hwt_uring_sqe(struct io_uring_cmd *ioucmd)
  * (IORING_URING_CMD_FIXED, @buf_index) is for a @batch only. io_uring
  * checks the rest of the command's own (@__pad1, @uring_cmd_flags). Where
  * io_uring kept only the command bytes (hwt_uring_sqe()), the first issue,
- * inline, checked the fields.
+ * inline, checked the fields; but for an IOSQE_ASYNC SQE before 6.7, which
+ * has no inline issue: its fields go unchecked (hwtimer.rst says so).
  */
 static int hwt_uring_check_sqe(struct io_uring_cmd *ioucmd, bool batch)
 {

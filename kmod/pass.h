@@ -14,7 +14,7 @@
 #define HWT_PASS_MIN		64	/* units before a pass first looks at it */
 #define HWT_PASS_CHECK		32	/* units between looks after that */
 #define HWT_RUN_NS		1000000	/* time after which a run hands off */
-/* units of a pass that cascades ahead apart from expiry (base.c) */
+/* units of a pass that cascades ahead apart from expiry (base_expiry.c) */
 #define HWT_AHEAD_BUDGET	32
 
 /**
@@ -90,8 +90,9 @@ static inline struct hwt_node *hwt_pass_pop(struct hwt_pass *p,
 /**
  * hwt_pass_ahead() - cascade ahead in a pass
  * @p: the pass, with a budget of its own (hwt_pass_init())
- * @w: its wheel, with nothing due at @now: a pass of hwt_pass_pop() that
- *     ended with budget left came first
+ * @w: its wheel, with nothing due at @now (a pass of hwt_pass_pop() that
+ *     ended with budget left, or a look at the wheel's next window, said
+ *     so)
  * @now: the time the pass runs at
  * @clock: the pass's clock
  *

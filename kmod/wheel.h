@@ -246,7 +246,7 @@ struct hwt_level {
  * Kept as times rather than distances: the clock moving on does not change
  * them, since it never passes a @must. A level's entries are good while its
  * bit of struct hwt_wheel.fresh is set, and the earliest of them all while
- * its bit HWT_FRESH_BEST is (wheel_clock.c).
+ * its bit HWT_FRESH_BEST is (wheel_look.c).
  */
 struct hwt_events {
 	u64 must[HWT_LEVELS_MAX];

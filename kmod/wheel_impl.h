@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the two halves of the wheel core share, and nobody else sees:
- * wheel.c places nodes (geometry, add, del, mod), wheel_clock.c moves the
- * clock (the next event, pop, cascades, forward, rebase). Both need the
- * level arithmetic below and each other's node movers.
+ * What the parts of the wheel core share, and nobody else sees: wheel.c
+ * places nodes (geometry, add, del, mod), wheel_look.c finds each level's
+ * next event (wheel_look.h), wheel_clock.c moves the clock (pop, cascades,
+ * forward, rebase). They need the level arithmetic below and each other's
+ * node movers.
  */
 #ifndef _HWT_WHEEL_IMPL_H
 #define _HWT_WHEEL_IMPL_H
@@ -33,10 +34,11 @@ static inline void hwt_hook_occupancy(unsigned int lvl, int timers, int slots)
 #endif
 
 /*
- * Looks at the levels (wheel_clock.c): one level's next event found again,
- * and the earliest of all levels' found again. Counted in the counting
- * build of bench/core_bench.c (HWT_WHEEL_COUNT) alone, which reports them
- * per operation beside its instruction counts.
+ * Looks at the levels (wheel_look.c, wheel_look.h): one level's next event
+ * found again, and the earliest of all levels' found again. Counted in the
+ * counting builds alone (HWT_WHEEL_COUNT): bench/core_bench.c, which
+ * reports them per operation beside its instruction counts, and
+ * tests/kunit/wheel_look_kunit.c.
  */
 #ifdef HWT_WHEEL_COUNT
 extern unsigned long hwt_count_looks, hwt_count_combines;
