@@ -76,8 +76,9 @@ int hwt_clock_index(clockid_t clockid)
  * @clockid: the clock its timers run on
  * @fn: the owner's hrtimer callback
  * @mode: HRTIMER_MODE_ABS_SOFT, or HRTIMER_MODE_ABS for an owner whose @fn
- *	  runs in hard interrupt context but on PREEMPT_RT (it then sets up,
- *	  and cancels before hwt_base_destroy(), @b->more and @b->ahead)
+ *	  runs in hard interrupt context but on PREEMPT_RT (it then keeps a
+ *	  soft hrtimer of its own to go on with, dev.h's struct
+ *	  hwt_file_run)
  * @slack_of: the owner's: the slack of a node with hwt_node.slack set (see
  *	      struct hwt_wheel), or NULL if it never sets it
  * @gfp: for allocating the wheel

@@ -42,8 +42,9 @@
  * context, as timer_list's do, which is what drivers expect. A device
  * file's bases expire in the hrtimer's own interrupt (HRTIMER_MODE_ABS,
  * neither soft nor hard), as timerfd's do: a small pass there, and the
- * rest of the run in softirq context (@more), as below. On PREEMPT_RT
- * hrtimer runs such hrtimers in the ktimers thread: soft ones again.
+ * rest of the run in softirq context (struct hwt_file_run.more), as below.
+ * On PREEMPT_RT hrtimer runs such hrtimers in the ktimers thread: soft ones
+ * again.
  *
  * Bounded work. A run of the callback (a pass) has a budget of
  * HWT_PASS_BUDGET units. A unit is a timer expired or a node the wheel
@@ -59,7 +60,7 @@
  * with the hrtimer armed for the earlier of the next window and the next
  * such work, so it is done in the gaps between expiries; work ahead that
  * is left goes on as work due does (Going on, below). A file's bases do
- * it apart (struct hwt_expiry.apart): in their soft hrtimer @ahead, in
+ * it apart (struct hwt_expiry.apart): in a soft hrtimer of their own, in
  * passes of HWT_AHEAD_BUDGET units while nothing is due, with the hrtimer
  * armed for what is due meanwhile (dev_expiry.c).
  *
@@ -251,11 +252,6 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  * struct hwt_base - a wheel driven by an hrtimer on one clock
  * @wheel: the wheel
  * @hrt: drives the wheel, armed to fire by @armed
- * @more: for an owner that expires in @hrt's own interrupt, a soft
- *	  hrtimer that takes a run on in softirq context when the pass there
- *	  left work due
- * @ahead: for an owner that cascades ahead apart from expiry (struct
- *	   hwt_expiry.apart), a soft hrtimer that does it
  * @mode: @hrt's mode: HRTIMER_MODE_ABS_SOFT, or HRTIMER_MODE_ABS (hard
  *	  interrupt context but on PREEMPT_RT, as timerfd's)
  * @clockid: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME
@@ -273,16 +269,14 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  * @owner: the object the base belongs to, for its hrtimer callback
  * @arm_csd: set up by the owner of a bound base: an IPI to @cpu that takes
  *	     the owner's lock and calls hwt_base_rearm()
- * @drain: set up by an owner that hands a backlog off: a work item that
- *	   runs passes until the wheel has caught up
  *
- * The owner serialises every call on a base with a lock of its own.
+ * The owner serialises every call on a base with a lock of its own. What
+ * its runs need besides (a file's: struct hwt_file_run, dev.h) it keeps
+ * beside the base.
  */
 struct hwt_base {
 	struct hwt_wheel *wheel;
 	struct hrtimer hrt;
-	struct hrtimer more;
-	struct hrtimer ahead;
 	enum hrtimer_mode mode;
 	clockid_t clockid;
 	int cpu;
@@ -292,7 +286,6 @@ struct hwt_base {
 	struct hwt_stats stats;
 	void *owner;
 	call_single_data_t arm_csd;
-	struct work_struct drain;
 };
 
 /* What started a pass, for the counters. */

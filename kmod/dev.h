@@ -281,11 +281,32 @@ struct hwt_ids {
 };
 
 /**
+ * struct hwt_file_run - what a file's base needs to run besides its
+ *			 hrtimer (dev_expiry.c); the in-kernel API's bases,
+ *			 which expire in softirq context and cascade ahead
+ *			 within their runs, need none of it
+ * @more: a soft hrtimer that takes a run on in softirq context when the
+ *	  pass in the hrtimer's interrupt left work due
+ * @ahead: a soft hrtimer that cascades ahead, apart from expiry (struct
+ *	   hwt_expiry.apart)
+ * @drain: a work item that runs passes until the wheel has caught up,
+ *	   for a backlog a run handed off
+ * @base: the base these are for
+ */
+struct hwt_file_run {
+	struct hrtimer more;
+	struct hrtimer ahead;
+	struct work_struct drain;
+	struct hwt_base *base;
+};
+
+/**
  * struct hwt_file - an open /dev/hwtimer
  * @lock: the file's lock: see above
  * @ids: its timers by id
  * @base: one timer base per clock, set up on first use
- * @clocks: bit c set once @base[c] is set up
+ * @run: what each base's runs need besides, set up with it
+ * @clocks: bit c set once @base[c] and @run[c] are set up
  * @setup: serialises setting up a base or the ring: see above
  * @read_lock: one reader at a time copies records off the record queue:
  *	       see above
@@ -329,6 +350,7 @@ struct hwt_file {
 	spinlock_t lock;		/* see @lock above */
 	struct hwt_ids ids;
 	struct hwt_base base[HWT_NR_CLOCKS];
+	struct hwt_file_run run[HWT_NR_CLOCKS];
 	unsigned long clocks;
 	struct mutex setup;		/* see @setup above */
 	struct mutex read_lock;		/* see @read_lock above */

@@ -11,7 +11,7 @@
  * thread that then waits behind the very reader it is to wake. What a hard
  * interrupt does is bounded tighter than a pass (HWT_HARD_BUDGET units,
  * wake-ups for HWT_HARD_NS); when more is due, the base's soft hrtimer
- * (struct hwt_base.more) takes the run on in softirq context at once, as
+ * (struct hwt_file_run.more) takes the run on in softirq context at once, as
  * a soft base's run goes on (base.h), and hands a backlog to the worker.
  * On PREEMPT_RT, where the file's lock sleeps, hrtimer runs the bases'
  * hrtimers in the ktimers thread (they are neither soft nor hard ones, as
@@ -62,14 +62,17 @@ static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk,
 				    hwt_file_tick, HRTIMER_MODE_ABS,
 				    hwt_utimer_slack, GFP_KERNEL_ACCOUNT);
 		if (!ret) {
+			struct hwt_file_run *run = &hf->run[clk];
+
 			hf->base[clk].owner = hf;
-			hwt_hrtimer_setup(&hf->base[clk].more, hwt_file_more,
+			run->base = &hf->base[clk];
+			hwt_hrtimer_setup(&run->more, hwt_file_more,
 					  hwt_clockids[clk],
 					  HRTIMER_MODE_REL_SOFT);
-			hwt_hrtimer_setup(&hf->base[clk].ahead, hwt_file_ahead,
+			hwt_hrtimer_setup(&run->ahead, hwt_file_ahead,
 					  hwt_clockids[clk],
 					  HRTIMER_MODE_REL_SOFT);
-			INIT_WORK(&hf->base[clk].drain, hwt_file_drain);
+			INIT_WORK(&run->drain, hwt_file_drain);
 			/* the base is complete before anyone sees the bit */
 			smp_mb__before_atomic();
 			set_bit(clk, &hf->clocks);
@@ -111,9 +114,9 @@ void hwt_file_bases_stop(struct hwt_file *hf)
 			continue;
 		/* each may start those after it */
 		hrtimer_cancel(&hf->base[clk].hrt);
-		hrtimer_cancel(&hf->base[clk].more);
-		cancel_work_sync(&hf->base[clk].drain);
-		hrtimer_cancel(&hf->base[clk].ahead);
+		hrtimer_cancel(&hf->run[clk].more);
+		cancel_work_sync(&hf->run[clk].drain);
+		hrtimer_cancel(&hf->run[clk].ahead);
 	}
 	cancel_work_sync(&hf->sig_work);
 	hwt_signals_flush(hf);
@@ -216,11 +219,19 @@ static enum hwt_end hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 	return left;
 }
 
+/* What a base of a file needs to run besides its hrtimer. */
+static struct hwt_file_run *hwt_run_of(struct hwt_base *b)
+{
+	struct hwt_file *hf = b->owner;
+
+	return &hf->run[b - hf->base];
+}
+
 /* Cascading ahead is left to do: in softirq context, apart (base.h). */
 static void hwt_file_ahead_later(struct hwt_base *b, enum hwt_end left)
 {
 	if (left == HWT_END_AHEAD)
-		hrtimer_start(&b->ahead, 0, HRTIMER_MODE_REL_SOFT);
+		hrtimer_start(&hwt_run_of(b)->ahead, 0, HRTIMER_MODE_REL_SOFT);
 }
 
 /*
@@ -234,7 +245,7 @@ static void hwt_file_run(struct hwt_base *b, enum hwt_pass_kind kind)
 
 	while ((left = hwt_file_pass(b, kind, false)) == HWT_END_DUE) {
 		if (!hwt_run_more(start)) {
-			queue_work(hwt_pass_wq, &b->drain);
+			queue_work(hwt_pass_wq, &hwt_run_of(b)->drain);
 			return;
 		}
 		kind = HWT_PASS_CONTINUED;
@@ -261,7 +272,7 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 	}
 	left = hwt_file_pass(b, HWT_PASS_WAKEUP, true);
 	if (left == HWT_END_DUE)
-		hrtimer_start(&b->more, 0, HRTIMER_MODE_REL_SOFT);
+		hrtimer_start(&hwt_run_of(b)->more, 0, HRTIMER_MODE_REL_SOFT);
 	hwt_file_ahead_later(b, left);
 	return HRTIMER_NORESTART;
 }
@@ -269,7 +280,7 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 /* A hard pass left work due: go on in softirq context. */
 static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt)
 {
-	hwt_file_run(container_of(hrt, struct hwt_base, more),
+	hwt_file_run(container_of(hrt, struct hwt_file_run, more)->base,
 		     HWT_PASS_CONTINUED);
 	return HRTIMER_NORESTART;
 }
@@ -277,7 +288,8 @@ static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt)
 /* A base's worker: passes until the wheel has caught up. */
 static void hwt_file_drain(struct work_struct *work)
 {
-	struct hwt_base *b = container_of(work, struct hwt_base, drain);
+	struct hwt_base *b = container_of(work, struct hwt_file_run,
+					  drain)->base;
 	enum hwt_end left;
 
 	while ((left = hwt_file_pass(b, HWT_PASS_HANDED_OFF, false)) ==
@@ -294,7 +306,9 @@ static void hwt_file_drain(struct work_struct *work)
  */
 static enum hrtimer_restart hwt_file_ahead(struct hrtimer *hrt)
 {
-	struct hwt_base *b = container_of(hrt, struct hwt_base, ahead);
+	struct hwt_file_run *run = container_of(hrt, struct hwt_file_run,
+						ahead);
+	struct hwt_base *b = run->base;
 	struct hwt_file *hf = b->owner;
 	u64 start = local_clock();
 	bool more;
@@ -305,6 +319,6 @@ static enum hrtimer_restart hwt_file_ahead(struct hrtimer *hrt)
 		hwt_unlock(hf);
 	} while (more && hwt_run_more(start));
 	if (more)
-		hrtimer_start(&b->ahead, 0, HRTIMER_MODE_REL_SOFT);
+		hrtimer_start(&run->ahead, 0, HRTIMER_MODE_REL_SOFT);
 	return HRTIMER_NORESTART;
 }
