@@ -238,7 +238,7 @@ static void hwt_file_ahead_later(struct hwt_base *b, enum hwt_end left)
  * A run of passes in softirq context, while hwt_run_more() says so; then
  * the base's worker takes the rest (base.h).
  */
-static void hwt_file_run(struct hwt_base *b, enum hwt_pass_kind kind)
+static void hwt_file_run_soft(struct hwt_base *b, enum hwt_pass_kind kind)
 {
 	u64 start = local_clock();
 	enum hwt_end left;
@@ -267,7 +267,7 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 	enum hwt_end left;
 
 	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		hwt_file_run(b, HWT_PASS_WAKEUP);
+		hwt_file_run_soft(b, HWT_PASS_WAKEUP);
 		return HRTIMER_NORESTART;
 	}
 	left = hwt_file_pass(b, HWT_PASS_WAKEUP, true);
@@ -280,8 +280,8 @@ static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 /* A hard pass left work due: go on in softirq context. */
 static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt)
 {
-	hwt_file_run(container_of(hrt, struct hwt_file_run, more)->base,
-		     HWT_PASS_CONTINUED);
+	hwt_file_run_soft(container_of(hrt, struct hwt_file_run, more)->base,
+			  HWT_PASS_CONTINUED);
 	return HRTIMER_NORESTART;
 }
 
