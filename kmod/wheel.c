@@ -344,7 +344,7 @@ static inline bool hwt_near(const struct hwt_wheel *w, u64 key)
  */
 bool hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 {
-	u64 key = (n->expires + w->tmask) & ~w->tmask;
+	u64 key = hwt_wheel_key(w, n->expires);
 	unsigned int lvl;
 
 	if (unlikely(!hwt_near(w, key)))
@@ -443,7 +443,7 @@ static noinline bool hwt_mod_far(struct hwt_wheel *w, struct hwt_node *n,
 bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 {
 	unsigned int olvl = n->lvl, oidx, lvl;
-	u64 key = (expires + w->tmask) & ~w->tmask;
+	u64 key = hwt_wheel_key(w, expires);
 	struct hwt_level *ol;
 
 	if (unlikely(olvl >= w->levels || !hwt_near(w, key)))

@@ -360,12 +360,19 @@ static inline u64 hwt_wheel_tick(const struct hwt_wheel *w)
 	return 1ULL << w->shift;
 }
 
-/* A deadline is due at the first tick boundary at or after it: its key. */
+/*
+ * A deadline is due at the first tick boundary at or after it: its key,
+ * with @tmask a tick - 1 (struct hwt_wheel.tmask, which a loop may keep in
+ * a register).
+ */
+static inline u64 hwt_key(u64 expires, u64 tmask)
+{
+	return (expires + tmask) & ~tmask;
+}
+
 static inline u64 hwt_wheel_key(const struct hwt_wheel *w, u64 expires)
 {
-	u64 mask = hwt_wheel_tick(w) - 1;
-
-	return (expires + mask) & ~mask;
+	return hwt_key(expires, w->tmask);
 }
 
 /*

@@ -106,7 +106,7 @@ static noinline struct list_head *hwt_cascade_run(struct hwt_wheel *w,
 						  struct hwt_slot *to, u64 key,
 						  unsigned int left)
 {
-	const u64 tmask = hwt_wheel_tick(w) - 1;
+	const u64 tmask = w->tmask;
 	const unsigned int lvl = list_last_entry(&to->head, struct hwt_node,
 						 entry)->lvl;
 	struct list_head *last = first, *pos = first->next;
@@ -117,7 +117,7 @@ static noinline struct list_head *hwt_cascade_run(struct hwt_wheel *w,
 	for (; run < most && pos != head; run++) {
 		struct hwt_node *m = list_entry(pos, struct hwt_node, entry);
 
-		if (((m->expires + tmask) & ~tmask) != key)
+		if (hwt_key(m->expires, tmask) != key)
 			break;
 		m->lvl = lvl;
 		last = pos;
@@ -150,7 +150,7 @@ static __always_inline unsigned int hwt_cascade_nodes(struct hwt_wheel *w,
 	struct hwt_level *down = &w->lvl[lvl - 1];
 	struct hwt_slot *dslot = down->slot, *to = NULL;
 	struct list_head *pos = head->next;
-	const u64 tmask = hwt_wheel_tick(w) - 1, end = hwt_cascade_end(w, lvl);
+	const u64 tmask = w->tmask, end = hwt_cascade_end(w, lvl);
 	const unsigned int dshift = down->shift, dlvl = lvl - 1;
 	unsigned int left = *budget, todo = min(left, size), done = todo;
 	unsigned int other = 0;
@@ -159,7 +159,7 @@ static __always_inline unsigned int hwt_cascade_nodes(struct hwt_wheel *w,
 	/* nodes are linked where they go; what is left is the slot's list */
 	while (todo) {
 		struct hwt_node *n = list_entry(pos, struct hwt_node, entry);
-		u64 key = (n->expires + tmask) & ~tmask;
+		u64 key = hwt_key(n->expires, tmask);
 		struct list_head *next;
 		unsigned int i;
 
@@ -364,7 +364,7 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 		if (lvl && lvl < w->levels && delta <= span)
 			lone = hwt_lone(w, lvl, slot, span, &delta);
 		if (delta > span) {
-			hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
+			hwt_advance(w, span & ~w->tmask);
 			break;
 		}
 		hwt_advance(w, delta);
@@ -438,7 +438,7 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 	} else if (likely(w->fresh & HWT_FRESH_BEST) && likely(!w->nparked) &&
 		   w->ev.best - w->clk > span) {
 		/* the events kept say that nothing is due */
-		hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
+		hwt_advance(w, span & ~w->tmask);
 		return NULL;
 	}
 	return hwt_pop_slow(w, now, budget, !cur->size);
@@ -495,7 +495,7 @@ bool hwt_wheel_ahead(struct hwt_wheel *w, u64 now, unsigned int *budget)
 	if ((s64)span < 0 || w->lvl[0].slot[lvl_idx(&w->lvl[0], w->clk)].size ||
 	    hwt_next_event(w, &lvl, &slot) <= span)
 		return false;
-	hwt_advance(w, span & ~(hwt_wheel_tick(w) - 1));
+	hwt_advance(w, span & ~w->tmask);
 	while ((lvl = hwt_ahead_lvl(w)) != HWT_LVL_NONE) {
 		if (!*budget)
 			return true;
@@ -520,7 +520,7 @@ bool hwt_wheel_ahead(struct hwt_wheel *w, u64 now, unsigned int *budget)
  */
 void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
 {
-	u64 span = (now & ~(hwt_wheel_tick(w) - 1)) - w->clk;
+	u64 span = (now & ~w->tmask) - w->clk;
 	unsigned int lvl, slot;
 
 	if ((s64)span <= 0 || w->clk == w->stuck)
@@ -542,7 +542,7 @@ void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
  */
 void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
 {
-	u64 clk = now & ~(hwt_wheel_tick(w) - 1), half = w->cascading;
+	u64 clk = now & ~w->tmask, half = w->cascading;
 
 	if ((s64)(clk - w->clk) >= 0)
 		return;

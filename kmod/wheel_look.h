@@ -233,7 +233,7 @@ static __always_inline u64 hwt_next_event(struct hwt_wheel *w,
 		 * is walked about twice per horizon the clock moves.
 		 */
 		s64 delta = w->parked_min -
-			    ((w->horizon / 2) & ~(hwt_wheel_tick(w) - 1)) -
+			    ((w->horizon / 2) & ~w->tmask) -
 			    w->clk;
 
 		if ((u64)max_t(s64, delta, 0) <= best) {
