@@ -64,12 +64,8 @@ void hwt_events_look(struct hwt_wheel *w)
 	unsigned int bl = ev->best_lvl;
 	s64 soonest = S64_MAX;
 
-	/*
-	 * @bl alone changed, and it still has nodes (the fresh bits of
-	 * levels seen empty stay set, so a level emptied counts as changed)
-	 */
-	if (bl < HWT_LEVELS_MAX && ~w->fresh == (BIT(bl) | HWT_FRESH_BEST) &&
-	    (w->occupied & BIT(bl)) && hwt_events_again(w, bl))
+	/* the earliest event's level alone changed */
+	if (bl < HWT_LEVELS_MAX && hwt_events_kept(w, bl))
 		return;
 	for (stale = w->occupied & ~w->fresh; stale; stale &= stale - 1)
 		hwt_lvl_refresh(w, __ffs64(stale));

@@ -166,6 +166,19 @@ static __always_inline bool hwt_events_again(struct hwt_wheel *w,
 	return true;
 }
 
+/*
+ * hwt_events_again() where it applies: @lvl alone changed, and it still
+ * has nodes (the fresh bits of levels seen empty stay set, so a level
+ * emptied counts as changed). Return false when every level's must be
+ * looked at.
+ */
+static __always_inline bool hwt_events_kept(struct hwt_wheel *w,
+					    unsigned int lvl)
+{
+	return ~w->fresh == (BIT(lvl) | HWT_FRESH_BEST) &&
+	       (w->occupied & BIT(lvl)) && hwt_events_again(w, lvl);
+}
+
 /* The events of every level, unless nothing changed since the last look. */
 static __always_inline void hwt_events_refresh(struct hwt_wheel *w)
 {
@@ -181,8 +194,7 @@ static __always_inline void hwt_events_refresh(struct hwt_wheel *w)
 static __always_inline void hwt_events_popped(struct hwt_wheel *w,
 					      unsigned int lvl)
 {
-	if (~w->fresh != (BIT(lvl) | HWT_FRESH_BEST) ||
-	    !(w->occupied & BIT(lvl)) || !hwt_events_again(w, lvl))
+	if (!hwt_events_kept(w, lvl))
 		hwt_events_look(w);
 }
 
