@@ -164,8 +164,8 @@ NATIVE_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	-Wno-sign-compare -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-Itests/native/include -Ikmod -Ikmod/include
 
-WHEEL_SUITES := $(BUILD)/wheel_kunit $(BUILD)/wheel_bound_kunit $(BUILD)/wheel_range_kunit \
-	$(BUILD)/wheel_herd_kunit $(BUILD)/wheel_ahead_kunit \
+WHEEL_SUITES := $(BUILD)/wheel_kunit $(BUILD)/wheel_bound_kunit $(BUILD)/wheel_model_kunit \
+	$(BUILD)/wheel_range_kunit $(BUILD)/wheel_herd_kunit $(BUILD)/wheel_ahead_kunit \
 	$(BUILD)/wheel_look_kunit
 
 $(WHEEL_SUITES): $(BUILD)/%: tests/kunit/%.c tests/kunit/wheel_test.h kmod/wheel.c kmod/wheel_clock.c kmod/wheel_look.c \
