@@ -73,7 +73,7 @@ boot() {
 		bench="$out/guest" bin="$out/guest-bin" || die "cannot pack the $name guest"
 	[ -n "${HWT_GUEST_LOCK:-}" ] && flock 9
 	t0=$SECONDS
-	HWT_QEMU_MEM=4G "$HWT_TOP/tests/vm/qemu.sh" "/boot/vmlinuz-$rel" \
+	HWT_QEMU_MEM=4G "$HWT_TOP/tests/vm/qemu.sh" "$(hwt_stock_image "$rel")" \
 		"$out/$name.initrd.gz" bench "$out/$name.console" "$results" 1800 "$@"
 	rc=$?
 	[ -n "${HWT_GUEST_LOCK:-}" ] && flock -u 9
@@ -92,13 +92,13 @@ delivery() {
 }
 
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
-	read -r label _ hdr _ <<<"$entry"
+	read -r label hdr _ <<<"$entry"
 	if [ -n "$kernels" ] && [[ " ${kernels//,/ } " != *" $label "* ]]; then
 		continue
 	fi
 	rel=$(hwt_stock_release "$hdr")
 	log "guests on stock $label ($rel)"
-	"$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$out/stock-$label" ||
+	"$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$out/stock-$label" ||
 		die "module build against $rel failed"
 	if [[ $label == *-rt ]]; then
 		delivery "$rel" "stock-$label" "$out/stock-$label/modules" \
@@ -108,7 +108,7 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	fi
 	[ "$before" = none ] && continue
 	rm -f "$raw/stock-$label-before.results"
-	if ! "$out/before-guest-src/tests/vm/build.sh" "/usr/src/linux-headers-$rel" \
+	if ! "$out/before-guest-src/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" \
 		"$out/stock-$label-before"; then
 		log "the module of $before does not build against $rel: no before run there"
 		continue

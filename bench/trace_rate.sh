@@ -20,14 +20,14 @@ want=${HWT_TRACE_KERNEL:-6.12}
 out=${HWT_TRACE_OUT:-$HWT_OUT/trace}
 rel=
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
-	read -r label _ hdr _ <<<"$entry"
+	read -r label hdr _ <<<"$entry"
 	[ "$label" = "$want" ] && rel=$(hwt_stock_release "$hdr")
 done
 [ -n "$rel" ] || die "no stock kernel $want (scripts/common.sh)"
 src=$(hwt_src_dir)
 rm -rf "$out"
 mkdir -p "$out/guest"
-"$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$out/mod" > "$out/build.log" 2>&1 ||
+"$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$out/mod" > "$out/build.log" 2>&1 ||
 	die "module build failed (see $out/build.log)"
 make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftests" ||
 	die "cannot build libhwtimer"
@@ -78,7 +78,7 @@ done
 EOS
 chmod +x "$out/guest/dev_bench"
 "$HWT_TOP/tests/vm/initramfs.sh" "$out/initrd.gz" "$out/mod/modules" bench="$out/guest" > /dev/null
-HWT_QEMU_MEM=4G "$HWT_TOP/tests/vm/qemu.sh" "/boot/vmlinuz-$rel" "$out/initrd.gz" bench \
+HWT_QEMU_MEM=4G "$HWT_TOP/tests/vm/qemu.sh" "$(hwt_stock_image "$rel")" "$out/initrd.gz" bench \
 	"$out/console" "$out/results" 3600 hwt.bench=dev_bench ||
 	die "the guest failed (see $out/console)"
 # HWT_TRACE_ANALYSE=0: the guest's run only (bench/late_breakdown.py later)

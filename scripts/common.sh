@@ -6,7 +6,10 @@ HWT_CACHE=${HWT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/hwtimer}
 HWT_OUT=${HWT_OUT:-$HWT_TOP/.vm}
 
 # Debian's stock kernels for the compatibility matrix:
-# "label image-package headers-package guest-mode [boot-option...]"
+# "label headers-metapackage guest-mode [boot-option...]". They are never
+# installed on the host: scripts/stock.sh unpacks each one's image and
+# headers from Debian's .debs into the cache (hwt_stock_image,
+# hwt_stock_headers).
 # (tests/vm/init.sh modes: smoke runs the smoke tests, user every userspace
 # test). Each runs every userspace test under another preemption model:
 # 6.1 with none, where only the module's own resched points give the CPU
@@ -14,9 +17,9 @@ HWT_OUT=${HWT_OUT:-$HWT_TOP/.vm}
 # run that signals eventfds can be preempted (tests/user/signal_test.c);
 # 6.12-rt. The debug guest is fully preemptible too.
 HWT_STOCK_KERNELS=(
-	"6.1 linux-image-amd64 linux-headers-amd64 user preempt=none"
-	"6.12 linux-image-6.12-amd64 linux-headers-6.12-amd64 user preempt=full"
-	"6.12-rt linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64 user"
+	"6.1 linux-headers-amd64 user preempt=none"
+	"6.12 linux-headers-6.12-amd64 user preempt=full"
+	"6.12-rt linux-headers-6.12-rt-amd64 user"
 )
 
 log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
@@ -46,13 +49,28 @@ hwt_src_dir() {
 	echo "$dir"
 }
 
-# Release string of the kernel a headers package builds against, e.g. 6.1.0-56-amd64.
+# Release string of the kernel a headers metapackage stands for, e.g.
+# 6.1.0-56-amd64, from apt's lists (nothing needs to be installed).
 hwt_stock_release() {
-	local hdr_pkg=$1 dep
-	dep=$(dpkg-query -W -f='${Depends}' "$hdr_pkg" 2>/dev/null | tr ',' '\n' | sed -n 's/^ *linux-headers-\([^ ]*\).*/\1/p' | head -n1)
-	[ -n "$dep" ] || die "cannot tell which kernel $hdr_pkg belongs to"
+	local meta=$1 dep
+	dep=$(apt-cache depends --no-recommends --no-suggests --no-conflicts --no-breaks \
+		--no-replaces --no-enhances "$meta" 2>/dev/null |
+		sed -n 's/^ *Depends: linux-headers-\([^ ]*\)$/\1/p' | head -n1)
+	[ -n "$dep" ] || die "cannot tell which kernel $meta stands for (run scripts/deps.sh)"
 	echo "$dep"
 }
+
+# Where scripts/stock.sh unpacked a stock kernel: its image and System.map
+# under boot/, its headers (a tree to build modules against) under usr/src/.
+hwt_stock_root() {
+	local dir=$HWT_CACHE/stock/$1
+	[ -f "$dir/.done" ] || die "stock kernel $1 is not in $HWT_CACHE/stock (run scripts/deps.sh)"
+	echo "$dir"
+}
+hwt_stock_image() { local r; r=$(hwt_stock_root "$1") && echo "$r/boot/vmlinuz-$1"; }
+hwt_stock_headers() { local r; r=$(hwt_stock_root "$1") && echo "$r/usr/src/linux-headers-$1"; }
+# the Debian version of the headers that were unpacked, e.g. 6.1.192-2
+hwt_stock_version() { local r; r=$(hwt_stock_root "$1") && cat "$r/.version"; }
 
 # What a module build needs from the repository (uapi/ may not exist yet).
 hwt_kbuild_sources() {

@@ -3,8 +3,9 @@
 # What an admin does on a real box, as TAP, on the host (which cannot load
 # modules, but can build and install them): make install into a DESTDIR,
 # build a program against the installed library with pkg-config, make
-# uninstall, and dkms build, against every stock kernel's headers, of the
-# sources make install-dkms-src stages (make dkms-install's).
+# uninstall, and dkms build, against every stock kernel's headers (those
+# scripts/stock.sh unpacked into the cache: none is installed on the host),
+# of the sources make install-dkms-src stages (make dkms-install's).
 #
 # usage: install_check.sh KSFT_DIR RELEASE...
 set -uo pipefail
@@ -14,6 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../../scripts/common.sh"
 
 # a private copy: builds must not leave objects in the work tree
 src=$tmp/src
@@ -22,7 +24,7 @@ mkdir -p "$src"
 	grep -v '^\.vm/\|^build/' | (cd "$top" && xargs -d '\n' cp --parents -t "$src")
 dest=$tmp/root
 rel=$1
-kdir=/lib/modules/$rel/build
+kdir=$(hwt_stock_headers "$rel") || exit 1
 mk() { make -s -C "$src" BUILD="$tmp/build" KSFT_DIR="$ksft" "$@"; }
 
 cat > "$tmp/prog.c" <<'EOC'
@@ -125,7 +127,8 @@ dkms_build() {
 	local r=$1 tree=$tmp/dkms
 	mkdir -p "$tree"
 	dkms --dkmstree "$tree" --sourcetree "${dkms_src%/*}" add -m hwtimer -v "$version" >/dev/null 2>&1 || true
-	dkms --dkmstree "$tree" --sourcetree "${dkms_src%/*}" build -m hwtimer -v "$version" -k "$r" &&
+	dkms --dkmstree "$tree" --sourcetree "${dkms_src%/*}" build -m hwtimer -v "$version" -k "$r" \
+		--kernelsourcedir "$(hwt_stock_headers "$r")" &&
 		[ "$(modinfo -F version "$tree/hwtimer/$version/$r/x86_64/module/hwtimer.ko"*)" = "$version" ]
 }
 

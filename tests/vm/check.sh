@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: every test of hwtimer, from a fresh Debian 12 machine.
 #
-#  1. install what is missing from Debian's registry
+#  1. install the build tools that are missing from Debian's registry, and
+#     fetch Debian's stock kernels into the cache (never onto the host)
 #  2. run the wheel core's KUnit suite natively (ASan + UBSan)
 #  3. build (or reuse) the debug kernel, build the module, its KUnit modules
 #     and the userspace tests, and run them all in a TCG guest; the same
@@ -43,14 +44,15 @@ built() {	# record a build step as a test case
 	if [ "$2" -eq 0 ]; then builds+=("ok $1"); else builds+=("not ok $1"); fi
 }
 
-timed "install packages" "$HWT_TOP/scripts/deps.sh" || die "cannot install the packages"
+"$HWT_TOP/tests/host/untouched_check.sh" --snapshot "$res/untouched"
+timed "install packages, fetch the stock kernels" "$HWT_TOP/scripts/deps.sh" || die "cannot install the packages"
 src=$(hwt_src_dir)
 
 # Step 5's chroot, made while the kernels build (once: it is cached): the
 # stock kernels but PREEMPT_RT, whose headers it installs
 pkg_rels=()
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
-	read -r label _ hdr _ <<<"$entry"
+	read -r label hdr _ <<<"$entry"
 	[[ $label == *-rt ]] || pkg_rels+=("$(hwt_stock_release "$hdr")")
 done
 "$HWT_TOP/tests/vm/pkg_check.sh" --prepare "${pkg_rels[@]}" > "$res/pkgroot.log" 2>&1 &
@@ -71,7 +73,7 @@ section() {
 # 2. native core tests
 stock_rels=()
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
-	read -r _ _ hdr _ <<<"$entry"
+	read -r _ hdr _ <<<"$entry"
 	stock_rels+=("$(hwt_stock_release "$hdr")")
 done
 {
@@ -153,9 +155,9 @@ uml_kunit
 
 # 4. the compatibility matrix
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
-	read -r label img hdr mode boot <<<"$entry"
+	read -r label hdr mode boot <<<"$entry"
 	rel=$(hwt_stock_release "$hdr")
-	timed "module against stock $label ($rel)" "$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$HWT_OUT/stock-$label"
+	timed "module against stock $label ($rel)" "$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$HWT_OUT/stock-$label"
 	rc=$?; built "build module against stock $label ($rel)" $rc
 	[ $rc -eq 0 ] || continue
 	"$HWT_TOP/tests/vm/initramfs.sh" "$HWT_OUT/stock-$label/initrd.gz" "$HWT_OUT/stock-$label/modules" \
@@ -165,7 +167,7 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	# own text racing another vCPU under multi-threaded TCG (qemu.sh)
 	timed "stock $label guest${boot:+ ($boot)}: $mode tests" env HWT_QEMU_TCG_THREAD=single \
 		"$HWT_TOP/tests/vm/qemu.sh" \
-		"/boot/vmlinuz-$rel" "$HWT_OUT/stock-$label/initrd.gz" "$mode" \
+		"$(hwt_stock_image "$rel")" "$HWT_OUT/stock-$label/initrd.gz" "$mode" \
 		"$res/stock-$label.console" "$res/stock-$label.results" 1800 $boot
 	runs+=("stock-$label:$res/stock-$label.results:$res/stock-$label.console:$?")
 done
@@ -178,10 +180,13 @@ section host:packages "Debian packages: make deb, apt, DKMS, pkg-config (chroot)
 for rel in "${pkg_rels[@]}"; do
 	[ -f "$HWT_OUT/pkg/$rel.initrd.gz" ] || continue
 	timed "stock $rel guest: the packages' module, hwtimerctl, a program" \
-		env HWT_QEMU_TCG_THREAD=single "$HWT_TOP/tests/vm/qemu.sh" "/boot/vmlinuz-$rel" \
+		env HWT_QEMU_TCG_THREAD=single "$HWT_TOP/tests/vm/qemu.sh" "$(hwt_stock_image "$rel")" \
 		"$HWT_OUT/pkg/$rel.initrd.gz" user "$res/pkg-$rel.console" "$res/pkg-$rel.results" 600
 	runs+=("pkg-$rel:$res/pkg-$rel.results:$res/pkg-$rel.console:$?")
 done
+
+section host:untouched "the machine: build tools installed, no kernel" \
+	"$HWT_TOP/tests/host/untouched_check.sh" "$res/untouched" >> "$host" 2>&1
 
 {
 	echo "=== hwt-begin host:builds"

@@ -34,9 +34,9 @@ mirror=${HWT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 base_pkgs=(dkms adduser liburing2 libc6-dev pkg-config)
 hdr_pkgs=()
 for r in "${rels[@]}"; do
-	hdr_pkgs+=("linux-headers-$r=$(dpkg-query -W -f='${Version}' "linux-headers-$r")")
+	hdr_pkgs+=("linux-headers-$r=$(hwt_stock_version "$r")")
 done
-key=$(echo "bookworm ${base_pkgs[*]} ${hdr_pkgs[*]}" | sha256sum | cut -c1-16)
+key=$(echo "bookworm minbase-status ${base_pkgs[*]} ${hdr_pkgs[*]}" | sha256sum | cut -c1-16)
 base=$HWT_CACHE/pkgroot-$key
 
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
@@ -53,6 +53,8 @@ make_base() {
 	printf 'deb %s bookworm main\ndeb %s bookworm-updates main\ndeb %s-security bookworm-security main\n' \
 		"$mirror" "$mirror" "$mirror" > "$new/etc/apt/sources.list"
 	cp /etc/resolv.conf "$new/etc/resolv.conf"
+	# what a fresh Debian 12 has installed, for host_untouched()
+	cp "$new/var/lib/dpkg/status" "$new/var/lib/dpkg/status.minbase"
 	# no service starts in a chroot
 	printf '#!/bin/sh\nexit 101\n' > "$new/usr/sbin/policy-rc.d"
 	chmod +x "$new/usr/sbin/policy-rc.d"
@@ -211,8 +213,31 @@ dkms_install() {
 		[ ! -e "$root/usr/src/hwtimer-$version" ]
 }
 
+# What the README's commands do to a machine: apt installs build tools
+# only, on a fresh Debian 12 (the minbase's own dpkg status, simulated),
+# and the stock kernels are fetched into the cache, not installed: /boot,
+# /lib/modules and dpkg's package set stay as they were.
+host_untouched() {
+	local pkgs
+	mkdir -p "$root/tmp/hs" && cp -r "$HWT_TOP/scripts" "$root/tmp/hs/" || return 1
+	in_root env HWT_APT_SIMULATE=1 bash /tmp/hs/scripts/deps.sh \
+		-o Dir::State::status=/var/lib/dpkg/status.minbase > "$tmp/sim" || return 1
+	pkgs=$(sed -n 's/^Inst \([^ ]*\) .*/\1/p' "$tmp/sim")
+	echo "a fresh Debian 12 gets $(wc -w <<<"$pkgs") packages"
+	[ -n "$pkgs" ] || { cat "$tmp/sim"; return 1; }
+	if grep -E '^(linux-image-|grub|initramfs-tools|dracut|tiny-initramfs|systemd-boot)' <<<"$pkgs"; then
+		echo "^ a kernel or boot package among them"
+		return 1
+	fi
+	snapshot() { (cd "$root" && ls -laR --time-style=full-iso boot lib/modules 2>&1 && chroot . dpkg-query -W); }
+	snapshot > "$tmp/before" &&
+		in_root env HWT_CACHE=/tmp/hs/cache bash /tmp/hs/scripts/stock.sh 6.12 &&
+		ls "$root"/tmp/hs/cache/stock/*/boot/vmlinuz-* "$root"/tmp/hs/cache/stock/*/usr/src/linux-headers-*/Makefile &&
+		snapshot > "$tmp/after" && diff "$tmp/before" "$tmp/after"
+}
+
 echo "TAP version 13"
-echo "1..9"
+echo "1..10"
 t "make deb builds hwtimer-dkms, libhwtimer1, libhwtimer-dev and hwtimerctl" build_debs
 t "a Debian 12 chroot with the headers of ${rels[*]} (cached after the first run)" with_base
 if ! overlay; then
@@ -226,4 +251,6 @@ t "a program builds with pkg-config --cflags --libs hwtimer, linked to libhwtime
 t "the guests' initramfs: each kernel's module, dynamic hwtimerctl and program, libraries" guest_files
 t "apt purge removes the module, its sources and DKMS state, and every file" purged
 t "make dkms-install and dkms-uninstall for ${rels[0]}" dkms_install
+t "make vm's and make check's set-up on a fresh Debian 12: build tools only; kernels fetched, not installed" \
+	host_untouched
 exit $fail

@@ -8,11 +8,11 @@ set -euo pipefail
 
 "$HWT_TOP/scripts/deps.sh"
 src=$(hwt_src_dir)
-read -r label img hdr _ <<<"${HWT_STOCK_KERNELS[1]}"
+read -r label hdr _ <<<"${HWT_STOCK_KERNELS[1]}"
 rel=$(hwt_stock_release "$hdr")
 out=$HWT_OUT/vm
 log "building hwtimer against Debian's $label kernel ($rel)"
-"$HWT_TOP/tests/vm/build.sh" "/usr/src/linux-headers-$rel" "$out"
+"$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$out"
 make -s -C "$HWT_TOP" user BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftests"
 "$HWT_TOP/tests/vm/initramfs.sh" "$out/initrd.gz" "$out/modules" bin="$out/user/bin"
 
@@ -21,5 +21,5 @@ if [ -t 0 ] && [ -t 1 ] && [ "${CI:-}" != true ]; then
 	mode=shell
 fi
 log "booting (TCG, 2 vCPUs); the demo follows"
-"$HWT_TOP/tests/vm/qemu.sh" "/boot/vmlinuz-$rel" "$out/initrd.gz" "$mode" - \
+"$HWT_TOP/tests/vm/qemu.sh" "$(hwt_stock_image "$rel")" "$out/initrd.gz" "$mode" - \
 	"$out/results.log" 3600 quiet
