@@ -11,7 +11,16 @@
 #        untouched_check.sh DIR              (after the run)
 set -uo pipefail
 
-boot_listing() { ls -laR --time-style=full-iso /boot /lib/modules 2>&1; }
+boot_listing() {
+	local d
+	for d in /boot /lib/modules; do
+		if [ -e "$d" ]; then
+			ls -laR --time-style=full-iso "$d"
+		else
+			echo "$d: absent"
+		fi
+	done
+}
 packages() { dpkg-query -W -f='${Package}\n' | sort; }
 
 if [ "$1" = --snapshot ]; then
