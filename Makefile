@@ -13,8 +13,8 @@
 #   make bench         benchmarks: native, and in guests on stock kernels;
 #                      writes BENCHMARKS.md and bench/*.svg
 #   make style         SPDX ids, checkpatch --strict and sparse on kmod/ and uapi/
-#   make install       module, library, headers, hwtimerctl, man pages, udev
-#                      rule and modules-load.d file (PREFIX, DESTDIR)
+#   make install       module, library, headers, hwtimerctl, man pages and
+#                      modules-load.d file (PREFIX, DESTDIR)
 #   make dkms-install  the module's sources to /usr/src, built by DKMS for
 #                      every kernel the box installs
 #   make dist          hwtimer-VERSION.tar.xz, from git archive
@@ -27,7 +27,6 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-UDEVDIR ?= /lib/udev/rules.d
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 MODULESLOADDIR ?= /usr/lib/modules-load.d
 DKMS_SRCDIR ?= /usr/src
@@ -218,7 +217,7 @@ USER_FILES = $(BINDIR)/hwtimerctl $(LIBDIR)/libhwtimer.a \
 	$(LIBDIR)/libhwtimer.so.$(LIB_VERSION) $(LIBDIR)/libhwtimer.so.$(LIB_SOVER) \
 	$(LIBDIR)/libhwtimer.so $(LIBDIR)/pkgconfig/hwtimer.pc \
 	$(HDRDIR)/libhwtimer.h $(HDRDIR)/libhwtimer_version.h $(HDRDIR)/linux/hwtimer.h \
-	$(UDEVDIR)/60-hwtimer.rules $(MODULESLOADDIR)/hwtimer.conf $(BASHCOMPDIR)/hwtimerctl \
+	$(MODULESLOADDIR)/hwtimer.conf $(BASHCOMPDIR)/hwtimerctl \
 	$(foreach p,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 
 install: install-module install-user
@@ -236,8 +235,9 @@ install-module:
 # what install-user installs, built (debian/rules builds this)
 install-build: lib $(BUILD)/shared/hwtimerctl man
 
-# A staged install (DESTDIR) only writes files; an install on the box
-# also creates the group the udev rule names and reloads udev.
+# A staged install (DESTDIR) only writes files; an install on the box also
+# runs ldconfig. No udev rule: the module creates /dev/hwtimer with mode
+# 0666, and udev/60-hwtimer.rules says how an administrator restricts it.
 install-user: install-build
 	install -D -m 0755 $(BUILD)/shared/hwtimerctl "$(DESTDIR)$(BINDIR)/hwtimerctl"
 	install -D -m 0644 $(BUILD)/lib/libhwtimer.a "$(DESTDIR)$(LIBDIR)/libhwtimer.a"
@@ -249,14 +249,12 @@ install-user: install-build
 	install -D -m 0644 $(UT)/lib/libhwtimer.h "$(DESTDIR)$(HDRDIR)/libhwtimer.h"
 	install -D -m 0644 $(VERSION_HDR) "$(DESTDIR)$(HDRDIR)/libhwtimer_version.h"
 	install -D -m 0644 uapi/linux/hwtimer.h "$(DESTDIR)$(HDRDIR)/linux/hwtimer.h"
-	install -D -m 0644 udev/60-hwtimer.rules "$(DESTDIR)$(UDEVDIR)/60-hwtimer.rules"
 	install -D -m 0644 modules-load.d/hwtimer.conf "$(DESTDIR)$(MODULESLOADDIR)/hwtimer.conf"
 	install -D -m 0644 $(UT)/completion/hwtimerctl "$(DESTDIR)$(BASHCOMPDIR)/hwtimerctl"
 	set -e; for p in $(MAN_BUILT); do \
 		s=$${p##*.}; install -D -m 0644 $$p "$(DESTDIR)$(MANDIR)/man$$s/$${p##*/}"; \
 	done
-	$(if $(DESTDIR),,-ldconfig; getent group hwtimer >/dev/null || groupadd -r hwtimer; \
-		udevadm control --reload 2>/dev/null; udevadm trigger -s misc 2>/dev/null; true)
+	$(if $(DESTDIR),,-ldconfig)
 
 uninstall: uninstall-module uninstall-user
 
