@@ -276,8 +276,8 @@ uninstall-user:
 DKMS ?= dkms
 DKMS_KERNELS ?=
 DKMS_DIR = $(DESTDIR)$(DKMS_SRCDIR)/hwtimer-$(VERSION)
-DKMS_FILES = Kbuild VERSION $(wildcard kmod/*.[ch] kmod/compat/* kmod/include/linux/*.h) \
-	uapi/linux/hwtimer.h
+DKMS_FILES = Kbuild VERSION dkms-post-build \
+	$(wildcard kmod/*.[ch] kmod/compat/* kmod/include/linux/*.h) uapi/linux/hwtimer.h
 
 $(BUILD)/dkms.conf: dkms.conf VERSION
 	@mkdir -p $(@D)
