@@ -323,15 +323,17 @@ dist:
 	@echo "$(DISTDIR)/hwtimer-$(VERSION).tar.xz"
 
 # The Debian packages (debian/), built from a copy of the tree (what git
-# tracks, committed or not), into DEBDIR; scripts/deps.sh installs their
-# build-dependencies.
+# tracks, committed or not), into DEBDIR, with the source package (.dsc)
+# that lintian checks beside the binary ones; scripts/deps.sh installs
+# their build-dependencies. DEB_BUILD_OPTIONS=nocheck skips the wheel's
+# native suites.
 DEBDIR ?= $(BUILD)/deb
 deb:
 	rm -rf "$(DEBDIR)" && mkdir -p "$(DEBDIR)/hwtimer-$(VERSION)"
 	(git ls-files -co --exclude-standard 2>/dev/null || find . -type f -not -path './.git/*') | \
 		grep -v '^\(\./\)\?\(build\|\.vm\)/' | xargs -d '\n' cp --parents -t "$(DEBDIR)/hwtimer-$(VERSION)"
-	cd "$(DEBDIR)/hwtimer-$(VERSION)" && dpkg-buildpackage -us -uc -b
-	@ls "$(DEBDIR)"/*.deb
+	cd "$(DEBDIR)/hwtimer-$(VERSION)" && dpkg-buildpackage -us -uc
+	@ls "$(DEBDIR)"/*.dsc "$(DEBDIR)"/*.deb
 
 clean:
 	rm -rf "$(BUILD)" .vm
