@@ -140,7 +140,9 @@ $(BUILD)/shared/hwtimerctl: $(CLI_SRCS) $(CLI_HDRS) $(BUILD)/lib/libhwtimer.so.$
 	$(CC) $(UCFLAGS) $(CPPFLAGS) $(CFLAGS) $(CLI_URING) -I$(UT)/lib $(CLI_SRCS) \
 		$(LDFLAGS) -L$(BUILD)/lib -lhwtimer -o $@ $(if $(CLI_URING),-luring)
 
-# the man pages, with the release in their .TH lines
+# the man pages, with the release in their .TH lines; a page that only
+# includes another (.so, one per name a page documents besides its own) is
+# installed as a symlink to it
 MAN_PAGES := $(wildcard $(UT)/man/*.[1347])
 MAN_BUILT := $(patsubst $(UT)/man/%,$(BUILD)/man/%,$(MAN_PAGES))
 $(BUILD)/man/%: $(UT)/man/% VERSION
@@ -252,7 +254,9 @@ install-user: install-build
 	install -D -m 0644 modules-load.d/hwtimer.conf "$(DESTDIR)$(MODULESLOADDIR)/hwtimer.conf"
 	install -D -m 0644 $(UT)/completion/hwtimerctl "$(DESTDIR)$(BASHCOMPDIR)/hwtimerctl"
 	set -e; for p in $(MAN_BUILT); do \
-		s=$${p##*.}; install -D -m 0644 $$p "$(DESTDIR)$(MANDIR)/man$$s/$${p##*/}"; \
+		s=$${p##*.}; d="$(DESTDIR)$(MANDIR)/man$$s"; l=$$(sed -n '1s|^\.so man[0-9]/||p' $$p); \
+		if [ -n "$$l" ]; then mkdir -p "$$d" && ln -sf "$$l" "$$d/$${p##*/}"; \
+		else install -D -m 0644 $$p "$$d/$${p##*/}"; fi; \
 	done
 	$(if $(DESTDIR),,-ldconfig)
 

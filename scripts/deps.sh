@@ -31,7 +31,7 @@ pkgs=(
 	# host-side fuzzing of the wheel core
 	clang libclang-rt-dev
 	# checking the man pages
-	groff-base
+	groff-base mandoc
 	# make deb (debian/), the chroot its packages are tested in, and
 	# lintian, which checks them (tests/vm/pkg_check.sh)
 	debhelper dh-dkms debootstrap lintian
