@@ -163,7 +163,7 @@ laid_out() {
 	for f in /usr/include/hwtimer/libhwtimer.h /usr/include/hwtimer/libhwtimer_version.h \
 		/usr/include/hwtimer/linux/hwtimer.h /usr/lib/modules-load.d/hwtimer.conf \
 		/usr/share/doc/hwtimer-dkms/examples/60-hwtimer.rules /usr/share/man/man4/hwtimer.4.gz \
-		/usr/share/doc/hwtimer-dkms/README.Debian /usr/bin/hwtimerctl; do
+		/usr/share/doc/hwtimer-dkms/README.Debian.gz /usr/bin/hwtimerctl; do
 		[ -e "$root$f" ] || { echo "missing $f"; return 1; }
 	done
 	[ ! -e "$root/usr/include/linux/hwtimer.h" ] && grep -qx hwtimer "$root/usr/lib/modules-load.d/hwtimer.conf" &&
