@@ -3,14 +3,18 @@
 # hwtimer: the module (Kbuild, against KDIR), the userspace side, and the
 # VM harness that tests it all.
 #
-#   make               module + userspace tests, against KDIR
+#   make               the module (against KDIR), libhwtimer, hwtimerctl and
+#                      the man pages: what make install installs
+#   make tests         the tests: userspace tests (kselftest harness, static;
+#                      needs KSFT_DIR, liburing-dev and gcc-multilib), the
+#                      CLI's host tests and the wheel's native suites
 #   make check         every test, in QEMU guests (what CI runs)
 #   make vm            the demo in a guest; a shell when run from a terminal
 #   make bench         benchmarks: native, and in guests on stock kernels;
 #                      writes BENCHMARKS.md and bench/*.svg
 #   make style         SPDX ids, checkpatch --strict and sparse on kmod/ and uapi/
-#   make install       module, library, headers, hwtimerctl, man pages, udev
-#                      rule and modules-load.d file (PREFIX, DESTDIR)
+#   make install       module, library, headers, hwtimerctl, man pages and
+#                      modules-load.d file (PREFIX, DESTDIR)
 #   make dkms-install  the module's sources to /usr/src, built by DKMS for
 #                      every kernel the box installs
 #   make dist          hwtimer-VERSION.tar.xz, from git archive
@@ -23,7 +27,6 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
-UDEVDIR ?= /lib/udev/rules.d
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 MODULESLOADDIR ?= /usr/lib/modules-load.d
 DKMS_SRCDIR ?= /usr/src
@@ -44,7 +47,9 @@ SUBST_VERSION := sed -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@VERSION_MINOR@|$(word 2,$(VERSION_WORDS))|g' \
 	-e 's|@VERSION_PATCH@|$(word 3,$(VERSION_WORDS))|g'
 
-WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+# WERROR=0 (distribution builds: debian/rules) keeps warnings warnings
+WERROR ?= 1
+WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wno-unused-parameter
 # kselftest_harness.h: EXPECT_* compare mixed signedness, TEST_F vfork()s
 TEST_WARN := -Wno-sign-compare -Wno-clobbered
 # $(BUILD)/include: libhwtimer_version.h, which the build writes
@@ -70,17 +75,24 @@ CLI_HDRS := $(UT)/cli.h $(UT)/parse.h $(UT)/hist.h $(UT)/args.h $(UT)/samples.h 
 	$(UT)/histfile.h $(UT)/latency.h $(UT)/lib/libhwtimer.h uapi/linux/hwtimer.h \
 	$(VERSION_HDR)
 
-.PHONY: all module user lib cli user-tests ksft-check native-check host-tests host-check check check-long vm bench \
+.PHONY: all tests native-tests module user lib cli user-tests ksft-check native-check host-tests host-check check check-long vm bench \
 	style clean man install-build \
 	install install-module install-user uninstall uninstall-module uninstall-user \
 	install-dkms-src dkms-install dkms-uninstall dist deb
 
-all: module user
+# What make install installs (hwtimer.ko alone, not the example driver, the
+# benchmark or the KUnit modules that make module builds besides), and nothing
+# that needs more than the kernel's headers and build-essential. The tests
+# have their own target.
+all: MODULE_FLAGS := HWT_TEST_MODULES=n
+all: module install-build
+
+tests: user-tests host-tests native-tests
 
 module:
 	@test -d "$(KDIR)" || { echo "No kernel build tree at KDIR=$(KDIR)." \
 		"Install linux-headers-$$(uname -r) or pass KDIR=/path/to/build." >&2; exit 1; }
-	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" modules
+	$(MAKE) -C "$(KDIR)" M="$(CURDIR)" $(MODULE_FLAGS) modules
 
 user: lib cli user-tests
 
@@ -128,7 +140,9 @@ $(BUILD)/shared/hwtimerctl: $(CLI_SRCS) $(CLI_HDRS) $(BUILD)/lib/libhwtimer.so.$
 	$(CC) $(UCFLAGS) $(CPPFLAGS) $(CFLAGS) $(CLI_URING) -I$(UT)/lib $(CLI_SRCS) \
 		$(LDFLAGS) -L$(BUILD)/lib -lhwtimer -o $@ $(if $(CLI_URING),-luring)
 
-# the man pages, with the release in their .TH lines
+# the man pages, with the release in their .TH lines; a page that only
+# includes another (.so, one per name a page documents besides its own) is
+# installed as a symlink to it
 MAN_PAGES := $(wildcard $(UT)/man/*.[1347])
 MAN_BUILT := $(patsubst $(UT)/man/%,$(BUILD)/man/%,$(MAN_PAGES))
 $(BUILD)/man/%: $(UT)/man/% VERSION
@@ -174,6 +188,8 @@ $(WHEEL_SUITES): $(BUILD)/%: tests/kunit/%.c tests/kunit/wheel_test.h kmod/wheel
 	@mkdir -p $(@D)
 	$(CC) $(NATIVE_CFLAGS) $< -o $@
 
+native-tests: $(WHEEL_SUITES)
+
 native-check: $(WHEEL_SUITES)
 	set -e; for t in $(WHEEL_SUITES); do $$t; done
 
@@ -203,7 +219,7 @@ USER_FILES = $(BINDIR)/hwtimerctl $(LIBDIR)/libhwtimer.a \
 	$(LIBDIR)/libhwtimer.so.$(LIB_VERSION) $(LIBDIR)/libhwtimer.so.$(LIB_SOVER) \
 	$(LIBDIR)/libhwtimer.so $(LIBDIR)/pkgconfig/hwtimer.pc \
 	$(HDRDIR)/libhwtimer.h $(HDRDIR)/libhwtimer_version.h $(HDRDIR)/linux/hwtimer.h \
-	$(UDEVDIR)/60-hwtimer.rules $(MODULESLOADDIR)/hwtimer.conf $(BASHCOMPDIR)/hwtimerctl \
+	$(MODULESLOADDIR)/hwtimer.conf $(BASHCOMPDIR)/hwtimerctl \
 	$(foreach p,$(MAN_PAGES),$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 
 install: install-module install-user
@@ -221,8 +237,9 @@ install-module:
 # what install-user installs, built (debian/rules builds this)
 install-build: lib $(BUILD)/shared/hwtimerctl man
 
-# A staged install (DESTDIR) only writes files; an install on the box
-# also creates the group the udev rule names and reloads udev.
+# A staged install (DESTDIR) only writes files; an install on the box also
+# runs ldconfig. No udev rule: the module creates /dev/hwtimer with mode
+# 0666, and udev/60-hwtimer.rules says how an administrator restricts it.
 install-user: install-build
 	install -D -m 0755 $(BUILD)/shared/hwtimerctl "$(DESTDIR)$(BINDIR)/hwtimerctl"
 	install -D -m 0644 $(BUILD)/lib/libhwtimer.a "$(DESTDIR)$(LIBDIR)/libhwtimer.a"
@@ -234,14 +251,14 @@ install-user: install-build
 	install -D -m 0644 $(UT)/lib/libhwtimer.h "$(DESTDIR)$(HDRDIR)/libhwtimer.h"
 	install -D -m 0644 $(VERSION_HDR) "$(DESTDIR)$(HDRDIR)/libhwtimer_version.h"
 	install -D -m 0644 uapi/linux/hwtimer.h "$(DESTDIR)$(HDRDIR)/linux/hwtimer.h"
-	install -D -m 0644 udev/60-hwtimer.rules "$(DESTDIR)$(UDEVDIR)/60-hwtimer.rules"
 	install -D -m 0644 modules-load.d/hwtimer.conf "$(DESTDIR)$(MODULESLOADDIR)/hwtimer.conf"
 	install -D -m 0644 $(UT)/completion/hwtimerctl "$(DESTDIR)$(BASHCOMPDIR)/hwtimerctl"
 	set -e; for p in $(MAN_BUILT); do \
-		s=$${p##*.}; install -D -m 0644 $$p "$(DESTDIR)$(MANDIR)/man$$s/$${p##*/}"; \
+		s=$${p##*.}; d="$(DESTDIR)$(MANDIR)/man$$s"; l=$$(sed -n '1s|^\.so man[0-9]/||p' $$p); \
+		if [ -n "$$l" ]; then mkdir -p "$$d" && ln -sf "$$l" "$$d/$${p##*/}"; \
+		else install -D -m 0644 $$p "$$d/$${p##*/}"; fi; \
 	done
-	$(if $(DESTDIR),,-ldconfig; getent group hwtimer >/dev/null || groupadd -r hwtimer; \
-		udevadm control --reload 2>/dev/null; udevadm trigger -s misc 2>/dev/null; true)
+	$(if $(DESTDIR),,-ldconfig)
 
 uninstall: uninstall-module uninstall-user
 
@@ -263,8 +280,8 @@ uninstall-user:
 DKMS ?= dkms
 DKMS_KERNELS ?=
 DKMS_DIR = $(DESTDIR)$(DKMS_SRCDIR)/hwtimer-$(VERSION)
-DKMS_FILES = Kbuild VERSION $(wildcard kmod/*.[ch] kmod/compat/* kmod/include/linux/*.h) \
-	uapi/linux/hwtimer.h
+DKMS_FILES = Kbuild VERSION dkms-post-build \
+	$(wildcard kmod/*.[ch] kmod/compat/* kmod/include/linux/*.h) uapi/linux/hwtimer.h
 
 $(BUILD)/dkms.conf: dkms.conf VERSION
 	@mkdir -p $(@D)
@@ -310,15 +327,17 @@ dist:
 	@echo "$(DISTDIR)/hwtimer-$(VERSION).tar.xz"
 
 # The Debian packages (debian/), built from a copy of the tree (what git
-# tracks, committed or not), into DEBDIR; scripts/deps.sh installs their
-# build-dependencies.
+# tracks, committed or not), into DEBDIR, with the source package (.dsc)
+# that lintian checks beside the binary ones; scripts/deps.sh installs
+# their build-dependencies. DEB_BUILD_OPTIONS=nocheck skips the wheel's
+# native suites.
 DEBDIR ?= $(BUILD)/deb
 deb:
 	rm -rf "$(DEBDIR)" && mkdir -p "$(DEBDIR)/hwtimer-$(VERSION)"
 	(git ls-files -co --exclude-standard 2>/dev/null || find . -type f -not -path './.git/*') | \
 		grep -v '^\(\./\)\?\(build\|\.vm\)/' | xargs -d '\n' cp --parents -t "$(DEBDIR)/hwtimer-$(VERSION)"
-	cd "$(DEBDIR)/hwtimer-$(VERSION)" && dpkg-buildpackage -us -uc -b
-	@ls "$(DEBDIR)"/*.deb
+	cd "$(DEBDIR)/hwtimer-$(VERSION)" && dpkg-buildpackage -us -uc
+	@ls "$(DEBDIR)"/*.dsc "$(DEBDIR)"/*.deb
 
 clean:
 	rm -rf "$(BUILD)" .vm

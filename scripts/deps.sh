@@ -31,9 +31,10 @@ pkgs=(
 	# host-side fuzzing of the wheel core
 	clang libclang-rt-dev
 	# checking the man pages
-	groff-base
-	# make deb (debian/), and the chroot its packages are tested in
-	debhelper dh-dkms debootstrap
+	groff-base mandoc
+	# make deb (debian/), the chroot its packages are tested in, and
+	# lintian, which checks them (tests/vm/pkg_check.sh)
+	debhelper dh-dkms debootstrap lintian
 )
 
 missing=()

@@ -123,8 +123,9 @@ int open_dev(void)
 	switch (-fd) {
 	case ENOENT:
 		die("%s does not exist: the hwtimer kernel module is not loaded.\n"
-		    "Load it with 'sudo modprobe hwtimer' (after 'make install'),\n"
-		    "or 'sudo insmod hwtimer.ko' from the build tree.", HWTIMER_DEVICE);
+		    "Load it with 'sudo modprobe hwtimer' (the hwtimer-dkms package or\n"
+		    "'make install' installs it), or 'sudo insmod hwtimer.ko' from the\n"
+		    "build tree.", HWTIMER_DEVICE);
 	case ENODEV:
 	case ENXIO:
 		die("%s exists but no driver answers: the hwtimer module was unloaded.\n"
@@ -132,9 +133,10 @@ int open_dev(void)
 	case EACCES:
 	case EPERM:
 		die("cannot open %s: permission denied.\n"
-		    "The udev rule 60-hwtimer.rules gives the group 'hwtimer' access;\n"
-		    "add yourself with 'sudo usermod -aG hwtimer $USER' and log in again.",
-		    HWTIMER_DEVICE);
+		    "An administrator restricted it to a group (a udev rule in\n"
+		    "/etc/udev/rules.d, e.g. 60-hwtimer.rules): see 'ls -l %s',\n"
+		    "join that group ('sudo usermod -aG GROUP $USER') and log in again.",
+		    HWTIMER_DEVICE, HWTIMER_DEVICE);
 	default:
 		die("cannot open %s: %s", HWTIMER_DEVICE, strerror(-fd));
 	}

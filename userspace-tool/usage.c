@@ -91,13 +91,35 @@ static const char top_help[] =
 	" -d, --delay D         refresh every D (default 1s, at least 10ms)\n"
 	" -n, --iterations N    stop after N screens\n";
 
+/*
+ * What DURATION_FORMS and TIME_FORMS (parse.h) say in error messages,
+ * wrapped to fit 80 columns, as every line of the help does.
+ */
+static const char durations_help[] =
+	"Durations: numbers with units: ns, us, ms, s, min, h, d or w, or\n"
+	"systemd.time(7)'s spellings (usec, msec, sec, minutes, hours, days,\n"
+	"weeks, ...), e.g. 250ms, 1.5s, 1h30m, '2min 30s'.\n";
+
+static const char times_help[] =
+	"Times: ISO 8601: YYYY-MM-DDTHH:MM:SS[.frac][Z|+HH:MM|-HH:MM] (local\n"
+	"time without a zone), or @SECONDS since the epoch.\n";
+
+/* the forms a command's help explains: those its arguments take */
+#define TAKES_DURATIONS	1
+#define TAKES_TIMES	2
+
 static const struct {
 	const char *cmd;
 	const char *text;
+	int takes;
 } helps[] = {
-	{ "after", after_help }, { "at", at_help }, { "latency", latency_help },
-	{ "bench", bench_help }, { "info", info_help }, { "stats", stats_help },
-	{ "top", top_help },
+	{ "after", after_help, TAKES_DURATIONS },
+	{ "at", at_help, TAKES_DURATIONS | TAKES_TIMES },
+	{ "latency", latency_help, TAKES_DURATIONS },
+	{ "bench", bench_help, 0 },
+	{ "info", info_help, 0 },
+	{ "stats", stats_help, 0 },
+	{ "top", top_help, TAKES_DURATIONS },
 };
 
 void usage_main(FILE *f)
@@ -120,11 +142,10 @@ void usage_main(FILE *f)
 		" -V, --version     display version\n\n"
 		"'hwtimerctl COMMAND --help' lists the options of COMMAND; they may\n"
 		"come before or after its arguments.\n\n"
-		"Durations: %s.\n"
-		"Times: %s.\n\n"
+		"%s%s\n"
 		"Exit status: 0 success, 1 failure, 2 bad command line, 3 a timer\n"
 		"fired early, 128+N stopped by signal N.\n\n"
-		"For more details see hwtimerctl(1).\n", DURATION_FORMS, TIME_FORMS);
+		"For more details see hwtimerctl(1).\n", durations_help, times_help);
 }
 
 /**
@@ -146,9 +167,11 @@ int usage_command(FILE *f, const char *cmd)
 		fprintf(f, "Usage:\n");
 		fprintf(f, helps[i].text, name);
 		fprintf(f, " -h, --help            display this help\n"
-			" -V, --version         display version\n\n"
-			"Durations: %s.\n\nFor more details see hwtimerctl(1).\n",
-			DURATION_FORMS);
+			" -V, --version         display version\n\n%s%s%s"
+			"For more details see hwtimerctl(1).\n",
+			helps[i].takes & TAKES_DURATIONS ? durations_help : "",
+			helps[i].takes & TAKES_TIMES ? times_help : "",
+			helps[i].takes ? "\n" : "");
 		return 0;
 	}
 	return -1;

@@ -210,6 +210,60 @@ TEST(help_and_version_on_every_command)
 	EXPECT_EQ(-1, usage_command(stdout, "frobnicate"));
 }
 
+/* every line of @help fits 80 columns; 0 if so */
+static int fits_80_columns(const char *help, const char *what)
+{
+	const char *l, *nl;
+
+	for (l = help; *l; l = nl + 1) {
+		nl = strchrnul(l, '\n');
+		if (nl - l >= 80) {
+			fprintf(stderr, "%s: %d columns: %.*s\n", what, (int)(nl - l), (int)(nl - l), l);
+			return -1;
+		}
+		if (!*nl)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * The help fits a terminal of 80 columns, and says how to write durations
+ * and times only to the commands that take them.
+ */
+TEST(help_fits_80_columns_and_explains_what_it_takes)
+{
+	static const char *const with_durations[] = { "after", "at", "latency", "top", NULL };
+	const char *const *cmd, *const *d;
+	char *help = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	f = open_memstream(&help, &len);
+	ASSERT_NE(NULL, f);
+	usage_main(f);
+	fclose(f);
+	EXPECT_EQ(0, fits_80_columns(help, "hwtimerctl --help"));
+	EXPECT_NE(NULL, strstr(help, "\nDurations: "));
+	EXPECT_NE(NULL, strstr(help, "\nTimes: "));
+	free(help);
+	for (cmd = args_commands; *cmd; cmd++) {
+		int takes = 0;
+
+		for (d = with_durations; *d; d++)
+			takes |= !strcmp(*d, *cmd);
+		help = NULL;
+		f = open_memstream(&help, &len);
+		ASSERT_NE(NULL, f);
+		ASSERT_EQ(0, usage_command(f, *cmd));
+		fclose(f);
+		EXPECT_EQ(0, fits_80_columns(help, *cmd));
+		EXPECT_EQ(takes, strstr(help, "\nDurations: ") != NULL) TH_LOG("%s", *cmd);
+		EXPECT_EQ(!strcmp(*cmd, "at"), strstr(help, "\nTimes: ") != NULL) TH_LOG("%s", *cmd);
+		free(help);
+	}
+}
+
 /* each command's parser says -h, --help, -V and --version, after anything */
 TEST(help_and_version_parse_on_every_command)
 {

@@ -46,13 +46,16 @@ installed() {	# every file make uninstall would remove exists
 	for f in "$dest"/usr/local/bin/hwtimerctl "$dest"/usr/local/lib/libhwtimer.a \
 		"$dest"/usr/local/lib/libhwtimer.so.1 "$dest"/usr/local/lib/pkgconfig/hwtimer.pc \
 		"$inc"/libhwtimer.h "$inc"/libhwtimer_version.h "$inc"/linux/hwtimer.h \
-		"$dest"/lib/udev/rules.d/60-hwtimer.rules "$dest"/usr/lib/modules-load.d/hwtimer.conf \
+		"$dest"/usr/lib/modules-load.d/hwtimer.conf \
 		"$dest/lib/modules/$rel/extra/"hwtimer.ko* \
 		"$dest"/usr/local/share/man/man1/hwtimerctl.1 "$dest"/usr/local/share/man/man7/libhwtimer.7 \
 		"$dest"/usr/local/share/man/man3/hwtimer_add.3 "$dest"/usr/local/share/man/man4/hwtimer.4; do
 		[ -e "$f" ] || { echo "missing $f"; return 1; }
 	done
-	grep -q 'extra/hwtimer.ko' "$dest/lib/modules/$rel/modules.dep"
+	grep -q 'extra/hwtimer.ko' "$dest/lib/modules/$rel/modules.dep" || return 1
+	# no udev rule: the module's own mode stands (udev/60-hwtimer.rules is
+	# for an administrator to copy to /etc)
+	[ ! -e "$dest/lib/udev" ] && [ ! -e "$dest/etc" ] || { echo "a udev rule installed"; return 1; }
 }
 
 # linux-libc-dev owns INCLUDEDIR/linux; a staged install creates no group
@@ -118,23 +121,53 @@ dkms_src=$tmp/dkms-root/usr/src/hwtimer-$version
 dkms_staged() {
 	mk install-dkms-src DESTDIR="$tmp/dkms-root" || return 1
 	grep -qx "PACKAGE_VERSION=\"$version\"" "$dkms_src/dkms.conf" &&
-		grep -qx 'BUILD_EXCLUSIVE_KERNEL_MIN="6.1"' "$dkms_src/dkms.conf" &&
+		grep -qx 'CLEAN="true"' "$dkms_src/dkms.conf" &&
 		[ -f "$dkms_src/Kbuild" ] && [ -f "$dkms_src/uapi/linux/hwtimer.h" ] &&
+		[ -x "$dkms_src/dkms-post-build" ] &&
 		[ ! -e "$dkms_src/tests" ] && [ ! -e "$dkms_src/kmod/example" ] && [ ! -e "$dkms_src/bench" ]
 }
 
+# BUILD_EXCLUSIVE_KERNEL, a regex because Debian 12's dkms 3.0.10 ignores
+# BUILD_EXCLUSIVE_KERNEL_MIN: 6.1 and later, nothing older
+dkms_exclusive() {
+	(set +u; . "$dkms_src/dkms.conf"
+	for k in 6.1.0-56-amd64 6.12.117+deb12-amd64 6.19.0 7.0.0-1-amd64 10.1.0; do
+		[[ $k =~ $BUILD_EXCLUSIVE_KERNEL ]] || { echo "$k excluded"; exit 1; }
+	done
+	for k in 5.10.0-30-amd64 6.0.12-1-amd64 4.19.0-27-amd64; do
+		[[ ! $k =~ $BUILD_EXCLUSIVE_KERNEL ]] || { echo "$k not excluded"; exit 1; }
+	done)
+}
+
+dkms() { command dkms --dkmstree "$tmp/dkms" --sourcetree "${dkms_src%/*}" "$@"; }
+
+# a kernel older than 6.1: this DKMS does not try (77: excluded)
+dkms_skips_old() {
+	local rc
+	mkdir -p "$tmp/dkms"
+	dkms add -m hwtimer -v "$version" >/dev/null 2>&1
+	dkms build -m hwtimer -v "$version" -k 5.10.0-30-amd64 --kernelsourcedir "$kdir"
+	rc=$?
+	echo "dkms build: $rc"
+	[ $rc -eq 77 ] && [ ! -e "$tmp/dkms/hwtimer/$version/5.10.0-30-amd64" ]
+}
+
+# the module, and beside it (dkms-post-build) Module.symvers with hwtimer's
+# exports and the in-kernel API's headers, for drivers that use the API
 dkms_build() {
-	local r=$1 tree=$tmp/dkms
-	mkdir -p "$tree"
-	dkms --dkmstree "$tree" --sourcetree "${dkms_src%/*}" add -m hwtimer -v "$version" >/dev/null 2>&1 || true
-	dkms --dkmstree "$tree" --sourcetree "${dkms_src%/*}" build -m hwtimer -v "$version" -k "$r" \
-		--kernelsourcedir "$(hwt_stock_headers "$r")" &&
-		[ "$(modinfo -F version "$tree/hwtimer/$version/$r/x86_64/module/hwtimer.ko"*)" = "$version" ]
+	local r=$1 d=$tmp/dkms/hwtimer/$version/$1/x86_64
+	mkdir -p "$tmp/dkms"
+	dkms add -m hwtimer -v "$version" >/dev/null 2>&1
+	dkms build -m hwtimer -v "$version" -k "$r" --kernelsourcedir "$(hwt_stock_headers "$r")" &&
+		[ "$(modinfo -F version "$d/module/hwtimer.ko"*)" = "$version" ] &&
+		grep -q "	hwtimer_start	.*	EXPORT_SYMBOL_GPL" "$d/module/Module.symvers" &&
+		cmp "$src/kmod/include/linux/hwtimer.h" "$d/include/linux/hwtimer.h" &&
+		cmp "$src/kmod/include/linux/hwt_node.h" "$d/include/linux/hwt_node.h"
 }
 
 echo "TAP version 13"
-echo "1..$((8 + $#))"
-t "make install DESTDIR=... (module against $rel, library, CLI, headers, udev rule, modules-load.d, man pages)" \
+echo "1..$((10 + $#))"
+t "make install DESTDIR=... (module against $rel, library, CLI, headers, modules-load.d, man pages)" \
 	mk install DESTDIR="$dest" KDIR="$kdir"
 t "every installed file is in place and depmod knows the module" installed
 t "headers in include/hwtimer/ only, and no group created by a staged install" own_folder
@@ -144,7 +177,9 @@ t "libhwtimer.so exports exactly the functions libhwtimer.h declares, versioned"
 t "make uninstall removes every installed file" \
 	sh -c "make -s -C '$src' BUILD='$tmp/build' uninstall DESTDIR='$dest' KDIR='$kdir' && $(declare -f uninstalled); dest='$dest' uninstalled"
 t "make install-dkms-src stages the module's sources alone, with dkms.conf" dkms_staged
+t "dkms.conf's BUILD_EXCLUSIVE_KERNEL takes 6.1 and later, nothing older" dkms_exclusive
+t "dkms build skips a 5.10 kernel" dkms_skips_old
 for r in "$@"; do
-	t "dkms build against $r of the staged sources" dkms_build "$r"
+	t "dkms build against $r of the staged sources; Module.symvers and API headers beside" dkms_build "$r"
 done
 exit $fail

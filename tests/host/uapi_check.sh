@@ -78,10 +78,13 @@ man_pages_clean() {
 	for f in "$top"/userspace-tool/man/*.[1347]; do
 		grep -q '^\.so ' "$f" && continue
 		groff -ww -man -z "$f" 2>&1 | sed "s|^|$f: |" | grep . && rc=1
+		# mandoc's warnings and errors (not its style notes: a function's
+		# page has a lower-case title, as the name it documents)
+		mandoc -Tlint -W warning "$f" || rc=1
 	done
 	return $rc
 }
-t "man pages: groff -ww has nothing to say" man_pages_clean
+t "man pages: groff -ww and mandoc -Tlint -W warning have nothing to say" man_pages_clean
 
 # what a program sets or reads: flags, record flags, states, feature bits,
 # the ring's flags and wake modes, batch and open flags

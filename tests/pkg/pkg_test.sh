@@ -25,11 +25,24 @@ version() {
 		hwtimerctl --version | grep -F " @VERSION@"
 }
 
+# the example driver, built by DKMS against the packaged hwtimer's
+# Module.symvers and headers: it loads on the DKMS-built hwtimer.ko (the
+# kernel checks every symbol's CRC) and its timers fire, none early
+example() {
+	insmod /hwt/modules/hwtimer_example.ko period_ms=10 || return 1
+	sleep 1
+	b=$(cat /sys/module/hwtimer_example/parameters/beats)
+	e=$(cat /sys/module/hwtimer_example/parameters/early)
+	echo "beats $b, early $e"
+	rmmod hwtimer_example && [ "$b" -ge 5 ] && [ "$e" -eq 0 ]
+}
+
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 t "the module DKMS built is loaded, and it and hwtimerctl say @VERSION@" version
 t "hwtimerctl info" hwtimerctl info
 t "hwtimerctl after 10ms" hwtimerctl after 10ms
 t "a program built with pkg-config --cflags --libs hwtimer arms and reads a timer" \
 	/hwt/bin/hwtimer_prog
+t "the example driver DKMS built against hwtimer-dkms loads and its timers fire" example
 exit $fail

@@ -108,6 +108,7 @@ TEST(name)								\
 	long long off = (offset);					\
 	int ret;							\
 									\
+	HWT_NEED_DEVICE();						\
 	if (!off)							\
 		SKIP(return, "the guest has not been up for 2 s");	\
 	ret = in_timens(off, clk);					\

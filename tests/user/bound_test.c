@@ -36,6 +36,7 @@ FIXTURE(bound) {
 
 FIXTURE_SETUP(bound)
 {
+	HWT_NEED_DEVICE();
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }

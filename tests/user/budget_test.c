@@ -27,6 +27,7 @@ FIXTURE(budget) {
 
 FIXTURE_SETUP(budget)
 {
+	HWT_NEED_DEVICE();
 	self->old_limit = -1;
 	if (geteuid())
 		SKIP(return, "needs root to switch users");

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "libhwtimer.h"
+#include "need_device.h"
 
 #define CTL	"hwtimerctl"
 

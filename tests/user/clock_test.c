@@ -30,6 +30,7 @@ FIXTURE(clock)
 
 FIXTURE_SETUP(clock)
 {
+	HWT_NEED_DEVICE();
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	self->tfd = timerfd_create(CLOCK_REALTIME, 0);

@@ -2,7 +2,8 @@
 /*
  * The fixture of the device suites (dev_test, record_test, slack_test,
  * batch_test, abi_test): one open /dev/hwtimer per test, named after each
- * suite, so that a TAP line names its file. Include it once, after
+ * suite, so that a TAP line names its file; without the device (the module
+ * not loaded) each test skips (need_device.h). Include it once, after
  * kselftest_harness.h and helpers.h.
  */
 #ifndef _HWT_DEV_FIXTURE_H
@@ -16,6 +17,7 @@ FIXTURE(name) {								\
 									\
 FIXTURE_SETUP(name)							\
 {									\
+	HWT_NEED_DEVICE();						\
 	self->fd = t_open();						\
 	ASSERT_LE(0, self->fd)						\
 		TH_LOG("open /dev/hwtimer: %s", strerror(errno));	\

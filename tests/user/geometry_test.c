@@ -24,6 +24,7 @@ FIXTURE(geometry) {
 
 FIXTURE_SETUP(geometry)
 {
+	HWT_NEED_DEVICE();
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	self->ops = calloc(N, sizeof(*self->ops));

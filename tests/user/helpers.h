@@ -23,6 +23,7 @@
 
 #include <linux/hwtimer.h>
 
+#include "need_device.h"
 #include "pace.h"
 
 #define MS	1000000ULL

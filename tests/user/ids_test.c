@@ -62,6 +62,7 @@ FIXTURE(ids) {
 
 FIXTURE_SETUP(ids)
 {
+	HWT_NEED_DEVICE();
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	self->ops = calloc(CHUNK, sizeof(*self->ops));

@@ -12,6 +12,7 @@
 #include <sys/time.h>
 
 #include "kselftest_harness.h"
+#include "need_device.h"
 #include "pace.h"
 #include "libhwtimer.h"
 
@@ -24,6 +25,7 @@ FIXTURE(lib) {
 
 FIXTURE_SETUP(lib)
 {
+	HWT_NEED_DEVICE();
 	self->fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
 	ASSERT_LE(0, self->fd) TH_LOG("hwtimer_open: %s", hwtimer_strerror(self->fd));
 }
@@ -38,6 +40,7 @@ TEST(open_flags)
 	int fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC | HWTIMER_OPEN_NONBLOCK);
 	struct hwtimer_record r;
 
+	HWT_NEED_DEVICE();
 	ASSERT_LE(0, fd);
 	EXPECT_NE(0, fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	EXPECT_NE(0, fcntl(fd, F_GETFL) & O_NONBLOCK);

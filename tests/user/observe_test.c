@@ -35,6 +35,7 @@ FIXTURE(observe) {
 
 FIXTURE_SETUP(observe)
 {
+	HWT_NEED_DEVICE();
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }

@@ -63,6 +63,7 @@ FIXTURE(placement) {
 
 FIXTURE_SETUP(placement)
 {
+	HWT_NEED_DEVICE();
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }

@@ -71,6 +71,7 @@ FIXTURE(name) {								\
 									\
 FIXTURE_SETUP(name)							\
 {									\
+	HWT_NEED_DEVICE();						\
 	self->fd = t_open();						\
 	ASSERT_LE(0, self->fd);						\
 	memset(&self->map, 0, sizeof(self->map));			\

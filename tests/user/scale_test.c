@@ -25,6 +25,7 @@ FIXTURE(scale) {
 
 FIXTURE_SETUP(scale)
 {
+	HWT_NEED_DEVICE();
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	ASSERT_EQ(0, t_set_nonblock(self->fd));

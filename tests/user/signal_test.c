@@ -152,7 +152,10 @@ static void run_inversion(struct __test_metadata *_metadata, bool victim_efd)
 }
 
 FIXTURE(signal) {};
-FIXTURE_SETUP(signal) {}
+FIXTURE_SETUP(signal)
+{
+	HWT_NEED_DEVICE();
+}
 FIXTURE_TEARDOWN(signal) {}
 
 /* the arming can take minutes on a loaded machine (arm_backlog()) */

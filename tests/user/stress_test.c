@@ -375,6 +375,7 @@ FIXTURE(stress) {
 
 FIXTURE_SETUP(stress)
 {
+	HWT_NEED_DEVICE();
 }
 
 FIXTURE_TEARDOWN(stress)

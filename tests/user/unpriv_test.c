@@ -29,6 +29,7 @@ FIXTURE(unpriv) {
 
 FIXTURE_SETUP(unpriv)
 {
+	HWT_NEED_DEVICE();
 	if (geteuid())
 		SKIP(return, "needs root to switch users");
 	self->old_limit = t_param_set("max_timers_per_user", 5);

@@ -58,6 +58,7 @@ FIXTURE_SETUP(name)							\
 {									\
 	int ret;							\
 									\
+	HWT_NEED_DEVICE();						\
 	self->fd = t_open();						\
 	ASSERT_LE(0, self->fd);						\
 	ret = io_uring_queue_init(64, &self->ring, 0);			\

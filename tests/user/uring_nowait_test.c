@@ -111,6 +111,7 @@ FIXTURE_SETUP(uring_nowait)
 {
 	unsigned int i;
 
+	HWT_NEED_DEVICE();
 	if (geteuid())
 		SKIP(return, "needs root for a userfaultfd that kernel faults wait on");
 	self->fd = t_open();

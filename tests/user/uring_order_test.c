@@ -19,6 +19,7 @@ FIXTURE(uring_order) {
 
 FIXTURE_SETUP(uring_order)
 {
+	HWT_NEED_DEVICE();
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The Debian packages as a user gets them, as TAP: make deb builds them;
-# they install, with apt, in a Debian 12 chroot that has the stock kernels'
-# headers, where DKMS builds the module for each of those kernels; a
-# program builds there against libhwtimer-dev with pkg-config; they purge
-# clean; make dkms-install and dkms-uninstall work there too. For each
-# kernel, OUT/REL.initrd.gz is then an initramfs for a stock guest in
+# The Debian packages as a user gets them, as TAP: make deb builds them,
+# source package included, and lintian finds nothing to say; they install,
+# with apt, in a Debian 12 chroot that has the stock kernels' headers,
+# where DKMS builds the module for each of those kernels; a program builds
+# there against libhwtimer-dev with pkg-config, and DKMS builds the example
+# driver against hwtimer's Module.symvers and headers; they purge clean;
+# make dkms-install and dkms-uninstall work there too. For each kernel,
+# OUT/REL.initrd.gz is then an initramfs for a stock guest in
 # tests/vm/init.sh's "user" mode with the module DKMS built for it, the
-# packaged hwtimerctl and that program, dynamically linked, with their
-# shared libraries, and tests/pkg/pkg_test.sh, which runs them (check.sh
-# boots them).
+# example driver, the packaged hwtimerctl and that program, dynamically
+# linked, with their shared libraries, and tests/pkg/pkg_test.sh, which
+# runs them (check.sh boots them).
 #
 # The chroot comes from debootstrap, once, and is kept in the cache, keyed
 # by the kernels' header versions (about 800 MB); each run works on an
@@ -124,6 +126,17 @@ build_debs() {
 	ls -l "${debs[@]}"
 }
 
+# lintian, as the archive runs it, on the source package and the binary
+# ones (the .changes names them all): no error or warning, pedantic and
+# experimental tags included; the debian/*lintian-overrides files say why
+# each tag they hide does not apply
+linted() {
+	local changes
+	changes=$(ls "$out/build/deb/hwtimer_${version}_"*.changes) || return 1
+	echo "lintian $(lintian --print-version)"
+	lintian --pedantic -E -I --show-overrides --tag-display-limit 0 --fail-on error,warning "$changes"
+}
+
 install_debs() {
 	mkdir -p "$root/tmp/debs" && cp "${debs[@]}" "$root/tmp/debs/" &&
 		in_root sh -c 'apt-get install -y -q --no-install-recommends /tmp/debs/*.deb'
@@ -143,23 +156,62 @@ dkms_built() {
 }
 
 # the layout: headers under /usr/include/hwtimer, none in linux-libc-dev's
-# folder; loaded at boot; the udev rule's group exists
+# folder; loaded at boot; no udev rule or group (the module's 0666 stands),
+# the rule that restricts the device an example for /etc
 laid_out() {
 	local f
 	for f in /usr/include/hwtimer/libhwtimer.h /usr/include/hwtimer/libhwtimer_version.h \
 		/usr/include/hwtimer/linux/hwtimer.h /usr/lib/modules-load.d/hwtimer.conf \
-		/lib/udev/rules.d/60-hwtimer.rules /usr/share/man/man4/hwtimer.4.gz \
-		/usr/bin/hwtimerctl; do
+		/usr/share/doc/hwtimer-dkms/examples/60-hwtimer.rules /usr/share/man/man4/hwtimer.4.gz \
+		/usr/share/doc/hwtimer-dkms/README.Debian.gz /usr/bin/hwtimerctl; do
 		[ -e "$root$f" ] || { echo "missing $f"; return 1; }
 	done
 	[ ! -e "$root/usr/include/linux/hwtimer.h" ] && grep -qx hwtimer "$root/usr/lib/modules-load.d/hwtimer.conf" &&
-		in_root getent group hwtimer && [ "$(in_root pkg-config --modversion hwtimer)" = "$version" ]
+		! ls "$root"/lib/udev/rules.d/*hwtimer* "$root"/usr/lib/udev/rules.d/*hwtimer* 2>/dev/null &&
+		! in_root getent group hwtimer && [ "$(in_root pkg-config --modversion hwtimer)" = "$version" ]
 }
 
 prog_built() {
 	cp "$HWT_TOP/tests/pkg/prog.c" "$root/tmp/prog.c" &&
 		in_root sh -c 'cc -Wall -Werror -o /tmp/hwtimer_prog /tmp/prog.c $(pkg-config --cflags --libs hwtimer)' &&
 		in_root ldd /tmp/hwtimer_prog | tee "$tmp/ldd" && grep -q 'libhwtimer.so.1 => /' "$tmp/ldd"
+}
+
+# a .ko as it is, whether DKMS compressed it or not
+unpack_ko() {
+	case $1 in
+	*.xz) xz -dc "$1" ;;
+	*.zst) zstd -qdc "$1" ;;
+	*) cat "$1" ;;
+	esac > "$2"
+}
+
+# hwtimer's example driver, packaged as a driver of its own would be
+# (tests/pkg/example/): DKMS builds it after hwtimer with the headers and
+# Module.symvers hwtimer-dkms keeps for each kernel, as README.Debian says.
+# It depends on hwtimer, and its CRC of every hwtimer_* symbol it uses is
+# the one hwtimer's build exported. The modules go to the guests (OUT/example/).
+example_built() {
+	local d=/usr/src/hwtimer-example-1.0 r ko sv
+	mkdir -p "$root$d" &&
+		cp "$HWT_TOP/kmod/example/hwtimer_example.c" "$HWT_TOP"/tests/pkg/example/* "$root$d/" &&
+		in_root dkms add -m hwtimer-example -v 1.0 || return 1
+	for r in "${rels[@]}"; do
+		in_root dkms install -m hwtimer-example -v 1.0 -k "$r" || return 1
+		sv=$root/var/lib/dkms/hwtimer/kernel-$r-x86_64/module/Module.symvers
+		ls -l "$sv" "$root/var/lib/dkms/hwtimer/kernel-$r-x86_64/include/linux/" || return 1
+		ko=$(ls "$root/lib/modules/$r/updates/dkms/"hwtimer_example.ko*) || return 1
+		mkdir -p "$out/example/$r" && unpack_ko "$ko" "$out/example/$r/hwtimer_example.ko" || return 1
+		ko=$out/example/$r/hwtimer_example.ko
+		[ "$(modinfo -F depends "$ko")" = hwtimer ] || { modinfo "$ko"; return 1; }
+		modprobe --dump-modversions "$ko" | grep -P '\t_*hwtimer_' > "$tmp/crcs" &&
+			awk '{ print $1 "\t" $2 }' "$sv" | grep -P '\t_*hwtimer_' | sort -k2 > "$tmp/exported" &&
+			sort -k2 "$tmp/crcs" | join -1 2 -2 2 -a 1 - "$tmp/exported" | tee "$tmp/joined" |
+			awk 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad || NR < 5 }' ||
+			{ cat "$tmp/joined"; return 1; }
+		echo "$r: $(wc -l < "$tmp/joined") hwtimer symbols, CRCs as exported"
+	done
+	in_root dkms remove -m hwtimer-example -v 1.0 --all && rm -rf "${root:?}$d"
 }
 
 # What the guests get: the module, the two programs and their libraries.
@@ -178,12 +230,10 @@ guest_files() {
 	done < "$tmp/libs"
 	for r in "${rels[@]}"; do
 		mkdir -p "$g/$r" || return 1
-		f=$(ls "$root/lib/modules/$r/updates/dkms/"hwtimer.ko*) || return 1
-		case $f in
-		*.xz) xz -dc "$f" > "$g/$r/hwtimer.ko" ;;
-		*.zst) zstd -qdc "$f" > "$g/$r/hwtimer.ko" ;;
-		*) cp "$f" "$g/$r/hwtimer.ko" ;;
-		esac || return 1
+		f=$(ls "$root/lib/modules/$r/updates/dkms/"hwtimer.ko*) && unpack_ko "$f" "$g/$r/hwtimer.ko" ||
+			return 1
+		# the example driver, if it built (pkg_test.sh loads it)
+		cp "$out/example/$r/hwtimer_example.ko" "$g/$r/" 2>/dev/null
 		"$HWT_TOP/tests/vm/initramfs.sh" "$out/$r.initrd.gz" "$g/$r" tests="$g/tests" \
 			bin="$g/bin" root="$g/root" || return 1
 	done
@@ -237,8 +287,9 @@ host_untouched() {
 }
 
 echo "TAP version 13"
-echo "1..10"
-t "make deb builds hwtimer-dkms, libhwtimer1, libhwtimer-dev and hwtimerctl" build_debs
+echo "1..12"
+t "make deb builds the source package, hwtimer-dkms, libhwtimer1, libhwtimer-dev and hwtimerctl" build_debs
+t "lintian --pedantic -E: no error or warning on the source and binary packages" linted
 t "a Debian 12 chroot with the headers of ${rels[*]} (cached after the first run)" with_base
 if ! overlay; then
 	echo "Bail out! cannot mount an overlay of $base"
@@ -246,8 +297,10 @@ if ! overlay; then
 fi
 t "apt installs the four packages in it" install_debs
 t "DKMS built hwtimer.ko $version for ${rels[*]}" dkms_built
-t "headers in /usr/include/hwtimer, pkg-config, modules-load.d, udev rule and its group" laid_out
+t "headers in /usr/include/hwtimer, pkg-config, modules-load.d, README.Debian; no udev rule or group" laid_out
 t "a program builds with pkg-config --cflags --libs hwtimer, linked to libhwtimer.so.1" prog_built
+t "DKMS builds the example driver against hwtimer's Module.symvers and headers for ${rels[*]}" \
+	example_built
 t "the guests' initramfs: each kernel's module, dynamic hwtimerctl and program, libraries" guest_files
 t "apt purge removes the module, its sources and DKMS state, and every file" purged
 t "make dkms-install and dkms-uninstall for ${rels[0]}" dkms_install
