@@ -31,12 +31,7 @@ mkdir -p "$out/guest"
 	die "module build failed (see $out/build.log)"
 make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftests" ||
 	die "cannot build libhwtimer"
-gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
-	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" -I"$out/user/include" \
-	"$HWT_TOP/bench/dev_bench.c" \
-	"$HWT_TOP/bench/dev_bench_expiry.c" "$HWT_TOP/bench/dev_bench_trace.c" \
-	"$HWT_TOP/bench/dev_bench_uring.c" "$HWT_TOP/bench/uheap.c" \
-	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/dev_bench.bin" || die "cannot build dev_bench"
+hwt_dev_bench "$out/user" "$out/guest/dev_bench.bin" || die "cannot build dev_bench"
 
 # The guest's side: the events, then each rate with its trace after it,
 # compressed (a second of 30,000 timers is some 20 MB of text).
