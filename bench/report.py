@@ -7,7 +7,8 @@ usage: report.py RAW_DIR REPO_TOP
 RAW_DIR holds native.jsonl and callgrind.jsonl (layer 1, one JSON object
 per line) and stock-<label>.results (layers 2 and 3: the guest's sections,
 "=== hwt-begin bench:NAME" .. "=== hwt-end bench:NAME rc=N", JSON lines in
-between). Figures are reported, never judged: nothing here fails on speed.
+between), and icount-<label>.results (the icount guests, the same way;
+bench/report_icount.py). Figures are reported, never judged: nothing here fails on speed.
 """
 import datetime
 import glob
@@ -19,6 +20,7 @@ import re
 import sys
 
 import report_delivery as delivery
+import report_icount as icount
 from report_fmt import fmt_ns, ratio
 
 
@@ -479,6 +481,8 @@ def main():
             guests_before[label[:-len('-before')]] = guest_sections(path)[0]
         else:
             guests[label] = guest_sections(path)
+    # the icount guests (bench/icount.sh)
+    icounts = icount.load(raw, guest_sections)
     # the module of the guests' "before" runs (bench/guests.sh)
     before_commit = 'an older commit'
     if os.path.exists(os.path.join(raw, 'guest-before')):
@@ -503,7 +507,11 @@ def main():
           'kernels. TCG does not model caches, TLBs or speculation and makes every '
           'instruction and privilege switch several times dearer, unevenly. Its absolute '
           'times are not hardware figures; the ratios between contenders in one guest run '
-          'are what the tables compare.', '']
+          'are what the tables compare.',
+          '- *icount guests* (layer 2, "counted in instructions"): the same kernels under '
+          'QEMU\'s instruction counting, where the guest\'s clocks advance 1 ns per '
+          'instruction executed: their figures are counts of instructions, and repeat from '
+          'run to run whatever the host does.', '']
 
     # Layer 1
     md += ['## Layer 1: the wheel core, natively', '',
@@ -915,6 +923,7 @@ def main():
             targets.append((f'{label}: under every storm, the probe\'s max wake latency '
                             'within 3x of idle', f'{w:.2f}x at worst ({n})', verdict(w <= 3)))
         kernel_targets(label, [r for r in kern if not r.get('workload')], targets, verdict)
+    targets += icount.targets(icounts, verdict)
     if targets:
         md += ['## Targets: where we stand', '',
                'From the issue that asked for these benchmarks; a shortfall is a finding, '
@@ -1027,6 +1036,7 @@ def main():
             kruns.append((f'stock {label}, TCG', secs.get('bench:kernel', []),
                           rcs.get('bench:kernel')))
 
+    md += icount.section(icounts)
     md += layer3(kruns, top)
 
     with open(os.path.join(top, 'BENCHMARKS.md'), 'w') as f:
