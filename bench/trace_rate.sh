@@ -7,10 +7,20 @@
 # program saw later than twice the heap's p99 to a cause
 # (bench/late_breakdown.py).
 #
+# Under icount (HWT_QEMU_ICOUNT=SHIFT, tests/vm/qemu.sh) every time in the
+# breakdown is a count of instructions: the trace then runs on the x86-tsc
+# clock, which counts the guest's ns there, and late_breakdown.py maps it
+# onto CLOCK_MONOTONIC to the nanosecond (the "mono" clock prints
+# microseconds, a thousand instructions). The guest gets bench/icount.sh's
+# CPU model and, on 6.1, which hangs at boot under icount with two, one vCPU
+# (HWT_QEMU_CPU and HWT_QEMU_SMP override them). The tracepoints' own
+# instructions count too: a traced run is later than an untraced one.
+#
 # usage: bench/trace_rate.sh [RATE...]     (default: 10000 30000)
 # environment: HWT_TRACE_KERNEL=6.12|6.1|6.12-rt (default 6.12),
 #   HWT_TRACE_OUT (default .vm/trace); the tables go to stdout and to
 #   $HWT_TRACE_OUT/breakdown.md, the raw traces stay in $HWT_TRACE_OUT.
+#   HWT_TRACE_CLOCK: the trace's clock (default mono, under icount x86-tsc)
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -25,6 +35,14 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 done
 [ -n "$rel" ] || die "no stock kernel $want (scripts/common.sh)"
 src=$(hwt_src_dir)
+clock=${HWT_TRACE_CLOCK:-mono}
+icount=()
+if [ -n "${HWT_QEMU_ICOUNT:-}" ]; then
+	clock=${HWT_TRACE_CLOCK:-x86-tsc}
+	icount=(--icount "$HWT_QEMU_ICOUNT")
+	export HWT_QEMU_CPU=${HWT_QEMU_CPU:-max,erms=off,fsrm=off}
+	[ "$want" = 6.1 ] && export HWT_QEMU_SMP=${HWT_QEMU_SMP:-1}
+fi
 rm -rf "$out"
 mkdir -p "$out/guest"
 "$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$out/mod" > "$out/build.log" 2>&1 ||
@@ -42,7 +60,7 @@ T=/sys/kernel/tracing
 sym() { sed -n "s/^\\([0-9a-f]*\\) [tT] \$1\\( .*\\)\\?\$/0x\\1/p" /proc/kallsyms | head -n 1; }
 tick=\$(sym hwt_file_tick)
 echo 65536 > \$T/buffer_size_kb
-echo mono > \$T/trace_clock
+echo $clock > \$T/trace_clock
 for e in hwt_pass hwt_expire hwt_tick hwt_cascade; do
 	echo 1 > \$T/events/hwtimer/\$e/enable
 done
@@ -78,4 +96,5 @@ HWT_QEMU_MEM=4G "$HWT_TOP/tests/vm/qemu.sh" "$(hwt_stock_image "$rel")" "$out/in
 	die "the guest failed (see $out/console)"
 # HWT_TRACE_ANALYSE=0: the guest's run only (bench/late_breakdown.py later)
 [ "${HWT_TRACE_ANALYSE:-1}" = 0 ] ||
-	python3 "$HWT_TOP/bench/late_breakdown.py" "$out/results" "$want" | tee "$out/breakdown.md"
+	python3 "$HWT_TOP/bench/late_breakdown.py" "$out/results" "$want" "${icount[@]}" |
+	tee "$out/breakdown.md"
