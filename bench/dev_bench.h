@@ -21,7 +21,7 @@ uint64_t now_ns(void);
 /* dev_bench_cpu.c: every CPU's busy time so far, ns, and its source */
 uint64_t busy_ns(void);
 const char *busy_from(void);
-/* busy_ns(), and the reader's CPU time from now on: reader_ns() */
+/* busy_ns(), and the reader's CPU time from now to the next busy_ns() */
 uint64_t busy_start(void);
 uint64_t reader_ns(void);
 void die(const char *what, int err);

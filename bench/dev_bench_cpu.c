@@ -30,7 +30,15 @@
 #include "dev_bench.h"
 
 static int from_idle = -1;	/* /proc/hwt_cputime works: unknown yet */
-static uint64_t reader0;
+static uint64_t reader0, reader1;	/* at busy_start(), at busy_ns() */
+
+static uint64_t thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
+}
 
 /* Every CPU's busy time so far, ns, from /proc/hwt_cputime; 0 if unusable */
 static uint64_t busy_idle(void)
@@ -75,6 +83,7 @@ uint64_t busy_ns(void)
 {
 	uint64_t b;
 
+	reader1 = thread_ns();
 	if (from_idle) {
 		b = busy_idle();
 		from_idle = b != 0;
@@ -89,21 +98,14 @@ const char *busy_from(void)
 	return from_idle > 0 ? "tick_idle" : "proc_stat";
 }
 
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * SEC + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t busy_start(void)
 {
 	reader0 = thread_ns();
 	return busy_ns();
 }
 
+/* the reader's CPU time from busy_start() to the last busy_ns() */
 uint64_t reader_ns(void)
 {
-	return thread_ns() - reader0;
+	return reader1 - reader0;
 }
