@@ -98,10 +98,12 @@ def rate_table(label, g):
           'was busy for the whole delivery (work and time are one count here), and how '
           'late it came out is the measure. The reader\'s is its thread\'s own CPU time '
           '(sum_exec_runtime). Fired: the kernel\'s own fire time - deadline, from hwtimer\'s '
-          'records.' + (' Each cell is `before → now`.' if was else ''), '',
+          'records; passes: hwtimer\'s passes that ran on the reader\'s CPU and on another '
+          '(fdinfo; a file with an eventfd counts neither).' + (' Each cell is `before → now`.' if was else ''), '',
           '| rate | way | late p50 | late p99 | late max | x heap (p50 / p99 / max) '
-          '| CPU per timer | reader\'s CPU per timer | fired p50 | fired p99 |',
-          '|---|---|---|---|---|---|---|---|---|---|']
+          '| CPU per timer | reader\'s CPU per timer | fired p50 | fired p99 '
+          '| passes: reader\'s CPU / another |',
+          '|---|---|---|---|---|---|---|---|---|---|---|']
 
     def cell(r, key):
         if not r or key not in r:
@@ -111,6 +113,11 @@ def rate_table(label, g):
         if key == 'cpu_ns_per_timer' and saturated(r):
             return instr(r[key]) + ' (never idle)'
         return instr(r[key])
+
+    def where(r):
+        if not r or 'passes_on_reader_cpu' not in r:
+            return '' if r else None
+        return f'{r["passes_on_reader_cpu"]:,} / {r["passes_elsewhere"]:,}'
 
     def ratios(rs_, name, x):
         ref = TFD if name == EVENTFD else HEAP
@@ -128,6 +135,7 @@ def rate_table(label, g):
             cells += [then_now(cell(b, k), cell(r, k) or 'n/a') for k in keys[3:]]
             cells += [then_now(cell(b, k), cell(r, k) or '') for k in
                       ('fired_late_p50_ns', 'fired_late_p99_ns')]
+            cells.append(then_now(where(b), where(r)))
             md.append(f'| {x:,}/s | {name} | ' + ' | '.join(cells) + ' |')
     md.append('')
     return md
