@@ -164,8 +164,11 @@ static int hwtimer_records(int fd, struct hwtimer_ring_map *ring, int efd,
 				return -errno;
 		return k;
 	}
-	if (!ring->hdr)
-		return hwtimer_read(fd, recs, max);
+	if (!ring->hdr) {
+		while ((k = hwtimer_read(fd, recs, max)) == -EINTR)
+			;
+		return k;
+	}
 	while (!(k = hwtimer_ring_harvest(ring, recs, max)))
 		if ((k = hwtimer_ring_wait(ring, -1)) < 0 && k != -EINTR)
 			return k;
@@ -282,6 +285,9 @@ static void expiry_timerfd(int64_t *late)
 		int k = epoll_wait(ep, evs, 1024, -1), j;
 		uint64_t t = now_ns(), ticks;
 
+		/* an io_uring ring torn down before (see seq_posix()) */
+		if (k < 0 && errno == EINTR)
+			continue;
 		if (k < 0)
 			die("epoll_wait", errno);
 		for (j = 0; j < k; j++) {
@@ -330,6 +336,16 @@ void expiry_uheap(int64_t *late)
 	uq_free(&q);
 }
 
+/* again when interrupted by the teardown of a ring before (see seq_posix()) */
+static int wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe)
+{
+	int ret;
+
+	while ((ret = io_uring_wait_cqe(ring, cqe)) == -EINTR)
+		;
+	return ret;
+}
+
 static void expiry_uring(int64_t *late)
 {
 	struct __kernel_timespec *ts = calloc(ld->n, sizeof(*ts));
@@ -364,7 +380,7 @@ static void expiry_uring(int64_t *late)
 	while (got < ld->n) {
 		unsigned int head, k = 0;
 
-		ret = io_uring_wait_cqe(&ring, &cqe);
+		ret = wait_cqe(&ring, &cqe);
 		if (ret)
 			die("io_uring_wait_cqe", ret);
 		/* completions may land while we walk: time each one */

@@ -16,12 +16,18 @@
 # hwt_cputime.ko (bench/hwt_cputime.c) loaded, so that CPU per timer is
 # every CPU's busy time to the microsecond, interrupts and softirqs on an
 # idle CPU included (dev_bench_cpu.c), not /proc/stat's 10 ms ticks.
-#  - 6.1 with 1 vCPU: with 2, Debian's 6.1 hangs under icount at "Booting
-#    SMP configuration" (sleep on or off);
-#  - 6.12 with 2 vCPUs. Both vCPUs advance the same count, so a CPU busy
-#    while the other runs is charged the other's instructions: lateness is
-#    in the machine's instructions, and the CPU per timer summed over CPUs
-#    is exact when one CPU at a time is busy, an upper bound otherwise.
+# Two vCPUs: Debian's 6.1 hangs under icount at "Booting SMP configuration"
+# when it boots with two (sleep on or off), so it boots with maxcpus=1 and
+# the guest brings the second online before dev_bench runs, which works.
+# It also gets tsc=reliable: on an AMD CPU model without constant_tsc and
+# with more than one possible CPU, 6.1 takes its TSCs for unsynchronized
+# and times itself with the HPET, where 6.12 keeps the TSC; every vCPU
+# reads one counter here, so they are synchronized.
+# Both vCPUs advance the same count, so a CPU busy while the other runs is
+# charged the other's instructions: lateness is in the machine's
+# instructions, and CPU per timer summed over CPUs is exact when one CPU
+# at a time is busy, an upper bound otherwise (HWT_ICOUNT_SMP=1 for rows
+# where it is exact).
 # The CPU model is "max,erms=off,fsrm=off": with ERMS the kernel copies user
 # memory with "rep movsb", and icount counts each byte's iteration as an
 # instruction (a 48-byte record would cost 48); without, it copies words.
@@ -36,7 +42,7 @@
 #                       BENCH_KERNELS, else 6.1,6.12)
 #   HWT_ICOUNT_SHIFT    icount's shift (default 0: 1 ns = 1 instruction)
 #   HWT_ICOUNT_CPU      the CPU model (default max,erms=off,fsrm=off)
-#   HWT_ICOUNT_SMP      vCPUs on every kernel (default 1 on 6.1, else 2)
+#   HWT_ICOUNT_SMP      vCPUs (default 2)
 #   HWT_ICOUNT_PARTS    dev_bench's sections (default
 #                       floor,arm_cancel,uring,rate)
 #   HWT_GUEST_LOCK      a file to flock around each boot, as guests.sh
@@ -57,9 +63,14 @@ make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftes
 rm -rf "$out/guest"
 mkdir -p "$out/guest"
 hwt_dev_bench "$out/user" "$out/guest/dev_bench.bin" || die "cannot build dev_bench"
-# the guest's dev_bench: hwt_cputime.ko first, for every CPU's busy time
+# the guest's dev_bench: every CPU online (6.1 boots on one), and
+# hwt_cputime.ko loaded, for every CPU's busy time; then dev_bench
 cat > "$out/guest/dev_bench" <<'EOS'
 #!/bin/sh
+for f in /sys/devices/system/cpu/cpu*/online; do
+	[ "$(cat "$f")" = 1 ] || echo 1 > "$f" || echo "icount: cannot bring ${f%/online} online" >&2
+done
+printf '{"layer":"guest","group":"icount_cpus","online":%s}\n' "$(grep -c ^processor /proc/cpuinfo)"
 insmod /hwt/bench/hwt_cputime.ko ||
 	echo "icount: no hwt_cputime.ko: CPU time from /proc/stat's ticks" >&2
 /hwt/bench/dev_bench.bin "$@"
@@ -76,7 +87,8 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	[[ " ${kernels//,/ } " == *" $label "* ]] || continue
 	rel=$(hwt_stock_release "$hdr")
 	smp=${HWT_ICOUNT_SMP:-2}
-	[ -z "${HWT_ICOUNT_SMP:-}" ] && [ "$label" = 6.1 ] && smp=1
+	boot=()
+	[ "$label" = 6.1 ] && [ "$smp" -gt 1 ] && boot=(maxcpus=1 tsc=reliable)
 	log "icount guest on stock $label ($rel): shift $shift_, $smp vCPU(s), -cpu $cpu"
 	"$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$out/mod-$label" ||
 		die "module build against $rel failed"
@@ -90,7 +102,7 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	HWT_QEMU_ICOUNT=$shift_ HWT_QEMU_SMP=$smp HWT_QEMU_CPU=$cpu HWT_QEMU_MEM=4G \
 		"$HWT_TOP/tests/vm/qemu.sh" "$(hwt_stock_image "$rel")" "$out/$label.initrd.gz" \
 		bench "$out/$label.console" "$out/$label.results" 5400 \
-		hwt.bench=dev_bench "hwt.args=$parts"
+		hwt.bench=dev_bench "hwt.args=$parts" "${boot[@]}"
 	rc=$?
 	wall=$((SECONDS - t0))
 	[ -n "${HWT_GUEST_LOCK:-}" ] && flock -u 9
@@ -99,8 +111,8 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	{
 		cat "$out/$label.results"
 		echo "=== hwt-begin icount:host"
-		printf '{"layer":"icount","label":"%s","release":"%s","shift":%s,"smp":%s,"cpu":"%s","wall_s":%s,"qemu_rc":%s}\n' \
-			"$label" "$rel" "$shift_" "$smp" "$cpu" "$wall" "$rc"
+		printf '{"layer":"icount","label":"%s","release":"%s","shift":%s,"smp":%s,"cpu":"%s","boot":"%s","wall_s":%s,"qemu_rc":%s}\n' \
+			"$label" "$rel" "$shift_" "$smp" "$cpu" "${boot[*]}" "$wall" "$rc"
 		echo "=== hwt-end icount:host rc=$rc"
 	} > "$raw/icount-$label.results"
 done

@@ -63,12 +63,20 @@ def saturated(r):
     return r.get('cpu_ns_per_timer', 0) >= 0.95e9 / r['rate']
 
 
-def how(label, host):
+def how(label, g):
     """how a guest ran, in words"""
+    host = g['host']
     if not host:
         return f'stock {label}'
     smp = host.get('smp')
-    return (f'stock {label} ({host.get("release", "?")}), {smp} vCPU{"s" if smp != 1 else ""}, '
+    online = next((r['online'] for r in g['secs'].get('bench:dev_bench', [])
+                   if r.get('group') == 'icount_cpus'), smp)
+    cpus = f'{smp} vCPU{"s" if smp != 1 else ""}'
+    if 'maxcpus=1' in host.get('boot', '') and smp > 1:
+        cpus += f' (booted on one, the rest brought online; `{host["boot"]}`)'
+    if online != smp:
+        cpus += f', **{online} online**'
+    return (f'stock {label} ({host.get("release", "?")}), {cpus}, '
             f'`-icount shift={host.get("shift")},sleep=off`, `-cpu {host.get("cpu")}`, '
             f'{host.get("wall_s", 0):,} s of wall time for the whole guest')
 
@@ -81,7 +89,7 @@ def rate_table(label, g):
     names = list(dict.fromkeys(r['name'] for r in rs))
     rates = sorted({r['rate'] for r in rs})
     src = {r.get('cpu_from', 'proc_stat') for r in rs}
-    md = [f'### Delivery counted in instructions: {how(label, g["host"])}', '',
+    md = [f'### Delivery counted in instructions: {how(label, g)}', '',
           'The rate curve of make bench (`dev_bench rate`: each way a program can keep '
           'many timers, due uniformly within a second or over 10,000 timers, all armed '
           'ahead), in a guest whose clocks count instructions: **every figure is in '

@@ -25,7 +25,10 @@
 # vCPU, and jump ahead while every vCPU is idle, so a figure timed in the
 # guest is a count of instructions (at shift 0, 1 ns = 1 instruction),
 # whatever the host is doing. Debian's 6.1 hangs at "Booting SMP
-# configuration" under icount with 2 vCPUs: give it HWT_QEMU_SMP=1.
+# configuration" under icount with 2 vCPUs; booted with maxcpus=1 it
+# comes up, and takes the second CPU online afterwards (echo 1 >
+# /sys/devices/system/cpu/cpu1/online, as bench/icount.sh's guests do;
+# they add tsc=reliable, which keeps 6.1 off the HPET).
 # HWT_QEMU_CPU (default max) is the CPU model: "max,erms=off,fsrm=off"
 # keeps the kernel's user copies off "rep movsb", which icount counts a
 # byte at a time (bench/guests.sh's icount rows use it).
