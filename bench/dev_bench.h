@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What dev_bench.c (floors, arm + cancel, memory, main), dev_bench_uring.c
- * (arm + cancel through io_uring) and dev_bench_expiry.c (expiry, lateness)
- * share.
+ * (arm + cancel through io_uring), dev_bench_expiry.c (expiry, lateness)
+ * and dev_bench_cpu.c (CPU time) share.
  */
 #ifndef HWT_DEV_BENCH_H
 #define HWT_DEV_BENCH_H
@@ -18,6 +18,12 @@
 extern const char *kernel;
 
 uint64_t now_ns(void);
+/* dev_bench_cpu.c: every CPU's busy time so far, ns, and its source */
+uint64_t busy_ns(void);
+const char *busy_from(void);
+/* busy_ns(), and the reader's CPU time from now to the next busy_ns() */
+uint64_t busy_start(void);
+uint64_t reader_ns(void);
 void die(const char *what, int err);
 /* one JSON object per line on stdout */
 void emit(const char *group, const char *name, const char *metric,

@@ -26,22 +26,6 @@ struct rec_log *rec_log;
 /* kernel-side lateness of the records a hwtimer way got: fired - deadline */
 static int64_t *fired_late;
 
-/* Busy CPU time of the whole system, ns, from /proc/stat. */
-static uint64_t busy_ns(void)
-{
-	unsigned long long v[10] = { 0 };
-	FILE *f = fopen("/proc/stat", "r");
-	long hz = sysconf(_SC_CLK_TCK);
-
-	if (!f || fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-			 &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
-			 &v[8], &v[9]) < 8)
-		die("/proc/stat", EIO);
-	fclose(f);
-	/* user, nice, system, irq, softirq: not idle, iowait or steal */
-	return (v[0] + v[1] + v[2] + v[5] + v[6]) * (SEC / (uint64_t)hz);
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -123,11 +107,13 @@ static void report_load(const char *name, int64_t *late, size_t n,
 	snprintf(extra, sizeof(extra),
 		 "\"timers\":%zu,\"rate\":%llu,\"late_p50_ns\":%lld,"
 		 "\"late_p99_ns\":%lld,\"late_max_ns\":%lld,\"first_late_ns\":%lld,"
-		 "\"early\":%zu,\"cpu_ns_per_timer\":%.0f,\"kept_up\":%s",
+		 "\"early\":%zu,\"cpu_ns_per_timer\":%.1f,\"kept_up\":%s,"
+		 "\"reader_ns_per_timer\":%.1f,\"cpu_from\":\"%s\"",
 		 n, (unsigned long long)ld->rate, (long long)late[n / 2],
 		 (long long)late[n * 99 / 100], (long long)late[n - 1],
 		 (long long)late[0], early, (double)busy / (double)n,
-		 late[n * 99 / 100] < (int64_t)(10 * MS) ? "true" : "false");
+		 late[n * 99 / 100] < (int64_t)(10 * MS) ? "true" : "false",
+		 (double)reader_ns() / (double)n, busy_from());
 	if (fd >= 0)
 		kernel_view(fd, n, extra, sizeof(extra));
 	emit(ld->group, name, "late_p99_ns", (double)late[n * 99 / 100], extra);
@@ -178,8 +164,11 @@ static int hwtimer_records(int fd, struct hwtimer_ring_map *ring, int efd,
 				return -errno;
 		return k;
 	}
-	if (!ring->hdr)
-		return hwtimer_read(fd, recs, max);
+	if (!ring->hdr) {
+		while ((k = hwtimer_read(fd, recs, max)) == -EINTR)
+			;
+		return k;
+	}
 	while (!(k = hwtimer_ring_harvest(ring, recs, max)))
 		if ((k = hwtimer_ring_wait(ring, -1)) < 0 && k != -EINTR)
 			return k;
@@ -234,7 +223,7 @@ void expiry_hwtimer(int64_t *late, uint64_t slack, enum way way,
 			die("HWTIMER_IOC_BATCH", EIO);
 	}
 	hwtimer_vec_free(&v);
-	b0 = busy_ns();
+	b0 = busy_start();
 	t0 = now_ns();
 	w0 = wakeups();
 	while (got < ld->n) {
@@ -289,13 +278,16 @@ static void expiry_timerfd(int64_t *late)
 		if (timerfd_settime(fds[i], TFD_TIMER_ABSTIME, &its, NULL))
 			die("timerfd_settime", errno);
 	}
-	b0 = busy_ns();
+	b0 = busy_start();
 	t0 = now_ns();
 	w0 = wakeups();
 	while (got < ld->n) {
 		int k = epoll_wait(ep, evs, 1024, -1), j;
 		uint64_t t = now_ns(), ticks;
 
+		/* an io_uring ring torn down before (see seq_posix()) */
+		if (k < 0 && errno == EINTR)
+			continue;
 		if (k < 0)
 			die("epoll_wait", errno);
 		for (j = 0; j < k; j++) {
@@ -327,7 +319,7 @@ void expiry_uheap(int64_t *late)
 	for (i = 0; i < ld->n; i++)
 		if (uq_add(&q, (uint32_t)i, deadline_of(start, i)))
 			die("timerfd_settime", errno);
-	b0 = busy_ns();
+	b0 = busy_start();
 	t0 = now_ns();
 	w0 = wakeups();
 	while (got < ld->n) {
@@ -342,6 +334,16 @@ void expiry_uheap(int64_t *late)
 	report_expiry("userspace heap + one timerfd", late, ld->n, busy_ns() - b0,
 		      now_ns() - t0, wakeups() - w0, -1);
 	uq_free(&q);
+}
+
+/* again when interrupted by the teardown of a ring before (see seq_posix()) */
+static int wait_cqe(struct io_uring *ring, struct io_uring_cqe **cqe)
+{
+	int ret;
+
+	while ((ret = io_uring_wait_cqe(ring, cqe)) == -EINTR)
+		;
+	return ret;
 }
 
 static void expiry_uring(int64_t *late)
@@ -372,13 +374,13 @@ static void expiry_uring(int64_t *late)
 		sqe->user_data = i;
 	}
 	io_uring_submit(&ring);
-	b0 = busy_ns();
+	b0 = busy_start();
 	t0 = now_ns();
 	w0 = wakeups();
 	while (got < ld->n) {
 		unsigned int head, k = 0;
 
-		ret = io_uring_wait_cqe(&ring, &cqe);
+		ret = wait_cqe(&ring, &cqe);
 		if (ret)
 			die("io_uring_wait_cqe", ret);
 		/* completions may land while we walk: time each one */

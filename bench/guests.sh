@@ -41,11 +41,7 @@ rm -rf "$out/guest" "$out/guest-bin"
 mkdir -p "$out/guest" "$out/guest-bin"
 cp "$out/user/bin/hwtimerctl" "$out/guest-bin/"
 install -m 0755 "$HWT_TOP/bench/latency_cli.sh" "$out/guest/latency_cli"
-gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
-	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" -I"$out/user/include" \
-	"$HWT_TOP/bench/dev_bench.c" "$HWT_TOP/bench/dev_bench_expiry.c" \
-	"$HWT_TOP/bench/dev_bench_trace.c" "$HWT_TOP/bench/dev_bench_uring.c" "$HWT_TOP/bench/uheap.c" \
-	"$out/user/lib/libhwtimer.a" -luring -o "$out/guest/dev_bench" || die "cannot build dev_bench"
+hwt_dev_bench "$out/user" "$out/guest/dev_bench" || die "cannot build dev_bench"
 gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
 	-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" -I"$out/user/include" \
 	"$HWT_TOP/bench/storm_bench.c" \

@@ -23,10 +23,16 @@ is followed from its deadline to the program:
   reader busy   from then (or from the expiry, if the program never slept)
                 until it had the record: its own work on earlier records
 
-and charged to the part that took longest. Times are the trace's, on
-CLOCK_MONOTONIC with microsecond resolution.
+and charged to the part that took longest. Times are the trace's: on
+CLOCK_MONOTONIC with microsecond resolution (trace_clock "mono"), or, with
+a counter clock ("x86-tsc", as bench/trace_rate.sh uses under icount),
+the counter mapped onto CLOCK_MONOTONIC through the passes' own clock
+reads (hwt_pass now=), to the nanosecond.
 
-usage: late_breakdown.py RESULTS KERNEL_LABEL
+With --icount SHIFT (bench/trace_rate.sh under HWT_QEMU_ICOUNT) the guest's
+clocks counted instructions, 2^SHIFT ns each, and the tables say so.
+
+usage: late_breakdown.py RESULTS KERNEL_LABEL [--icount SHIFT]
 """
 import base64
 import bisect
@@ -35,7 +41,8 @@ import gzip
 import re
 import sys
 
-LINE = re.compile(r'^\s*(.+?)-(\d+)\s+(?:\(\s*\S+\)\s+)?\[(\d+)\]\s+\S+\s+(\d+\.\d+): (\w+): (.*)$')
+LINE = re.compile(r'^\s*(.+?)-(\d+)\s+(?:\(\s*\S+\)\s+)?\[(\d+)\]\s+\S+\s+(\d+(?:\.\d+)?): (\w+): (.*)$')
+NOW = re.compile(r'clock=1 .*now=(\d+)')
 KV = re.compile(r'(\w+)=(\S+)')
 TICK = 4096     # the default tick: a deadline is due at its key
 
@@ -64,17 +71,31 @@ def parse_results(path):
     return runs
 
 
+def clock_map(lines):
+    """ns of CLOCK_MONOTONIC from a trace's timestamps: seconds of the mono
+    clock, or counts of a counter clock, mapped through the passes of
+    CLOCK_MONOTONIC bases, whose now= was read just before their event: the
+    slope from the first and last, the offset from the one read last before
+    its event (the smallest lag)"""
+    pairs = [(int(ts), int(n.group(1))) for _t, _p, _c, ts, ev, rest in lines
+             if ev == 'hwt_pass' and '.' not in ts for n in [NOW.search(rest)] if n]
+    if not pairs:
+        return lambda ts: round(float(ts) * 1e9)
+    (c0, m0), (c1, m1) = pairs[0], pairs[-1]
+    a = (m1 - m0) / (c1 - c0) if c1 > c0 else 1.0
+    b = max(m - a * c for c, m in pairs)
+    return lambda ts: round(float(ts) * 1e9) if '.' in ts else round(a * int(ts) + b)
+
+
 class Trace:
     def __init__(self, text):
         self.ev = collections.defaultdict(list)     # (event, cpu) -> [(ts, fields, task)]
         self.any = collections.defaultdict(list)    # event -> [(ts, cpu, fields, task)]
         self.marks = {}
-        for line in text.splitlines():
-            m = LINE.match(line)
-            if not m:
-                continue
-            task, _pid, cpu, ts, event, rest = m.groups()
-            ts = round(float(ts) * 1e9)
+        lines = [m.groups() for m in map(LINE.match, text.splitlines()) if m]
+        mono = clock_map(lines)
+        for task, _pid, cpu, ts, event, rest in lines:
+            ts = mono(ts)
             cpu = int(cpu)
             if event == 'tracing_mark_write':
                 w = rest.split()
@@ -228,13 +249,24 @@ def attribute(tr, way, tid, deadline, fired, seen, reader):
     return parts
 
 
+SHIFT = None    # --icount SHIFT: the guest's ns were 2^SHIFT per instruction
+
+
 def fmt_us(ns):
+    if SHIFT is not None:
+        return f'{ns / (1 << SHIFT):,.0f} instr'
     return f'{ns / 1000:,.0f} us'
 
 
 def main():
-    runs = parse_results(sys.argv[1])
-    label = sys.argv[2] if len(sys.argv) > 2 else ''
+    global SHIFT
+    args = sys.argv[1:]
+    if '--icount' in args:
+        i = args.index('--icount')
+        SHIFT = int(args[i + 1])
+        del args[i:i + 2]
+    runs = parse_results(args[0])
+    label = args[1] if len(args) > 1 else ''
     out = []
     for rate in sorted(runs):
         bench, text = runs[rate]

@@ -16,9 +16,13 @@
 #     HWT_BENCH_BEFORE_GUEST (bench/guests.sh);
 #  3. the in-kernel API against hrtimer and timer_list
 #     (kmod/bench/hwtimer_bench.c): natively, in User-Mode Linux built from
-#     tests/vm/uml-bench.config (no debug options), and in the same guests.
+#     tests/vm/uml-bench.config (no debug options), and in the same guests;
+#  then layer 2's rate curve and cost rows again in guests of 6.1 and 6.12
+#  under QEMU's instruction counting, where every figure is a count of
+#  instructions and repeats from run to run (bench/icount.sh).
 #
-# Environment: BENCH_MAX_N (default 10000000) bounds layer 1.
+# Environment: BENCH_MAX_N (default 10000000) bounds layer 1; BENCH_ICOUNT=0
+# skips the icount guests.
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -162,6 +166,10 @@ HWT_UML_MEM=2G "$HWT_TOP/tests/vm/uml.sh" "$ukdir" "$out/uml/initrd.gz" bench \
 # 2 + 3. guests: stock 6.1 and 6.12 in full, the delivery rows on 6.12-rt,
 # and those rows again with an older module (bench/guests.sh)
 "$HWT_TOP/bench/guests.sh" "$out" "$raw" || die "the guests' part failed"
+if [ "${BENCH_ICOUNT:-1}" != 0 ]; then
+	log "layer 2 counted in instructions: icount guests"
+	"$HWT_TOP/bench/icount.sh" "$out" "$raw" || die "the icount guests' part failed"
+fi
 
 log "writing BENCHMARKS.md and the plots"
 python3 "$HWT_TOP/bench/report.py" "$raw" "$HWT_TOP" || die "report failed"

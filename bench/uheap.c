@@ -128,8 +128,10 @@ int uq_wait(struct uqueue *q, uint64_t *now, uint32_t *ids, uint32_t max)
 	uint64_t ticks;
 	uint32_t k = 0;
 
-	if (read(q->fd, &ticks, sizeof(ticks)) != sizeof(ticks))
-		return -errno;
+	/* an io_uring ring torn down before may interrupt it (dev_bench) */
+	while (read(q->fd, &ticks, sizeof(ticks)) != sizeof(ticks))
+		if (errno != EINTR)
+			return -errno;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	*now = (uint64_t)ts.tv_sec * UQ_SEC + (uint64_t)ts.tv_nsec;
 	while (q->n && k < max && q->deadline[q->heap[0]] <= *now) {

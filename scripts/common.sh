@@ -79,3 +79,26 @@ hwt_kbuild_sources() {
 		[ -e "$HWT_TOP/$d" ] && echo "$HWT_TOP/$d"
 	done
 }
+
+# hwt_dev_bench USER OUT: bench/dev_bench, static, against the library
+# that "make lib BUILD=USER" built
+hwt_dev_bench() {
+	local b=$HWT_TOP/bench
+	gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
+		-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" -I"$1/include" \
+		"$b/dev_bench.c" "$b/dev_bench_cpu.c" "$b/dev_bench_expiry.c" \
+		"$b/dev_bench_trace.c" "$b/dev_bench_uring.c" "$b/uheap.c" \
+		"$1/lib/libhwtimer.a" -luring -o "$2"
+}
+
+# hwt_cputime_ko KDIR OUT: bench/hwt_cputime.c built against KDIR into
+# OUT/hwt_cputime.ko (every CPU's idle time to the microsecond, for
+# dev_bench's CPU per timer in the icount guests)
+hwt_cputime_ko() {
+	mkdir -p "$2/src"
+	cp "$HWT_TOP/bench/hwt_cputime.c" "$2/src/"
+	echo 'obj-m := hwt_cputime.o' > "$2/src/Kbuild"
+	make -C "$1" M="$2/src" modules >"$2/build.log" 2>&1 &&
+		! grep -E 'warning:|WARNING:' "$2/build.log" &&
+		cp "$2/src/hwt_cputime.ko" "$2/"
+}

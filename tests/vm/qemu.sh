@@ -19,12 +19,32 @@
 # given a stock PREEMPT_RT kernel an int3 Oops in its own code, at boot
 # and when a test enabled a tracepoint.
 #
+# HWT_QEMU_ICOUNT=SHIFT counts instead of racing: -icount shift=SHIFT,
+# sleep=off (and a single TCG thread, which icount needs). The guest's
+# clocks then advance 2^SHIFT ns per guest instruction executed, by any
+# vCPU, and jump ahead while every vCPU is idle, so a figure timed in the
+# guest is a count of instructions (at shift 0, 1 ns = 1 instruction),
+# whatever the host is doing. Debian's 6.1 hangs at "Booting SMP
+# configuration" under icount with 2 vCPUs; booted with maxcpus=1 it
+# comes up, and takes the second CPU online afterwards (echo 1 >
+# /sys/devices/system/cpu/cpu1/online, as bench/icount.sh's guests do;
+# they add tsc=reliable, which keeps 6.1 off the HPET).
+# HWT_QEMU_CPU (default max) is the CPU model: "max,erms=off,fsrm=off"
+# keeps the kernel's user copies off "rep movsb", which icount counts a
+# byte at a time (bench/guests.sh's icount rows use it).
+#
 # usage: qemu.sh KERNEL INITRD MODE CONSOLE_LOG RESULTS_LOG TIMEOUT [APPEND...]
 set -uo pipefail
 
 kernel=$1 initrd=$2 mode=$3 console=$4 results=$5 limit=$6
 shift 6
 append="console=ttyS0 panic=-1 oops=panic nokaslr hwt.mode=$mode $*"
+thread=${HWT_QEMU_TCG_THREAD:-multi}
+icount=()
+if [ -n "${HWT_QEMU_ICOUNT:-}" ]; then
+	icount=(-icount "shift=$HWT_QEMU_ICOUNT,sleep=off")
+	thread=single
+fi
 
 boot() {
 	local serial
@@ -34,7 +54,8 @@ boot() {
 		serial=(-monitor none -serial "file:$console")
 	fi
 	timeout --foreground -k 10 "$limit" \
-		qemu-system-x86_64 -accel tcg,thread="${HWT_QEMU_TCG_THREAD:-multi}" -cpu max -smp "${HWT_QEMU_SMP:-2}" -m "${HWT_QEMU_MEM:-2G}" \
+		qemu-system-x86_64 -accel tcg,thread="$thread" "${icount[@]}" \
+		-cpu "${HWT_QEMU_CPU:-max}" -smp "${HWT_QEMU_SMP:-2}" -m "${HWT_QEMU_MEM:-2G}" \
 		-display none -no-reboot \
 		"${serial[@]}" -serial "file:$results" \
 		-kernel "$kernel" -initrd "$initrd" -append "$append"
