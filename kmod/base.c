@@ -236,20 +236,18 @@ void hwt_base_rearm(struct hwt_base *b)
 }
 
 /*
- * Arm for a node just queued: the window from its key to its slack's end,
- * or the wheel's next if the node made its slot big enough to be cascaded
- * ahead of its start (@early, hwt_wheel_early()).
+ * Arm for a node just queued: the window from its deadline to its slack's
+ * end, or the wheel's next if the node made its slot big enough to be
+ * cascaded ahead of its start (@early, hwt_wheel_early()).
  */
 static void hwt_base_arm_node(struct hwt_base *b, const struct hwt_node *n,
 			      bool early)
 {
-	u64 key = hwt_wheel_key(b->wheel, n->expires);
-
 	if (unlikely(early)) {
 		hwt_base_arm_next(b);
 		return;
 	}
-	hwt_base_arm(b, key, hwt_wheel_late(b->wheel, n, key));
+	hwt_base_arm(b, n->expires, hwt_wheel_late(b->wheel, n));
 }
 
 /**

@@ -303,7 +303,7 @@ enum hwt_pass_kind {
  * @clk: the wheel's clock when the pass started
  * @cascaded: the wheel's cascade count when the pass started
  * @moves: the budget units the wheel had charged for moves then
- *	   (hwt_wheel_move_units())
+ *	   (hwt_wheel_work_units())
  * @pass: its bound (pass.h), on local_clock()
  * @fired: how many timers it expired
  * @apart: its owner cascades ahead apart from expiry, with
@@ -436,13 +436,15 @@ static inline u64 hwt_base_abs_now(const struct hwt_base *b, u64 expires)
 static inline void hwt_base_sync(struct hwt_base *b, u64 now)
 {
 	struct hwt_wheel *w = b->wheel;
+	s64 ahead = now - w->clk;
 
-	if (unlikely((s64)(now - w->clk) < 0)) {
+	/* the wheel's clock is at the tick it last ran in, which may not have ended */
+	if (unlikely(ahead + (s64)w->tmask < 0)) {
 		if (b->clockid == CLOCK_REALTIME) {
 			hwt_wheel_rebase(w, now);
 			hwt_stat_add(&b->stats, HWT_C_REBASES, 1);
 		}
-	} else if (now - w->clk >= hwt_wheel_tick(w) << HWT_LVL_BITS &&
+	} else if (ahead >= (s64)hwt_wheel_tick(w) << HWT_LVL_BITS &&
 		   w->clk != w->stuck) {
 		/*
 		 * place new timers against a fresh clock, on low levels;

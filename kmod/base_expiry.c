@@ -39,7 +39,7 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 	hwt_base_sync(b, x->now);
 	x->clk = b->wheel->clk;
 	x->cascaded = b->wheel->cascaded;
-	x->moves = hwt_wheel_move_units(b->wheel);
+	x->moves = hwt_wheel_work_units(b->wheel);
 }
 
 static u64 hwt_pass_clock(void)
@@ -121,7 +121,7 @@ static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x,
 			   unsigned int budget)
 {
 	struct hwt_wheel *w = b->wheel;
-	u64 cascaded = w->cascaded, moves = hwt_wheel_move_units(w);
+	u64 cascaded = w->cascaded, moves = hwt_wheel_work_units(w);
 	struct hwt_pass p;
 	bool more;
 
@@ -136,7 +136,7 @@ static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x,
 	if (cascaded) {
 		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
 		trace_hwt_tick(b->clockid, b, 0, cascaded,
-			       hwt_wheel_move_units(w) - moves, 0,
+			       hwt_wheel_work_units(w) - moves, 0,
 			       local_clock() - p.start);
 	}
 	return more;
@@ -185,7 +185,7 @@ enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 	if (cascaded)
 		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
 	trace_hwt_tick(b->clockid, b, x->fired, cascaded,
-		       x->fired + hwt_wheel_move_units(w) - x->moves, ticks,
+		       x->fired + hwt_wheel_work_units(w) - x->moves, ticks,
 		       local_clock() - x->pass.start);
 	if (!x->pass.left) {
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);

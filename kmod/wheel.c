@@ -12,32 +12,31 @@
 #include "wheel_impl.h"
 
 /*
- * Lower the latest-time bound of slot @idx of level @l for @n, whose key is
- * @key, joining it (@alone: as the slot's only node). The first node with
- * slack starts the bound, at the slot's first key, which is no later than
- * the latest time of any node without slack already there; from then on
- * every node lowers it.
+ * Lower the latest-time bound of slot @idx of level @l for @n joining it
+ * (@alone: as the slot's only node). The first node with slack starts the
+ * bound, at the slot's earliest deadline, which is no later than the latest
+ * time of any node without slack already there; from then on every node
+ * lowers it.
  */
 void hwt_slot_slack(struct hwt_wheel *w, struct hwt_level *l,
-		    unsigned int idx, const struct hwt_node *n, u64 key,
-		    bool alone)
+		    unsigned int idx, const struct hwt_node *n, bool alone)
 {
 	struct hwt_slot *s = &l->slot[idx];
-	u64 late = hwt_wheel_late(w, n, key);
+	u64 late = hwt_wheel_late(w, n);
 
 	if (!s->slack) {
 		s->slack = true;
 		l->late[idx] = alone ? late : s->first;
 	}
-	l->late[idx] = hwt_earlier(w, l->late[idx], late);
+	l->late[idx] = hwt_sooner(l->late[idx], late);
 }
 
-/* Park @n, whose key @key lies beyond the horizon (hwt_locate()). */
-void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key)
+/* Park @n, whose key lies beyond the horizon (hwt_locate()). */
+void hwt_park(struct hwt_wheel *w, struct hwt_node *n)
 {
 	n->lvl = w->levels;
-	w->parked_min = list_empty(&w->parked) ? key :
-			hwt_earlier(w, w->parked_min, key);
+	w->parked_min = list_empty(&w->parked) ? n->expires :
+			hwt_earlier(w, w->parked_min, n->expires);
 	list_add_tail(&n->entry, &w->parked);
 	w->nparked++;
 	hwt_hook_occupancy(w->levels, 1, 0);
@@ -76,6 +75,25 @@ static noinline void hwt_unlinked(struct hwt_wheel *w, unsigned int lvl,
 				  unsigned int idx, u32 size)
 {
 	__hwt_unlinked(w, lvl, idx, size);
+}
+
+/*
+ * Take node @n, of the clock's tick and passed over (HWT_LVL_LATER), out of
+ * level 0's slot @w->later_idx, whether it is on @w->later or back in the
+ * slot's list.
+ */
+static noinline void hwt_unlink_later(struct hwt_wheel *w, struct hwt_node *n)
+{
+	struct hwt_slot *s = &w->lvl[0].slot[w->later_idx];
+
+	list_del_init(&n->entry);
+	n->lvl = HWT_LVL_NONE;
+	hwt_changed(w, 1);
+	hwt_hook_occupancy(0, -1, 0);
+	if (!--s->size) {
+		hwt_slot_emptied(w, 0, w->later_idx);
+		hwt_hook_occupancy(0, 0, -1);
+	}
 }
 
 /* Take parked node @n out (hwt_unlink()). */
@@ -123,8 +141,11 @@ static __always_inline void hwt_unlink(struct hwt_wheel *w,
 	unsigned int lvl = n->lvl;
 	struct hwt_level *l;
 
-	if (unlikely(lvl == w->levels)) {
-		hwt_unpark_one(w, n);
+	if (unlikely(lvl >= w->levels)) {
+		if (lvl == w->levels)
+			hwt_unpark_one(w, n);
+		else
+			hwt_unlink_later(w, n);
 		return;
 	}
 	l = &w->lvl[lvl];
@@ -139,7 +160,7 @@ void hwt_move(struct hwt_wheel *w, struct hwt_node *n)
 
 	hwt_unlink(w, n);
 	hwt_locate(w, key, &lvl, &idx);
-	hwt_link(w, n, lvl, idx, key);
+	hwt_link(w, n, lvl, idx);
 	w->cascaded++;
 }
 
@@ -208,6 +229,11 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	memset(w->lvl_of_bit, 0, sizeof(w->lvl_of_bit));
 	w->cascaded = 0;
 	w->cheap = 0;
+	w->looked = 0;
+	INIT_LIST_HEAD(&w->later);
+	w->later_now = 0;
+	w->later_min = 0;
+	w->later_idx = 0;
 	INIT_LIST_HEAD(&w->parked);
 	INIT_LIST_HEAD(&w->unparking);
 	w->nparked = 0;
@@ -261,8 +287,8 @@ u64 hwt_wheel_horizon(const struct hwt_wheel *w)
 }
 
 /*
- * hwt_wheel_add() of a node whose key @key is not in (clock, horizon):
- * raised to the next tick if it has passed, or parked.
+ * hwt_wheel_add() of a node whose key is not in (clock, horizon): in the
+ * clock's own tick (raised to it if it has passed), or parked.
  */
 static noinline bool hwt_add_far(struct hwt_wheel *w, struct hwt_node *n)
 {
@@ -270,7 +296,7 @@ static noinline bool hwt_add_far(struct hwt_wheel *w, struct hwt_node *n)
 	unsigned int lvl, idx;
 
 	hwt_locate(w, key, &lvl, &idx);
-	return hwt_link(w, n, lvl, idx, key);
+	return hwt_link(w, n, lvl, idx);
 }
 
 /*
@@ -281,7 +307,7 @@ static noinline bool hwt_add_far(struct hwt_wheel *w, struct hwt_node *n)
 static __always_inline bool hwt_link_more(struct hwt_wheel *w,
 					  struct hwt_level *l,
 					  unsigned int lvl, unsigned int idx,
-					  struct hwt_node *n, u64 key)
+					  struct hwt_node *n)
 {
 	struct hwt_slot *s = &l->slot[idx];
 	u32 size = s->size + 1;
@@ -290,18 +316,17 @@ static __always_inline bool hwt_link_more(struct hwt_wheel *w,
 	s->size = size;
 	list_add_tail(&n->entry, &s->head);
 	hwt_hook_occupancy(lvl, 1, 0);
-	/* both after the clock; never true on level 0, of one key a slot */
-	if ((s64)(key - s->first) < 0)
-		s->first = key;
+	if ((s64)(n->expires - s->first) < 0)
+		s->first = n->expires;
 	return unlikely(size == HWT_CASCADE_EARLY) && lvl;
 }
 
 /* hwt_link_slot() out of line: an empty slot, or slack */
 static noinline bool hwt_link_new(struct hwt_wheel *w, struct hwt_level *l,
 				  unsigned int lvl, unsigned int idx,
-				  struct hwt_node *n, u64 key)
+				  struct hwt_node *n)
 {
-	return hwt_link_slot(w, l, lvl, idx, n, key, w->clk);
+	return hwt_link_slot(w, l, lvl, idx, n);
 }
 
 /*
@@ -310,16 +335,15 @@ static noinline bool hwt_link_new(struct hwt_wheel *w, struct hwt_level *l,
  */
 static __always_inline bool hwt_link_near(struct hwt_wheel *w,
 					  struct hwt_node *n,
-					  unsigned int lvl, unsigned int idx,
-					  u64 key)
+					  unsigned int lvl, unsigned int idx)
 {
 	struct hwt_level *l = &w->lvl[lvl];
 	struct hwt_slot *s = &l->slot[idx];
 
 	hwt_changed_lvl(w, lvl);
 	if (unlikely(!s->size || n->slack || s->slack))
-		return hwt_link_new(w, l, lvl, idx, n, key);
-	return hwt_link_more(w, l, lvl, idx, n, key);
+		return hwt_link_new(w, l, lvl, idx, n);
+	return hwt_link_more(w, l, lvl, idx, n);
 }
 
 /*
@@ -336,9 +360,9 @@ static inline bool hwt_near(const struct hwt_wheel *w, u64 key)
  * @w: the wheel
  * @n: a node not in any wheel, with @n->expires set
  *
- * A deadline in a tick the wheel has already processed is raised to the
- * wheel's clock + 1 ns, so the node becomes due at the next tick. The
- * caller has checked @n->expires against hwt_wheel_horizon().
+ * A deadline in a tick before the clock's is raised to the first time of
+ * the clock's tick, which has begun: the node is due at once. The caller
+ * has checked @n->expires against hwt_wheel_horizon().
  *
  * Return: hwt_wheel_early() of @n.
  */
@@ -350,7 +374,7 @@ bool hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n)
 	if (unlikely(!hwt_near(w, key)))
 		return hwt_add_far(w, n);
 	lvl = hwt_level(w, key, w->clk);
-	return hwt_link_near(w, n, lvl, lvl_idx(&w->lvl[lvl], key), key);
+	return hwt_link_near(w, n, lvl, lvl_idx(&w->lvl[lvl], key));
 }
 
 /**
@@ -378,12 +402,13 @@ bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n)
 	       HWT_CASCADE_EARLY;
 }
 
-/* hwt_wheel_del() of a node that is parked, or on no level at all */
+/* hwt_wheel_del() of a node parked, passed over in its tick, or in no wheel */
 static noinline void hwt_del_far(struct hwt_wheel *w, struct hwt_node *n)
 {
-	if (WARN_ON_ONCE(n->lvl != w->levels))
-		return;
-	hwt_unpark_one(w, n);
+	if (n->lvl == HWT_LVL_LATER)
+		hwt_unlink_later(w, n);
+	else if (!WARN_ON_ONCE(n->lvl != w->levels))
+		hwt_unpark_one(w, n);
 }
 
 /**
@@ -400,32 +425,34 @@ void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n)
 	hwt_unlink(w, n);
 }
 
-/* hwt_wheel_mod() of a parked node, or of a deadline not near (hwt_near()) */
+/*
+ * hwt_wheel_mod() of a node parked or passed over in its tick, or of a
+ * deadline not near (hwt_near())
+ */
 static noinline bool hwt_mod_far(struct hwt_wheel *w, struct hwt_node *n,
 				 u64 expires)
 {
 	unsigned int olvl = n->lvl, lvl, idx;
 	u64 key;
 
-	if (WARN_ON_ONCE(olvl > w->levels))
+	if (WARN_ON_ONCE(olvl > w->levels && olvl != HWT_LVL_LATER))
 		return false;
 	key = hwt_clamp(w, &expires);
 	hwt_locate(w, key, &lvl, &idx);
 	if (lvl == olvl && lvl == w->levels) {
 		n->expires = expires;
-		w->parked_min = hwt_earlier(w, w->parked_min, key);
+		w->parked_min = hwt_earlier(w, w->parked_min, expires);
 		return true;
 	}
 	if (lvl == olvl && idx == hwt_idx_of(w, &w->lvl[lvl], n)) {
 		n->expires = expires;
 		hwt_changed_lvl(w, lvl);
-		hwt_slot_bounds(w, &w->lvl[lvl], &w->lvl[lvl].slot[idx], lvl,
-				idx, n, key, w->clk);
+		hwt_slot_bounds(w, &w->lvl[lvl], &w->lvl[lvl].slot[idx], idx, n);
 		return true;
 	}
 	hwt_unlink(w, n);
 	n->expires = expires;
-	hwt_link(w, n, lvl, idx, key);
+	hwt_link(w, n, lvl, idx);
 	return false;
 }
 
@@ -459,14 +486,13 @@ bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires)
 		 */
 		n->expires = expires;
 		hwt_changed_lvl(w, olvl);
-		hwt_slot_bounds(w, ol, &ol->slot[oidx], olvl, oidx, n, key,
-				w->clk);
+		hwt_slot_bounds(w, ol, &ol->slot[oidx], oidx, n);
 		return true;
 	}
 	hwt_unlink_at(w, n, ol, olvl, oidx, true);
 	n->expires = expires;
 	lvl = hwt_level(w, key, w->clk);
-	hwt_link_near(w, n, lvl, lvl_idx(&w->lvl[lvl], key), key);
+	hwt_link_near(w, n, lvl, lvl_idx(&w->lvl[lvl], key));
 	return false;
 }
 

@@ -13,11 +13,26 @@
  * ------
  * Time is u64 nanoseconds on the caller's clock, compared modulo 2^64, so
  * the wheel keeps working when the clock wraps. A tick is 2^shift ns. A
- * node with deadline D is due at its key K: D rounded up to a tick
- * boundary. The wheel never returns a node before "now" reaches K. It
- * returns it as soon as the caller advances the wheel to a time >= K. So
- * a node is never early, and at most one tick late whatever its delay
- * (later only within its slack; see below).
+ * node with deadline D is placed by its key K: D rounded up to a tick
+ * boundary. It is due at D itself: the wheel never returns it before "now"
+ * reaches D, and returns it as soon as the caller pops at a time >= D. So
+ * a node is never early, and never late whatever its delay (but within its
+ * slack; see below): the wheel's next time (hwt_wheel_next()) is a lower
+ * bound of the deadlines, not of the keys, and an owner that arms its
+ * hrtimer for it fires at the deadline, as timerfd's does.
+ *
+ * The clock's own tick. A pop takes the clock to the tick "now" is in, the
+ * first boundary at or after it: every earlier tick is done, and the
+ * clock's level-0 slot holds that tick's deadlines, some of which may not
+ * have come. A pop looks at its first node; when that one is not due, it
+ * looks through the slot (hwt_pop_sub()), a unit per HWT_CHEAP_PER_UNIT
+ * nodes passed over. Nodes passed over wait on @later, so that a pass cut
+ * short goes on where it stopped, and once the slot was looked at whole
+ * its bound is its earliest deadline, exact: the owner's next wakeup is
+ * that deadline. FreeBSD's callout_process() keeps exact times in coarse
+ * buckets the same way. A tick of deadlines that do not come in order
+ * costs a look per node per wakeup, and at most one wakeup per distinct
+ * deadline, as with a timerfd each.
  *
  * Level L (0 <= L < levels) has 64 slots of 32^L ticks each, and an
  * occupancy bitmap: the next occupied slot of a level is one ffs away. A
@@ -81,11 +96,11 @@
  * a node deleted or modified while its slot is half cascaded is found
  * where it is.
  *
- * Each slot keeps a lower bound of its keys. The next time anything can be
- * due (hwt_wheel_next()) is then the bound of a level's first slot, not
- * its start: a lone timer an hour away costs one wakeup, not one per
- * level. Deleting the earliest node leaves a stale, lower bound. That
- * costs at most one early wakeup, which finds nothing due.
+ * Each slot keeps a lower bound of its deadlines. The next time anything
+ * can be due (hwt_wheel_next()) is then the bound of a level's first slot,
+ * not its start: a lone timer an hour away costs one wakeup, not one per
+ * level, at its deadline. Deleting the earliest node leaves a stale, lower
+ * bound. That costs at most one early wakeup, which finds nothing due.
  *
  * What each level has to do next (expire, cascade, or cascade ahead, and
  * from when) is kept as times in struct hwt_events (wheel_look.h). They
@@ -96,7 +111,7 @@
  * The pop after it then answers "nothing due" from the kept times, without
  * a look, and so does any pop before the earliest time. A delete that
  * leaves its slot neither empty nor smaller than big changes nothing
- * kept: a slot's bound of its keys may stay low.
+ * kept: a slot's bound of its deadlines may stay low.
  *
  * A clock set back (CLOCK_REALTIME) moves the wheel's clock back in O(1)
  * (hwt_wheel_rebase()); nodes stay where they are. Every queued key lies
@@ -131,21 +146,20 @@
  * through @slack_of). It is due from its deadline on, and should be
  * returned by its deadline plus slack. A slot that holds a node with slack
  * also keeps a lower bound of those latest times (@late; without slack it
- * is the slot's first key). So hwt_wheel_next_range() gives a window,
- * [earliest key, earliest "latest" time], in one walk of the occupancy
+ * is the slot's earliest deadline). So hwt_wheel_next_range() gives a
+ * window, [earliest deadline, earliest "latest" time], in one walk of the
+ * occupancy
  * bitmaps. FreeBSD's callout(9) arms its event timer the same way, for
  * [first deadline, first deadline + precision], since calloutng. The
  * owner arms its hrtimer for that window (hrtimer_start_range_ns()) and
  * pops everything due when it fires. Nodes whose windows overlap share a
- * wakeup; nodes without slack fire at their keys. Deleting a node leaves
+ * wakeup; nodes without slack fire at their deadlines. Deleting a node leaves
  * the bounds low, which costs at most an early wakeup. Nothing is sorted:
  * insert, delete and modify stay O(1).
  *
- * The default tick is 2^12 ns (4.096 us). A node without slack fires at
- * its deadline rounded up to the tick: the tick is the lateness the wheel
- * adds to the hrtimer's own (BENCHMARKS.md has what other ticks cost). A
- * node placed on level L is cascaded L times, each a list move. With the
- * default tick:
+ * The default tick is 2^12 ns (4.096 us): the width of a level-0 slot, not
+ * a lateness (BENCHMARKS.md has what other ticks cost). A node placed on
+ * level L is cascaded L times, each a list move. With the default tick:
  *
  * Level Granularity   Keys placed there          Slots
  *  0      4.096 us       0 ns   -  262.1 us        64
@@ -192,11 +206,13 @@
 #define HWT_FRESH_BEST	BIT(31)
 /* struct hwt_node.lvl of a node in no wheel; a parked node's is @levels */
 #define HWT_LVL_NONE	((1U << HWT_NODE_LVL_BITS) - 1)
+/* ... of a node of the clock's tick passed over, not due yet (@later) */
+#define HWT_LVL_LATER	(HWT_LVL_NONE - 1)
 
 /**
  * struct hwt_slot - one slot of a level
  * @head: its nodes
- * @first: lower bound of their keys (of a level-0 slot: its time)
+ * @first: lower bound of their deadlines
  * @size: how many
  * @slack: a node with slack joined since the slot was last empty: the
  *	   level's @late entry for the slot is kept (struct hwt_level)
@@ -215,8 +231,8 @@ struct hwt_slot {
  * @shift: a slot of this level is 2^@shift ns
  * @mask: its slots - 1 (the top level may have fewer than HWT_LVL_SIZE)
  * @late: for each slot with slack, a lower bound of the times by which its
- *	  nodes are due at the latest: their deadlines plus slack, and never
- *	  before their keys. For a slot without, that bound is its @first.
+ *	  nodes are due at the latest: their deadlines plus slack. For a slot
+ *	  without, that bound is its @first.
  */
 struct hwt_level {
 	struct hwt_slot slot[HWT_LVL_SIZE];
@@ -240,6 +256,8 @@ struct hwt_level {
  * @best: the earliest @must of all levels
  * @best_lvl: its level; @best and @second mean nothing if there is none
  * @second: the earliest @must of the other levels (@best - 1: none)
+ * @others: the earliest @wake of the other levels (the clock + S64_MAX at
+ *	    the look: none)
  * @may_min: the earliest @may of the levels in @early
  * @soonest: the earliest @wake of all levels
  *
@@ -257,16 +275,18 @@ struct hwt_events {
 	u64 best;
 	unsigned int best_lvl;
 	u64 second;
+	u64 others;
 	u64 may_min;
 	u64 soonest;
 };
 
 /**
  * struct hwt_wheel - a hierarchical timing wheel
- * @clk: the wheel's time, tick-aligned: every tick up to and including @clk
- *	 has been processed, except the nodes still queued in the level-0 slot
- *	 of @clk itself, which are due and being popped, and a slot of a higher
- *	 level whose cascade is not finished (@cascading)
+ * @clk: the wheel's time, tick-aligned: the end of the tick the time last
+ *	 popped for is in (wheel.h, "The clock's own tick"). Every tick before
+ *	 it has been processed, except a slot of a higher level whose cascade
+ *	 is not finished (@cascading); its level-0 slot holds the nodes of its
+ *	 tick, due and being popped, or not due yet
  * @high: with @skewed, the latest @clk before the clock was set back
  * @skewed: @clk is before @high: nodes may sit in slots placed against that
  *	    later clock
@@ -295,10 +315,19 @@ struct hwt_events {
  *	      again after the clock was set back (a statistic)
  * @cheap: of those, nodes moved without a placement decision; every
  *	   HWT_CHEAP_PER_UNIT-th of them costs a budget a unit
+ * @looked: nodes of the clock's own tick looked at and passed over, not due
+ *	    yet (a statistic); every HWT_CHEAP_PER_UNIT-th costs a unit
+ * @later: those passed over at @later_now, until the clock's tick has been
+ *	   looked at whole; they stay in level 0's slot @later_idx (its size
+ *	   counts them) with struct hwt_node.lvl HWT_LVL_LATER, which they
+ *	   keep until they leave the wheel, on this list or back in the slot
+ * @later_now: the time they were looked at for
+ * @later_min: the earliest of their deadlines, or lower
+ * @later_idx: their slot
  * @parked: nodes whose key lies beyond the horizon, in no slot
  * @unparking: parked nodes being placed again, a budget at a time
  * @nparked: nodes on @parked and @unparking
- * @parked_min: lower bound of the keys on @parked
+ * @parked_min: lower bound of the deadlines on @parked
  * @slack_of: the owner's: how late a node with hwt_node.slack set may be
  *	      returned, in ns after its deadline; NULL if no node has slack
  * @casc_at: for each level in @cascading, the start of its half-cascaded slot
@@ -322,6 +351,11 @@ struct hwt_wheel {
 	u64 lspan[HWT_LEVELS_MAX];
 	u64 cascaded;
 	u64 cheap;
+	u64 looked;
+	struct list_head later;
+	u64 later_now;
+	u64 later_min;
+	unsigned int later_idx;
 	struct list_head parked;
 	struct list_head unparking;
 	unsigned long nparked;
@@ -361,7 +395,7 @@ static inline u64 hwt_wheel_tick(const struct hwt_wheel *w)
 }
 
 /*
- * A deadline is due at the first tick boundary at or after it: its key,
+ * A deadline is placed by the first tick boundary at or after it: its key,
  * with @tmask a tick - 1 (struct hwt_wheel.tmask, which a loop may keep in
  * a register).
  */
@@ -375,20 +409,13 @@ static inline u64 hwt_wheel_key(const struct hwt_wheel *w, u64 expires)
 	return hwt_key(expires, w->tmask);
 }
 
-/*
- * The latest time a node whose key is @key should be returned at: its
- * deadline plus its slack, but never before @key, when the wheel can first
- * return it.
- */
+/* The latest time a node should be returned at: its deadline plus slack. */
 static inline u64 hwt_wheel_late(const struct hwt_wheel *w,
-				 const struct hwt_node *n, u64 key)
+				 const struct hwt_node *n)
 {
-	u64 late;
-
 	if (likely(!n->slack) || !w->slack_of)
-		return key;
-	late = n->expires + w->slack_of(n);
-	return (s64)(late - key) > 0 ? late : key;
+		return n->expires;
+	return n->expires + w->slack_of(n);
 }
 
 /**
@@ -396,8 +423,9 @@ static inline u64 hwt_wheel_late(const struct hwt_wheel *w,
  * @w: the wheel
  * @n: a node queued in @w
  *
- * Return: the level, 0 being the finest, or @w->levels for a node parked
- * beyond the horizon.
+ * Return: the level, 0 being the finest, @w->levels for a node parked
+ * beyond the horizon, or HWT_LVL_LATER for a node of the clock's tick
+ * passed over, not due yet.
  */
 static inline unsigned int hwt_wheel_level_of(const struct hwt_wheel *w,
 					      const struct hwt_node *n)
@@ -411,12 +439,15 @@ static inline bool hwt_wheel_empty(const struct hwt_wheel *w)
 }
 
 /*
- * Budget units the wheel charged for moving nodes so far: one per move
- * that placed a node, one per HWT_CHEAP_PER_UNIT moves that did not.
+ * Budget units the wheel charged so far for work other than returning
+ * nodes: one per move that placed a node, one per HWT_CHEAP_PER_UNIT moves
+ * that did not, and one per HWT_CHEAP_PER_UNIT nodes of the clock's tick
+ * looked at and passed over, not due yet.
  */
-static inline u64 hwt_wheel_move_units(const struct hwt_wheel *w)
+static inline u64 hwt_wheel_work_units(const struct hwt_wheel *w)
 {
-	return w->cascaded - w->cheap + w->cheap / HWT_CHEAP_PER_UNIT;
+	return w->cascaded - w->cheap + w->cheap / HWT_CHEAP_PER_UNIT +
+	       w->looked / HWT_CHEAP_PER_UNIT;
 }
 
 #endif /* _HWT_WHEEL_H */

@@ -43,11 +43,11 @@ static noinline struct hwt_slot *hwt_cascade_place(struct hwt_wheel *w,
 
 	hwt_locate(w, key, &lvl, &idx);
 	if (unlikely(lvl == w->levels)) {
-		hwt_park(w, n, key);
+		hwt_park(w, n);
 		return NULL;
 	}
 	hwt_changed(w, BIT(lvl));
-	hwt_link_slot(w, &w->lvl[lvl], lvl, idx, n, key, w->clk);
+	hwt_link_slot(w, &w->lvl[lvl], lvl, idx, n);
 	return &w->lvl[lvl].slot[idx];
 }
 
@@ -58,20 +58,20 @@ static noinline struct hwt_slot *hwt_cascade_place(struct hwt_wheel *w,
 static noinline void hwt_cascade_slack(struct hwt_wheel *w,
 				       struct hwt_level *l, unsigned int lvl,
 				       unsigned int idx,
-				       const struct hwt_node *n, u64 key)
+				       const struct hwt_node *n)
 {
 	struct hwt_slot *s = &l->slot[idx];
 
 	if (s->size) {
-		hwt_slot_bounds(w, l, s, lvl, idx, n, key, w->clk);
+		hwt_slot_bounds(w, l, s, idx, n);
 		return;
 	}
 	l->occupied |= BIT_ULL(idx);
 	w->occupied |= BIT(lvl);
-	s->first = key;
+	s->first = n->expires;
 	s->slack = false;
 	if (n->slack)
-		hwt_slot_slack(w, l, idx, n, key, true);
+		hwt_slot_slack(w, l, idx, n, true);
 	hwt_hook_occupancy(lvl, 0, 1);
 }
 
@@ -96,9 +96,10 @@ static inline u64 hwt_cascade_end(const struct hwt_wheel *w, unsigned int lvl)
  * The nodes from @first on whose key is @key, @first's included, as many
  * as @left units pay for at HWT_CHEAP_PER_UNIT a unit (@w->cheap counts
  * them): moved to the tail of @to with one splice. The node of that key
- * before them went there, so the slot's bounds hold them already, and
- * they get its level. @first follows @head, of a list whose nodes before
- * it were moved already. Return the node after them.
+ * before them went there, so they get its level, and the slot's bounds of
+ * its deadlines and latest times are lowered to the earliest of theirs. @first follows
+ * @head, of a list whose nodes before it were moved already. Return the
+ * node after them.
  */
 static noinline struct list_head *hwt_cascade_run(struct hwt_wheel *w,
 						  struct list_head *head,
@@ -112,16 +113,27 @@ static noinline struct list_head *hwt_cascade_run(struct hwt_wheel *w,
 	struct list_head *last = first, *pos = first->next;
 	unsigned int c = w->cheap % HWT_CHEAP_PER_UNIT;
 	unsigned int run = 1, most = HWT_CHEAP_PER_UNIT * left - c;
+	struct hwt_node *n = list_entry(first, struct hwt_node, entry);
+	u64 soonest = n->expires;
 
-	list_entry(first, struct hwt_node, entry)->lvl = lvl;
+	n->lvl = lvl;
 	for (; run < most && pos != head; run++) {
 		struct hwt_node *m = list_entry(pos, struct hwt_node, entry);
 
 		if (hwt_key(m->expires, tmask) != key)
 			break;
 		m->lvl = lvl;
+		soonest = hwt_sooner(soonest, m->expires);
 		last = pos;
 		pos = pos->next;
+	}
+	to->first = hwt_sooner(to->first, soonest);
+	if (unlikely(to->slack)) {
+		/* none of them is due later than its deadline plus slack */
+		struct hwt_level *l = &w->lvl[lvl];
+
+		l->late[to - l->slot] = hwt_sooner(l->late[to - l->slot],
+						   soonest);
 	}
 	head->next = first;
 	first->prev = head;
@@ -193,15 +205,14 @@ static __always_inline unsigned int hwt_cascade_nodes(struct hwt_wheel *w,
 		i = (key >> dshift) & (HWT_LVL_SIZE - 1);
 		to = dslot + i;
 		if (unlikely((any && n->slack) || to->slack)) {
-			hwt_cascade_slack(w, down, dlvl, i, n, key);
+			hwt_cascade_slack(w, down, dlvl, i, n);
 		} else if (!to->size) {
 			down->occupied |= BIT_ULL(i);
 			w->occupied |= BIT(dlvl);
-			to->first = key;
+			to->first = n->expires;
 			hwt_hook_occupancy(dlvl, 0, 1);
-		} else if ((s64)(key - to->first) < 0) {
-			/* never on level 0, whose slot holds one key */
-			to->first = key;
+		} else if ((s64)(n->expires - to->first) < 0) {
+			to->first = n->expires;
 		}
 		memo = any && n->slack ? 1 : key;
 		n->lvl = dlvl;
@@ -262,11 +273,22 @@ static void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
 }
 
 /*
+ * Whether @n is due, the time being @span from the clock to the end of its
+ * tick: for a node whose deadline is no earlier than the clock's tick
+ * began, as every node the wheel holds once the clock is past its tick.
+ */
+static inline bool hwt_due(const struct hwt_wheel *w,
+			   const struct hwt_node *n, u64 span)
+{
+	return n->expires + w->tmask - w->clk <= span;
+}
+
+/*
  * A node alone in slot @slot of level @lvl >= 1, the wheel's next event,
- * that is due by @span and before every other level's next event: nothing
- * can come before it, so it is returned from where it is, not cascaded
- * down first (*@delta becomes its key's distance). Not after a set-back,
- * when the level's next slot may be a later turn.
+ * that is due (@span, as hwt_due()'s) and before every other level's next
+ * event: nothing can come before it, so it is returned from where it is,
+ * not cascaded down first (*@delta becomes its key's distance). Not after
+ * a set-back, when the level's next slot may be a later turn.
  */
 static inline struct hwt_node *hwt_lone(struct hwt_wheel *w,
 					unsigned int lvl, unsigned int slot,
@@ -280,7 +302,7 @@ static inline struct hwt_node *hwt_lone(struct hwt_wheel *w,
 		return NULL;
 	n = list_first_entry(&s->head, struct hwt_node, entry);
 	key = hwt_wheel_key(w, n->expires) - w->clk;
-	if (key > span || key > w->ev.second - w->clk)
+	if (key > span || key > w->ev.second - w->clk || !hwt_due(w, n, span))
 		return NULL;
 	*delta = key;
 	return n;
@@ -305,6 +327,77 @@ static __always_inline struct hwt_node *hwt_pop_l0(struct hwt_wheel *w,
 	return n;
 }
 
+/* Put the nodes passed over (@w->later) back at the front of slot @cur. */
+static void hwt_later_back(struct hwt_wheel *w, struct hwt_slot *cur)
+{
+	list_splice_init(&w->later, &cur->head);
+}
+
+/*
+ * Level 0's slot at the clock when its first node is not due at @now: the
+ * clock is at the tick @now is in, which has not ended, and the slot holds
+ * deadlines of that tick in no order. Nothing is due if its bound says so.
+ * Otherwise look for a node due at @now: each passed over goes to
+ * @w->later, so that a call after this one at the same time goes on with
+ * the others, and a call at another time looks at them again; a node of a
+ * later turn (the clock was set back) is placed where it belongs. Looking
+ * costs a unit per HWT_CHEAP_PER_UNIT nodes passed over (@w->looked).
+ * Return a due node, unlinked, or NULL: none is due at @now, and once the
+ * slot was looked at whole, its bound is its earliest deadline, for
+ * hwt_wheel_next(); or, with *@budget spent, the look was cut short.
+ */
+static noinline struct hwt_node *hwt_pop_sub(struct hwt_wheel *w,
+					     struct hwt_slot *cur,
+					     unsigned int idx, u64 now,
+					     unsigned int *budget)
+{
+	u64 spent = hwt_wheel_work_units(w) + *budget;
+
+	if (!list_empty(&w->later) && w->later_now != now)
+		hwt_later_back(w, cur);
+	/*
+	 * Before the tick ends, nothing is due before the slot's bound; once
+	 * it has ended, every node of the tick is due, and a later turn's
+	 * must go before the clock moves on.
+	 */
+	if ((s64)(w->clk - now) > 0 && (s64)(cur->first - now) > 0)
+		return NULL;
+	while (!list_empty(&cur->head)) {
+		struct hwt_node *n;
+
+		if (hwt_wheel_work_units(w) >= spent) {
+			*budget = 0;
+			return NULL;
+		}
+		n = list_first_entry(&cur->head, struct hwt_node, entry);
+		if (unlikely(hwt_wheel_key(w, n->expires) != w->clk)) {
+			hwt_move(w, n);
+			continue;
+		}
+		if ((s64)(n->expires - now) <= 0) {
+			*budget = spent - hwt_wheel_work_units(w) - 1;
+			return hwt_pop_l0(w, cur, idx, n);
+		}
+		if (list_empty(&w->later)) {
+			w->later_now = now;
+			w->later_min = n->expires;
+			w->later_idx = idx;
+		}
+		w->later_min = hwt_sooner(w->later_min, n->expires);
+		n->lvl = HWT_LVL_LATER;
+		list_move_tail(&n->entry, &w->later);
+		w->looked++;
+	}
+	if (!list_empty(&w->later)) {
+		/* looked at whole: none is due before the earliest of them */
+		hwt_later_back(w, cur);
+		cur->first = w->later_min;
+		hwt_changed(w, 1);
+	}
+	*budget = spent - hwt_wheel_work_units(w);
+	return NULL;
+}
+
 /*
  * The clock has reached the start of level @lvl's first occupied slot, on
  * a level >= 1, and no key of it is due by the time popped for. None of its
@@ -322,17 +415,14 @@ static void hwt_enter(struct hwt_wheel *w, unsigned int lvl)
 
 /*
  * hwt_wheel_pop() past its first look (@looked: at an empty tick): the
- * clock moves.
+ * clock moves, at most to the tick the time popped for is in, @span from
+ * it (and @span - a tick + 1 after that time).
  */
-static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
+static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 span,
 					      unsigned int *budget,
 					      bool looked)
 {
 	struct hwt_level *l0 = &w->lvl[0];
-	u64 span = now - w->clk;
-
-	if ((s64)span < 0)
-		return NULL;
 
 	while (*budget) {
 		unsigned int idx = lvl_idx(l0, w->clk);
@@ -346,16 +436,27 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 							      struct hwt_node,
 							      entry);
 
-			(*budget)--;
-			if (unlikely(hwt_wheel_key(w, n->expires) != w->clk)) {
-				/* placed before the clock was set back: a later turn */
-				hwt_move(w, n);
-				continue;
+			if (likely(&n->entry != &cur->head &&
+				   hwt_wheel_key(w, n->expires) == w->clk &&
+				   hwt_due(w, n, span))) {
+				(*budget)--;
+				hwt_pop_l0(w, cur, idx, n);
+				/* another level may come first: see hwt_pop_sub() */
+				if (!cur->size && !w->ev.best_lvl)
+					hwt_events_popped(w, 0);
+				return n;
 			}
-			hwt_pop_l0(w, cur, idx, n);
-			if (!cur->size)
-				hwt_events_popped(w, 0);
-			return n;
+			/* the tick has not ended, or a later turn */
+			n = hwt_pop_sub(w, cur, idx, w->clk + span - w->tmask,
+					budget);
+			if (n || !*budget)
+				return n;
+			/*
+			 * Nothing of the clock's tick is due yet: level 0's
+			 * event, kept from before the clock reached the tick,
+			 * is now the next tick's.
+			 */
+			hwt_changed(w, 1);
 		}
 		looked = false;
 
@@ -385,8 +486,10 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
 		if (unlikely(lvl == w->levels)) {
 			hwt_unpark(w, budget);
 		} else if (lvl) {
+			u64 first = w->lvl[lvl].slot[slot].first;
+
 			/* not after a set-back, when the bound may be a later turn's */
-			if (likely(w->lvl[lvl].slot[slot].first - w->clk <= span) ||
+			if (likely(hwt_wheel_key(w, first) - w->clk <= span) ||
 			    unlikely(w->skewed))
 				hwt_cascade(w, lvl, slot, budget);
 			else
@@ -405,9 +508,10 @@ static noinline struct hwt_node *hwt_pop_slow(struct hwt_wheel *w, u64 now,
  *	    without a placement decision (wheel.h); decremented for each
  *
  * Advances the wheel's clock towards @now, cascading slots on the way, and
- * returns one node whose key is at or before @now. Call it until it returns
- * NULL; the caller may stop early and call again later. Once nothing is due,
- * the clock moves to @now's tick.
+ * returns one node whose deadline is at or before @now. Call it until it
+ * returns NULL; the caller may stop early and call again later. Once
+ * nothing is due, the clock is at the tick @now is in: the first tick
+ * boundary at or after @now.
  *
  * Return: a due node, unlinked (its entry is an empty list), or NULL when
  * nothing is due at @now or *@budget is spent.
@@ -418,7 +522,8 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 	struct hwt_level *l0 = &w->lvl[0];
 	unsigned int idx = lvl_idx(l0, w->clk);
 	struct hwt_slot *cur = &l0->slot[idx];
-	u64 span = now - w->clk;
+	/* from the clock to the end of the tick @now is in */
+	u64 span = now + w->tmask - w->clk;
 
 	if (unlikely((s64)span < 0))
 		return NULL;
@@ -426,14 +531,16 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 		/*
 		 * The tick the clock is at still has nodes, all of that tick
 		 * unless the clock was set back: the rest of a burst, a
-		 * node at a time.
+		 * node at a time, each once its deadline has come.
 		 */
-		if (likely(!w->skewed && *budget)) {
+		struct hwt_node *n = list_first_entry(&cur->head,
+						      struct hwt_node, entry);
+
+		/* its list is empty while its nodes are all passed over */
+		if (likely(!w->skewed && *budget && &n->entry != &cur->head) &&
+		    likely((s64)(n->expires - now) <= 0)) {
 			(*budget)--;
-			return hwt_pop_l0(w, cur, idx,
-					  list_first_entry(&cur->head,
-							   struct hwt_node,
-							   entry));
+			return hwt_pop_l0(w, cur, idx, n);
 		}
 	} else if (likely(w->fresh & HWT_FRESH_BEST) && likely(!w->nparked) &&
 		   w->ev.best - w->clk > span) {
@@ -441,7 +548,7 @@ struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
 		hwt_advance(w, span & ~w->tmask);
 		return NULL;
 	}
-	return hwt_pop_slow(w, now, budget, !cur->size);
+	return hwt_pop_slow(w, span, budget, !cur->size);
 }
 
 /*
@@ -488,11 +595,12 @@ static unsigned int hwt_ahead_lvl(struct hwt_wheel *w)
  */
 bool hwt_wheel_ahead(struct hwt_wheel *w, u64 now, unsigned int *budget)
 {
-	u64 span = now - w->clk;
+	const struct hwt_slot *cur = &w->lvl[0].slot[lvl_idx(&w->lvl[0], w->clk)];
+	u64 span = now + w->tmask - w->clk;
 	unsigned int lvl, slot;
 
-	/* something to pop at @now (or a clock ahead of it): that first */
-	if ((s64)span < 0 || w->lvl[0].slot[lvl_idx(&w->lvl[0], w->clk)].size ||
+	/* something to pop at @now (or a clock ahead of its tick): that first */
+	if ((s64)span < 0 || (cur->size && (s64)(cur->first - now) <= 0) ||
 	    hwt_next_event(w, &lvl, &slot) <= span)
 		return false;
 	hwt_advance(w, span & ~w->tmask);
@@ -542,10 +650,20 @@ void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
  */
 void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
 {
-	u64 clk = now & ~w->tmask, half = w->cascading;
+	u64 clk = hwt_wheel_key(w, now), half = w->cascading;
+	struct hwt_slot *s = &w->lvl[0].slot[w->later_idx];
+	struct hwt_node *n;
 
 	if ((s64)(clk - w->clk) >= 0)
 		return;
+	/*
+	 * Nodes passed over in the clock's tick are nodes of their slot
+	 * again: that slot is no longer the clock's. O(nodes of one tick).
+	 */
+	hwt_later_back(w, s);
+	list_for_each_entry(n, &s->head, entry)
+		if (n->lvl == HWT_LVL_LATER)
+			n->lvl = 0;
 	if (!w->skewed || (s64)(w->clk - w->high) > 0)
 		w->high = w->clk;
 	w->skewed = true;

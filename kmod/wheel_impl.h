@@ -62,7 +62,7 @@ static inline void hwt_hook_combine(void)
 }
 #endif
 
-static_assert(HWT_LEVELS_MAX < HWT_LVL_NONE, "struct hwt_node.lvl is too narrow");
+static_assert(HWT_LEVELS_MAX < HWT_LVL_LATER, "struct hwt_node.lvl is too narrow");
 static_assert(HWT_LEVELS_MAX < 31, "struct hwt_wheel.fresh is too narrow");
 
 /* Levels @mask changed: what they have to do next is no longer known. */
@@ -129,6 +129,15 @@ static inline u64 hwt_earlier(const struct hwt_wheel *w, u64 a, u64 b)
 	return a - w->clk < b - w->clk ? a : b;
 }
 
+/*
+ * Earlier of two deadlines, which may lie up to a tick before the clock
+ * (the clock's own tick is the one @now is in: wheel.h).
+ */
+static inline u64 hwt_sooner(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0 ? a : b;
+}
+
 /* Move the clock forward by @delta ns. */
 static inline void hwt_advance(struct hwt_wheel *w, u64 delta)
 {
@@ -139,14 +148,18 @@ static inline void hwt_advance(struct hwt_wheel *w, u64 delta)
 	}
 }
 
-/* Raise a deadline that falls in a processed tick; return its key. */
+/*
+ * Raise a deadline that falls in a tick before the clock's to the first
+ * time of the clock's own tick, which has begun (wheel.h): due at once, in
+ * that tick's slot. Return its key.
+ */
 static inline u64 hwt_clamp(const struct hwt_wheel *w, u64 *expires)
 {
 	u64 key = hwt_wheel_key(w, *expires);
 
-	if (unlikely((s64)(key - w->clk) <= 0)) {
-		*expires = w->clk + 1;
-		key = w->clk + hwt_wheel_tick(w);
+	if (unlikely((s64)(key - w->clk) < 0)) {
+		*expires = w->clk - w->tmask;
+		key = w->clk;
 	}
 	return key;
 }
@@ -182,38 +195,35 @@ static inline u64 hwt_slot_late(const struct hwt_level *l, unsigned int idx)
 
 /* wheel.c: the latest-time bound of a slot that holds or gets slack */
 void hwt_slot_slack(struct hwt_wheel *w, struct hwt_level *l,
-		    unsigned int idx, const struct hwt_node *n, u64 key,
-		    bool alone);
+		    unsigned int idx, const struct hwt_node *n, bool alone);
 
 /*
- * Lower the bounds of slot @s (@idx of level @l), not empty, for @n, whose
- * key is @key, joining it; @clk is the wheel's clock. A level-0 slot holds
- * one key: its @first stays.
+ * Lower the bounds of slot @s (@idx of level @l), not empty, for @n
+ * joining it: its earliest deadline, and with slack its latest times.
  */
 static __always_inline void hwt_slot_bounds(struct hwt_wheel *w,
 					    struct hwt_level *l,
 					    struct hwt_slot *s,
-					    unsigned int lvl, unsigned int idx,
-					    const struct hwt_node *n, u64 key,
-					    u64 clk)
+					    unsigned int idx,
+					    const struct hwt_node *n)
 {
-	if (lvl && key - clk < s->first - clk)
-		s->first = key;
+	if ((s64)(n->expires - s->first) < 0)
+		s->first = n->expires;
 	if (unlikely(n->slack | s->slack))
-		hwt_slot_slack(w, l, idx, n, key, false);
+		hwt_slot_slack(w, l, idx, n, false);
 }
 
 /*
- * Queue @n, whose key is @key (not before the clock @clk), in slot @idx of
- * level @l, number @lvl < @w->levels: link it last and count it. Its entry
- * is on no list. The caller marks the level changed (hwt_changed()).
+ * Queue @n, whose key is not before the clock, in slot @idx of level @l,
+ * number @lvl < @w->levels: link it last and count it. Its entry is on no
+ * list. The caller marks the level changed (hwt_changed()).
  * Return: true if the slot, on a level >= 1, has just become big enough to
  * be cascaded ahead of its start (HWT_CASCADE_EARLY).
  */
 static __always_inline bool hwt_link_slot(struct hwt_wheel *w,
 					  struct hwt_level *l,
 					  unsigned int lvl, unsigned int idx,
-					  struct hwt_node *n, u64 key, u64 clk)
+					  struct hwt_node *n)
 {
 	struct hwt_slot *s = &l->slot[idx];
 	u32 size = s->size;
@@ -224,14 +234,14 @@ static __always_inline bool hwt_link_slot(struct hwt_wheel *w,
 	if (!size) {
 		l->occupied |= BIT_ULL(idx);
 		w->occupied |= BIT(lvl);
-		s->first = key;
+		s->first = n->expires;
 		s->slack = false;
 		if (unlikely(n->slack))
-			hwt_slot_slack(w, l, idx, n, key, true);
+			hwt_slot_slack(w, l, idx, n, true);
 		hwt_hook_occupancy(lvl, 1, 1);
 		return false;
 	}
-	hwt_slot_bounds(w, l, s, lvl, idx, n, key, clk);
+	hwt_slot_bounds(w, l, s, idx, n);
 	hwt_hook_occupancy(lvl, 1, 0);
 	return unlikely(size + 1 == HWT_CASCADE_EARLY) && lvl;
 }
@@ -255,23 +265,22 @@ static __always_inline void hwt_slot_emptied(struct hwt_wheel *w,
 }
 
 /* wheel.c: parking and moving nodes */
-void hwt_park(struct hwt_wheel *w, struct hwt_node *n, u64 key);
+void hwt_park(struct hwt_wheel *w, struct hwt_node *n);
 void hwt_move(struct hwt_wheel *w, struct hwt_node *n);
 
 /*
- * Queue @n, whose key is @key (not before the clock), in slot @idx of
+ * Queue @n, whose key is not before the clock, in slot @idx of
  * level @lvl from hwt_locate(), or park it.
  */
 static __always_inline bool hwt_link(struct hwt_wheel *w, struct hwt_node *n,
-				     unsigned int lvl, unsigned int idx,
-				     u64 key)
+				     unsigned int lvl, unsigned int idx)
 {
 	if (unlikely(lvl == w->levels)) {
-		hwt_park(w, n, key);
+		hwt_park(w, n);
 		return false;
 	}
 	hwt_changed_lvl(w, lvl);
-	return hwt_link_slot(w, &w->lvl[lvl], lvl, idx, n, key, w->clk);
+	return hwt_link_slot(w, &w->lvl[lvl], lvl, idx, n);
 }
 
 #endif /* _HWT_WHEEL_IMPL_H */

@@ -30,10 +30,12 @@ void hwt_lvl_refresh_own(struct hwt_wheel *w, unsigned int lvl)
 		 * at once after a set-back, when that bound may be a later
 		 * turn's and would hide the level's other slots
 		 */
-		must = unlikely(w->skewed) ? w->clk : l->slot[slot].first;
+		u64 first = l->slot[slot].first;
+
+		must = unlikely(w->skewed) ? w->clk : hwt_wheel_key(w, first);
 		ev->early |= BIT(lvl);
 		ev->may[lvl] = w->clk;
-		ev->wake[lvl] = must;
+		ev->wake[lvl] = unlikely(w->skewed) ? must : first;
 	} else {
 		/* its start, or after a set-back into it, its next turn's */
 		must = lvl_event(w, lvl, dist);
@@ -45,6 +47,22 @@ void hwt_lvl_refresh_own(struct hwt_wheel *w, unsigned int lvl)
 	}
 	ev->must[lvl] = must;
 	w->fresh |= BIT(lvl);
+}
+
+/*
+ * When level 0 wakes for its own slot after a set-back: its bound holds its
+ * nodes, but some may be of a later turn, and the slots ahead must not wait
+ * for those: no later than the next occupied slot's start either.
+ */
+u64 hwt_own_wake_skewed(const struct hwt_wheel *w)
+{
+	const struct hwt_level *l = &w->lvl[0];
+	unsigned int cur = lvl_idx(l, w->clk);
+	u64 rot = lvl_rot(l, cur) & ~1ULL, first = l->slot[cur].first;
+
+	if (!rot)
+		return first;
+	return hwt_sooner(first, w->clk + ((u64)__ffs64(rot) << l->shift));
 }
 
 /* __hwt_lvl_refresh() out of line, for a look at every level */
@@ -62,7 +80,7 @@ void hwt_events_look(struct hwt_wheel *w)
 	struct hwt_events *ev = &w->ev;
 	u64 stale, levels, best, second, clk = w->clk;
 	unsigned int bl = ev->best_lvl;
-	s64 soonest = S64_MAX;
+	s64 others = S64_MAX, wake = S64_MAX;	/* none */
 
 	/* the earliest event's level alone changed */
 	if (bl < HWT_LEVELS_MAX && hwt_events_kept(w, bl))
@@ -76,21 +94,26 @@ void hwt_events_look(struct hwt_wheel *w)
 	for (levels = w->occupied; levels; levels &= levels - 1) {
 		unsigned int lvl = __ffs64(levels);
 		u64 must = ev->must[lvl] - clk;
+		/* a wake-up may lie behind the clock, in its own tick */
+		s64 wk = ev->wake[lvl] - clk;
 
 		if (must < best) {
 			second = best;
 			best = must;
 			bl = lvl;
-		} else if (must < second) {
-			second = must;
+			others = min(others, wake);
+			wake = wk;
+		} else {
+			if (must < second)
+				second = must;
+			others = min(others, wk);
 		}
-		/* a wake-up may lie behind the clock: then it is now */
-		soonest = min_t(s64, soonest, ev->wake[lvl] - clk);
 	}
 	ev->best = clk + best;
 	ev->best_lvl = bl;
 	ev->second = clk + second;
-	ev->soonest = clk + max_t(s64, soonest, 0);
+	ev->others = clk + others;
+	ev->soonest = clk + min(others, wake);
 	best = U64_MAX;
 	for (levels = ev->early & w->occupied; levels; levels &= levels - 1)
 		best = min(best, hwt_ahead(w, ev->may[__ffs64(levels)]));
@@ -105,18 +128,22 @@ void hwt_events_look(struct hwt_wheel *w)
  *
  * The earliest time at which hwt_wheel_ahead() would find work, if nothing
  * is added or removed meanwhile: the start of the slot before a big one, or
- * the clock for a slot that may go on now. hwt_wheel_next() leaves these
- * times out. An owner that wants big slots cascaded in the gaps between
- * expiries, rather than at their first keys, wakes at the earlier of the two.
+ * the start of the clock's tick for a slot that may go on now.
+ * hwt_wheel_next() leaves these times out. An owner that wants big slots
+ * cascaded in the gaps between expiries, rather than at their first keys,
+ * wakes at the earlier of the two.
  *
  * Return: false if no slot is big enough to be cascaded ahead.
  */
 bool hwt_wheel_next_ahead(struct hwt_wheel *w, u64 *when)
 {
+	u64 may;
+
 	hwt_events_refresh(w);
 	if (likely(!(w->ev.early & w->occupied)))
 		return false;
-	*when = w->clk + hwt_ahead(w, w->ev.may_min);
+	may = hwt_ahead(w, w->ev.may_min);
+	*when = may ? w->clk + may : w->clk - w->tmask;
 	return true;
 }
 
@@ -125,28 +152,32 @@ bool hwt_wheel_next_ahead(struct hwt_wheel *w, u64 *when)
  * @w: the wheel
  * @when: set to that time if the wheel is not empty
  *
- * The time is a tick boundary and a lower bound: no node is due earlier, and
+ * The time is a lower bound of the deadlines: no node is due earlier, and
  * unless the earliest node of a slot was deleted or the clock was set back,
- * one is due at it, or parked nodes must be placed then. Cascades that may
- * be done ahead of time are left out (hwt_wheel_next_ahead()).
+ * one is due at it, or parked nodes must be placed then. It may lie before
+ * the clock, in the clock's own tick, which has not ended. Cascades that
+ * may be done ahead of time are left out (hwt_wheel_next_ahead()).
  *
  * Return: false if the wheel is empty.
  */
 bool hwt_wheel_next(struct hwt_wheel *w, u64 *when)
 {
-	u64 best = U64_MAX;
+	s64 best = S64_MAX;
 
 	if (hwt_wheel_empty(w))
 		return false;
 	hwt_events_refresh(w);
-	if (likely(w->ev.best_lvl != HWT_LVL_NONE))
-		best = hwt_ahead(w, w->ev.soonest);
-	if (unlikely(w->nparked)) {
-		if (!list_empty(&w->unparking))
-			best = 0;
-		else if (!list_empty(&w->parked))
-			best = min(best, w->parked_min - w->clk);
+	if (likely(!w->nparked)) {
+		/* a level has nodes: it has an event */
+		*when = w->ev.soonest;
+		return true;
 	}
+	if (w->ev.best_lvl != HWT_LVL_NONE)
+		best = w->ev.soonest - w->clk;
+	if (!list_empty(&w->unparking))
+		best = min_t(s64, best, 0);
+	else if (!list_empty(&w->parked))
+		best = min_t(s64, best, w->parked_min - w->clk);
 	*when = w->clk + best;
 	return true;
 }
@@ -156,8 +187,8 @@ bool hwt_wheel_next(struct hwt_wheel *w, u64 *when)
  * @w: the wheel
  * @when: set to hwt_wheel_next()'s time
  * @latest: set to a time, at or after @when, by which the earliest nodes
- *	    must be returned: no node's deadline plus slack (or key, for a node
- *	    without slack) lies before it
+ *	    must be returned: no node's deadline plus slack (its deadline, for a
+ *	    node without slack) lies before it
  *
  * An owner that wakes at any time in [@when, @latest] and pops everything
  * due then returns every node neither early nor later than its slack
@@ -174,7 +205,8 @@ bool hwt_wheel_next(struct hwt_wheel *w, u64 *when)
  */
 bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest)
 {
-	u64 best = U64_MAX, levels = w->occupied;
+	u64 levels = w->occupied;
+	s64 best = S64_MAX;
 
 	if (!hwt_wheel_next(w, when))
 		return false;
@@ -191,14 +223,14 @@ bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest)
 		while (rot) {
 			unsigned int d = __ffs64(rot);
 			unsigned int slot = (cur + d) & l->mask;
-			/* every key from here on is at or after @best */
-			if (l->slot[slot].first - w->clk >= best)
+			/* every deadline from here on is at or after @best */
+			if ((s64)(l->slot[slot].first - w->clk) >= best)
 				break;
-			best = min(best, hwt_slot_late(l, slot) - w->clk);
+			best = min_t(s64, best, hwt_slot_late(l, slot) - w->clk);
 			rot &= rot - 1;
 		}
 	}
-	*latest = w->clk + max(best, *when - w->clk);
+	*latest = w->clk + max_t(s64, best, *when - w->clk);
 	return true;
 }
 

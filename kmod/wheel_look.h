@@ -13,6 +13,7 @@
 
 /* wheel_look.c: the looks out of line */
 void hwt_lvl_refresh_own(struct hwt_wheel *w, unsigned int lvl);
+u64 hwt_own_wake_skewed(const struct hwt_wheel *w);
 void hwt_lvl_refresh(struct hwt_wheel *w, unsigned int lvl);
 void hwt_events_look(struct hwt_wheel *w);
 
@@ -110,13 +111,21 @@ static __always_inline void __hwt_lvl_refresh(struct hwt_wheel *w,
 
 	hwt_hook_look();
 	dist = __ffs64(lvl_rot(l, cur));
-	if (unlikely(!dist) && lvl) {
-		hwt_lvl_refresh_own(w, lvl);
-		return;
-	}
 	slot = (cur + dist) & l->mask;
 	s = &l->slot[slot];
 	must = lvl_start(l, w->clk) + dist * step;
+	if (unlikely(!dist)) {
+		if (lvl) {
+			hwt_lvl_refresh_own(w, lvl);
+			return;
+		}
+		/*
+		 * Level 0's own slot is looked at first by every pop, each
+		 * node once its deadline has come: what the clock must do
+		 * next there is to go on to the next tick.
+		 */
+		must += step;
+	}
 	if (unlikely(s->size >= HWT_CASCADE_EARLY) && lvl) {
 		/* from the start of the slot before it */
 		early = bit;
@@ -125,10 +134,12 @@ static __always_inline void __hwt_lvl_refresh(struct hwt_wheel *w,
 	ev->slot[lvl] = slot;
 	ev->must[lvl] = must;
 	/*
-	 * when its first key is due (a level-0 slot's is its time); after a
-	 * set-back, bounds may be of later turns
+	 * when its earliest deadline comes; after a set-back, bounds of slots
+	 * ahead may be of later turns
 	 */
-	ev->wake[lvl] = likely(!w->skewed) ? s->first : must;
+	ev->wake[lvl] = s->first;
+	if (unlikely(w->skewed))
+		ev->wake[lvl] = dist ? must : hwt_own_wake_skewed(w);
 	ev->early = (ev->early & ~bit) | early;
 	w->fresh |= bit;
 }
@@ -142,10 +153,10 @@ static inline u64 hwt_ahead(const struct hwt_wheel *w, u64 t)
 /*
  * Only @lvl, the level of the earliest event, changed: a node was taken
  * from it. Look at it alone. If it still has the earliest event (ties
- * going to the lower level), wakes no later than any other level's event,
- * and has nothing to cascade ahead before or after, every other level's
- * entries stand, and so does @second: the earliest are its. Return false
- * when every level's must be compared again.
+ * going to the lower level) and nothing to cascade ahead before or after,
+ * every other level's entries stand, and so do @second and @others: the
+ * earliest must is its, and the soonest wake the earlier of its and
+ * @others. Return false when every level's must be compared again.
  */
 static __always_inline bool hwt_events_again(struct hwt_wheel *w,
 					     unsigned int lvl)
@@ -158,10 +169,11 @@ static __always_inline bool hwt_events_again(struct hwt_wheel *w,
 	__hwt_lvl_refresh(w, lvl);
 	must = ev->must[lvl] - clk;
 	if (unlikely(ev->early & BIT(lvl)) || must > second ||
-	    (must == second && lvl) || ev->wake[lvl] - clk > second)
+	    (must == second && lvl))
 		return false;
 	ev->best = ev->must[lvl];
-	ev->soonest = ev->wake[lvl];
+	/* relative to the clock: @others may be the clock + S64_MAX, none */
+	ev->soonest = clk + min_t(s64, ev->wake[lvl] - clk, ev->others - clk);
 	w->fresh |= HWT_FRESH_BEST;
 	return true;
 }
@@ -244,7 +256,7 @@ static __always_inline u64 hwt_next_event(struct hwt_wheel *w,
 		 * places every key of the half after it, so each parked node
 		 * is walked about twice per horizon the clock moves.
 		 */
-		s64 delta = w->parked_min -
+		s64 delta = hwt_wheel_key(w, w->parked_min) -
 			    ((w->horizon / 2) & ~w->tmask) -
 			    w->clk;
 

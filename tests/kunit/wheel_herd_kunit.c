@@ -40,9 +40,9 @@ static bool herd_pass(struct kunit *test, struct hwt_wheel *w, u64 now,
 	while (left) {
 		unsigned int before = left;
 
-		units = hwt_wheel_move_units(w);
+		units = hwt_wheel_work_units(w);
 		n = hwt_wheel_pop(w, now, &left);
-		KUNIT_ASSERT_EQ(test, hwt_wheel_move_units(w) - units + !!n,
+		KUNIT_ASSERT_EQ(test, hwt_wheel_work_units(w) - units + !!n,
 				(u64)(before - left));
 		if (!n)
 			break;
@@ -54,9 +54,9 @@ static bool herd_pass(struct kunit *test, struct hwt_wheel *w, u64 now,
 	if (!left)
 		return true;
 	left = budget;
-	units = hwt_wheel_move_units(w);
+	units = hwt_wheel_work_units(w);
 	more = hwt_wheel_ahead(w, now, &left);
-	KUNIT_ASSERT_EQ(test, hwt_wheel_move_units(w) - units, (u64)(budget - left));
+	KUNIT_ASSERT_EQ(test, hwt_wheel_work_units(w) - units, (u64)(budget - left));
 	KUNIT_ASSERT_TRUE(test, !more || !left);
 	return more;
 }

@@ -74,8 +74,8 @@ static void wheel_idle_has_nothing_due(struct kunit *test)
 
 	KUNIT_EXPECT_FALSE(test, hwt_wheel_next(w, &when));
 	KUNIT_EXPECT_NULL(test, pop(w, 100 * TICK + 3));
-	/* an idle wheel's clock follows the caller's */
-	KUNIT_EXPECT_EQ(test, w->clk, 100 * TICK);
+	/* an idle wheel's clock follows the caller's, to the tick it is in */
+	KUNIT_EXPECT_EQ(test, w->clk, 101 * TICK);
 	hwt_wheel_forward(w, 200 * TICK + 9);
 	KUNIT_EXPECT_EQ(test, w->clk, 200 * TICK);
 	/* and never goes backwards */
@@ -99,7 +99,8 @@ static void wheel_fires_on_tick_boundary(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&n.entry));
 }
 
-static void wheel_rounds_up_within_tick(struct kunit *test)
+/* a deadline inside a tick is due at itself, not at the tick's end */
+static void wheel_fires_at_deadline_within_tick(struct kunit *test)
 {
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
 	struct hwt_node n;
@@ -107,9 +108,41 @@ static void wheel_rounds_up_within_tick(struct kunit *test)
 
 	add_at(w, &n, 5 * TICK + 1);
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
-	KUNIT_EXPECT_EQ(test, when, 6 * TICK);
-	KUNIT_EXPECT_NULL(test, pop(w, 6 * TICK - 1));
-	KUNIT_EXPECT_PTR_EQ(test, pop(w, 6 * TICK), &n);
+	KUNIT_EXPECT_EQ(test, when, 5 * TICK + 1);
+	KUNIT_EXPECT_NULL(test, pop(w, 5 * TICK));
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 5 * TICK + 1), &n);
+}
+
+/*
+ * Deadlines in one tick, in no order: each is returned once it has come,
+ * not before, and the wheel's next time is the earliest of those left.
+ */
+static void wheel_tick_returns_each_deadline_as_it_comes(struct kunit *test)
+{
+	static const u64 off[] = { 900, 100, 4000, 100, 2500, 1 };
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
+	struct hwt_node *n = new_nodes(test, ARRAY_SIZE(off));
+	unsigned int i, fired = 0;
+	u64 when, now;
+
+	for (i = 0; i < ARRAY_SIZE(off); i++)
+		add_at(w, &n[i], 7 * TICK + off[i]);
+	while (hwt_wheel_next(w, &when)) {
+		struct hwt_node *got;
+		unsigned int at = 0;
+
+		/* never early: a moment before, nothing */
+		KUNIT_EXPECT_NULL(test, pop(w, when - 1));
+		now = when;
+		while ((got = pop(w, now))) {
+			KUNIT_EXPECT_EQ(test, got->expires, now);
+			at++;
+		}
+		KUNIT_EXPECT_GT(test, at, 0U);
+		fired += at;
+	}
+	KUNIT_EXPECT_EQ(test, fired, (unsigned int)ARRAY_SIZE(off));
+	KUNIT_EXPECT_TRUE(test, hwt_wheel_empty(w));
 }
 
 /* Around every level boundary, for ticks from 1 us to 1 s. */
@@ -160,8 +193,8 @@ static void wheel_far_timer_wakes_once(struct kunit *test)
 	add_at(w, &n, 10 * SEC);
 	KUNIT_EXPECT_EQ(test, hwt_wheel_level_of(w, &n), 2U);
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
-	/* not the start of its level-2 slot: the timer's own tick */
-	KUNIT_EXPECT_EQ(test, when, (10 * SEC + TICK - 1) & ~(TICK - 1));
+	/* not the start of its level-2 slot: the timer's own deadline */
+	KUNIT_EXPECT_EQ(test, when, 10 * SEC);
 	KUNIT_EXPECT_PTR_EQ(test, pop(w, when), &n);
 	/* alone and due before anything else, it is returned from its slot */
 	KUNIT_EXPECT_EQ(test, w->cascaded, 0ULL);
@@ -199,12 +232,12 @@ static void wheel_del_of_first_leaves_lower_bound(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, hwt_wheel_level_of(w, &b), 2U);
 	hwt_wheel_del(w, &a);
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
-	KUNIT_EXPECT_EQ(test, when, (10 * SEC + TICK - 1) & ~(TICK - 1));
+	KUNIT_EXPECT_EQ(test, when, 10 * SEC);
 	/* the early wakeup finds nothing, and learns the true time */
 	now = when + TICK;
 	KUNIT_EXPECT_NULL(test, pop(w, now));
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
-	KUNIT_EXPECT_EQ(test, when, (10 * SEC + 101 * TICK - 1) & ~(TICK - 1));
+	KUNIT_EXPECT_EQ(test, when, 10 * SEC + 100 * TICK);
 	KUNIT_EXPECT_PTR_EQ(test, pop(w, when), &b);
 }
 
@@ -300,6 +333,10 @@ static void wheel_mod_later_fires_later(struct kunit *test)
 	KUNIT_EXPECT_LT(test, now, 3600 * SEC + 3 + TICK);
 }
 
+/*
+ * A deadline before the clock's tick is raised into it, and due at once:
+ * the clock's tick (100) began at 99 ticks + 1 ns.
+ */
 static void wheel_past_deadline_is_raised(struct kunit *test)
 {
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 100 * TICK);
@@ -307,10 +344,10 @@ static void wheel_past_deadline_is_raised(struct kunit *test)
 	u64 when;
 
 	add_at(w, &n, 3 * TICK);
-	KUNIT_EXPECT_EQ(test, n.expires, 100 * TICK + 1);
+	KUNIT_EXPECT_EQ(test, n.expires, 99 * TICK + 1);
 	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(w, &when));
-	KUNIT_EXPECT_EQ(test, when, 101 * TICK);
-	KUNIT_EXPECT_PTR_EQ(test, pop(w, 101 * TICK), &n);
+	KUNIT_EXPECT_EQ(test, when, 99 * TICK + 1);
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 99 * TICK + 1), &n);
 }
 
 static void wheel_survives_clock_wraparound(struct kunit *test)
@@ -364,17 +401,20 @@ static void wheel_mod_of_expiring_node(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, pop(w, 9 * TICK), &b);
 }
 
-static void wheel_readd_during_expiry_waits_a_tick(struct kunit *test)
+/*
+ * A callback re-arming for "now" during a pass reads a time after the
+ * pass's: the pass does not return the node again, the next one does.
+ */
+static void wheel_readd_during_expiry_waits_for_its_time(struct kunit *test)
 {
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
 	struct hwt_node a;
 
-	add_at(w, &a, 4 * TICK);
-	KUNIT_ASSERT_PTR_EQ(test, pop(w, 4 * TICK), &a);
-	/* a callback re-arming for "now" must not loop within one pass */
-	add_at(w, &a, 4 * TICK);
-	KUNIT_EXPECT_NULL(test, pop(w, 4 * TICK + 10));
-	KUNIT_EXPECT_PTR_EQ(test, pop(w, 5 * TICK), &a);
+	add_at(w, &a, 4 * TICK - 100);
+	KUNIT_ASSERT_PTR_EQ(test, pop(w, 4 * TICK - 50), &a);
+	add_at(w, &a, 4 * TICK - 20);
+	KUNIT_EXPECT_NULL(test, pop(w, 4 * TICK - 50));
+	KUNIT_EXPECT_PTR_EQ(test, pop(w, 4 * TICK - 20), &a);
 }
 
 static void wheel_same_tick_pops_in_order(struct kunit *test)
@@ -471,7 +511,8 @@ static void wheel_rebase_follows_clock_set_back(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, pop(w, 1001 * SEC));
 	/* the clock is set back by 500 s */
 	hwt_wheel_rebase(w, 501 * SEC);
-	KUNIT_EXPECT_EQ(test, w->clk, 501 * SEC & ~(TICK - 1));
+	/* to the tick the time set is in */
+	KUNIT_EXPECT_EQ(test, w->clk, hwt_wheel_key(w, 501 * SEC));
 	add_at(w, &b, 600 * SEC);
 	KUNIT_EXPECT_EQ(test, b.expires, 600 * SEC);
 	now = w->clk;
@@ -548,7 +589,8 @@ static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_init_checks_geometry),
 	KUNIT_CASE(wheel_idle_has_nothing_due),
 	KUNIT_CASE(wheel_fires_on_tick_boundary),
-	KUNIT_CASE(wheel_rounds_up_within_tick),
+	KUNIT_CASE(wheel_fires_at_deadline_within_tick),
+	KUNIT_CASE(wheel_tick_returns_each_deadline_as_it_comes),
 	KUNIT_CASE(wheel_exact_at_every_level_boundary),
 	KUNIT_CASE(wheel_one_year_at_10us_and_1s_ticks),
 	KUNIT_CASE(wheel_far_timer_wakes_once),
@@ -563,7 +605,7 @@ static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_survives_clock_wraparound),
 	KUNIT_CASE(wheel_del_of_expiring_node),
 	KUNIT_CASE(wheel_mod_of_expiring_node),
-	KUNIT_CASE(wheel_readd_during_expiry_waits_a_tick),
+	KUNIT_CASE(wheel_readd_during_expiry_waits_for_its_time),
 	KUNIT_CASE(wheel_same_tick_pops_in_order),
 	KUNIT_CASE(wheel_few_levels_wrap_within_horizon),
 	KUNIT_CASE(wheel_rebase_follows_clock_set_back),

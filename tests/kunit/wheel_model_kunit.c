@@ -16,7 +16,8 @@
 /*
  * Randomised differential test against a sorted-array model: every pop must
  * be exactly what the model says is due, in key order, never early and less
- * than a tick late. Time passes in passes of random budgets, some cut short
+ * than a tick late, and the wheel's next time never after the earliest
+ * deadline. Time passes in passes of random budgets, some cut short
  * with work left half done while adds, deletes and modifies go on, and the
  * clock is set back now and then; the wheel's bookkeeping is walked every
  * few operations.
@@ -139,7 +140,7 @@ static void model_fired(struct kunit *test, struct model *m,
 static void model_advance(struct kunit *test, struct model *m, u64 span)
 {
 	u64 until = m->now + span, prev_key = m->now - hwt_wheel_tick(m->w);
-	unsigned int budget = rand_budget(m);
+	unsigned int budget = rand_budget(m), i;
 	struct hwt_node *n;
 
 	while ((n = run_until_budget(test, m->w, &m->now, until, NULL,
@@ -147,10 +148,31 @@ static void model_advance(struct kunit *test, struct model *m, u64 span)
 		model_fired(test, m, n, prev_key);
 		prev_key = hwt_wheel_key(m->w, n->expires);
 	}
-	/* nothing the model holds is due */
-	if (m->nsorted)
-		KUNIT_ASSERT_GT(test, (s64)(m->key[m->sorted[0]] - m->now), 0);
+	/* nothing the model holds is due: not even in the tick now is in */
+	for (i = 0; i < m->nsorted &&
+	     (s64)(m->key[m->sorted[i]] - m->now) < (s64)hwt_wheel_tick(m->w); i++)
+		KUNIT_ASSERT_GT(test, (s64)(m->nodes[m->sorted[i]].expires - m->now), 0);
 	KUNIT_ASSERT_EQ(test, hwt_wheel_pending(m->w), (unsigned long)m->nsorted);
+}
+
+/*
+ * The wheel's next time is never after a queued node's deadline: without
+ * slack a node fires at its deadline, not at its tick's end. After a
+ * set-back, slots ahead wake at their starts instead, up to a tick late.
+ */
+static void model_check_next(struct kunit *test, struct model *m)
+{
+	u64 when, soonest;
+	unsigned int i;
+
+	if (!m->nsorted || m->w->skewed)
+		return;
+	soonest = m->nodes[m->sorted[0]].expires;
+	for (i = 1; i < m->nsorted &&
+	     m->key[m->sorted[i]] == m->key[m->sorted[0]]; i++)
+		soonest = hwt_sooner(soonest, m->nodes[m->sorted[i]].expires);
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_next(m->w, &when));
+	KUNIT_ASSERT_LE(test, (s64)(when - soonest), 0);
 }
 
 static void run_differential(struct kunit *test, unsigned int shift,
@@ -185,7 +207,8 @@ static void run_differential(struct kunit *test, unsigned int shift,
 			expires = m->now + rand_delay(m, horizon);
 			add_at(m->w, &m->nodes[id], expires);
 			m->key[id] = model_key(m, m->nodes[id].expires);
-			KUNIT_ASSERT_GT(test, (s64)(m->key[id] - m->w->clk), 0);
+			/* in the clock's own tick at the earliest */
+			KUNIT_ASSERT_GE(test, (s64)(m->key[id] - m->w->clk), 0);
 			model_insert(m, id);
 			break;
 		case 7 ... 9:			/* delete */
@@ -221,6 +244,7 @@ advance:
 			model_advance(test, m, rand_delay(m, horizon / 8));
 			break;
 		}
+		model_check_next(test, m);
 		if (!(op % 512))
 			check_wheel(test, m->w);
 #ifdef MODEL_DEBUG

@@ -44,11 +44,11 @@ static struct hwt_node *pop_budget(struct kunit *test, struct hwt_wheel *w,
 {
 	for (;;) {
 		unsigned int left = budget;
-		u64 units = hwt_wheel_move_units(w);
+		u64 units = hwt_wheel_work_units(w);
 		struct hwt_node *n = hwt_wheel_pop(w, now, &left);
 
 		if (test)
-			KUNIT_ASSERT_EQ(test, hwt_wheel_move_units(w) - units + !!n,
+			KUNIT_ASSERT_EQ(test, hwt_wheel_work_units(w) - units + !!n,
 					(u64)(budget - left));
 		if (n || left)
 			return n;
@@ -120,9 +120,9 @@ static __maybe_unused unsigned int lvl_count(const struct hwt_wheel *w,
 /*
  * Walk the whole wheel and check its bookkeeping: every node is in the slot
  * its recorded level and its key name, occupancy bits and sizes match the
- * lists, parked nodes are on the parked lists, nothing queued is due before
- * the clock, and a slot left half cascaded holds the clock before its first
- * key.
+ * lists, each slot's bound is at or before its deadlines, parked nodes are
+ * on the parked lists, nothing queued is due before the clock, and a slot
+ * left half cascaded holds the clock before its first key.
  */
 static __maybe_unused void check_wheel(struct kunit *test,
 					const struct hwt_wheel *w)
@@ -142,13 +142,27 @@ static __maybe_unused void check_wheel(struct kunit *test,
 			list_for_each_entry(n, &s->head, entry) {
 				u64 key = hwt_wheel_key(w, n->expires);
 
-				KUNIT_ASSERT_EQ(test, (unsigned int)n->lvl, lvl);
+				/* passed over in the clock's tick: in its slot */
+				if (n->lvl == HWT_LVL_LATER && !lvl &&
+				    i == w->later_idx)
+					KUNIT_ASSERT_EQ(test, key, w->clk);
+				else
+					KUNIT_ASSERT_EQ(test, (unsigned int)n->lvl, lvl);
 				KUNIT_ASSERT_EQ(test, lvl_idx(l, key), i);
 				KUNIT_ASSERT_GE(test, (s64)(key - w->clk), 0);
-				if (lvl)
-					KUNIT_ASSERT_GE(test,
-							(s64)(key - s->first), 0);
+				/* a lower bound of the slot's deadlines */
+				KUNIT_ASSERT_GE(test,
+						(s64)(n->expires - s->first), 0);
 				size++;
+			}
+			if (!lvl && i == w->later_idx) {
+				list_for_each_entry(n, &w->later, entry) {
+					KUNIT_ASSERT_EQ(test, (unsigned int)n->lvl,
+							(unsigned int)HWT_LVL_LATER);
+					KUNIT_ASSERT_GE(test,
+							(s64)(n->expires - s->first), 0);
+					size++;
+				}
 			}
 			KUNIT_ASSERT_EQ(test, s->size, size);
 			KUNIT_ASSERT_EQ(test, !!(l->occupied & BIT_ULL(i)), !!size);
@@ -158,14 +172,13 @@ static __maybe_unused void check_wheel(struct kunit *test,
 		if (lvl && lvl_half_cascaded(w, lvl) &&
 		    l->slot[lvl_idx(l, w->clk)].size)
 			KUNIT_ASSERT_GE(test,
-					(s64)(l->slot[lvl_idx(l, w->clk)].first -
+					(s64)(hwt_wheel_key(w, l->slot[lvl_idx(l, w->clk)].first) -
 					      w->clk), 0);
 		total += count;
 	}
 	list_for_each_entry(n, &w->parked, entry) {
 		KUNIT_ASSERT_EQ(test, (unsigned int)n->lvl, w->levels);
-		KUNIT_ASSERT_GE(test, (s64)(hwt_wheel_key(w, n->expires) -
-					    w->parked_min), 0);
+		KUNIT_ASSERT_GE(test, (s64)(n->expires - w->parked_min), 0);
 		parked++;
 	}
 	list_for_each_entry(n, &w->unparking, entry) {

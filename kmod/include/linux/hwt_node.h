@@ -19,9 +19,9 @@
  * struct hwt_node - a timer as the wheel sees it
  * @entry: link in a wheel slot. Once the wheel returned the node as due it
  *	   is an empty list head, and the owner may use it for its own lists.
- * @expires: deadline in ns: the earliest time the node may be returned.
- *	     Adding a node raises a deadline that falls in a tick the wheel
- *	     has already processed to the wheel's clock + 1.
+ * @expires: deadline in ns: the time the node is returned at, never
+ *	     before. Adding a node raises a deadline that falls in a tick
+ *	     before the wheel's current one to the first time of that tick.
  * @lvl: the wheel's: the level the node is queued on, which with @expires
  *	 names its slot. A node does not move when the clock moves, only when
  *	 the wheel cascades its slot, so the slot is recorded, not recomputed.

@@ -53,4 +53,9 @@ static inline unsigned int hweight64(u64 w)
 	return __builtin_popcountll(w);
 }
 
+static inline unsigned int hweight32(unsigned int w)
+{
+	return __builtin_popcount(w);
+}
+
 #endif

@@ -131,6 +131,11 @@ static inline void list_splice_init(struct list_head *list,
 
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(ptr, type, member) list_entry((ptr)->next, type, member)
+#define list_first_entry_or_null(ptr, type, member) ({		\
+	struct list_head *head__ = (ptr);				\
+	struct list_head *pos__ = head__->next;				\
+	pos__ != head__ ? list_entry(pos__, type, member) : NULL;	\
+})
 #define list_last_entry(ptr, type, member) list_entry((ptr)->prev, type, member)
 #define list_next_entry(pos, member) \
 	list_entry((pos)->member.next, __typeof__(*(pos)), member)
