@@ -18,7 +18,8 @@
  * (hwt_wheel_ahead()) at random, or the way the timer base does: after
  * each drain, waking for hwt_wheel_next_ahead() too; or never. After
  * every expiry the node popped must be one whose key the model holds as
- * the earliest, never early, at most one tick late; every pass spends
+ * the earliest, never early, at most one tick late, and the wheel's next
+ * time is never after a deadline (but after a set-back); every pass spends
  * exactly the units of the nodes it moves or returns; cascading ahead does
  * nothing while a node is due, and after a drain leaves nothing to do
  * before its next time; the model and the wheel must agree on what is
@@ -92,7 +93,8 @@ static u64 key_of(struct model *m, u64 expires)
 
 /*
  * The earliest time by which a node the model holds must be returned: its
- * deadline plus slack, never before its key (hwt_wheel_late()).
+ * deadline plus slack (hwt_wheel_late()); after a set-back, when slots
+ * wake at their starts, never before its key.
  */
 static bool model_late(struct model *m, u64 *late)
 {
@@ -105,13 +107,31 @@ static bool model_late(struct model *m, u64 *late)
 
 		if (!m->queued[i])
 			continue;
-		if ((s64)(l - m->key[i]) < 0)
+		if (m->w->skewed && (s64)(l - m->key[i]) < 0)
 			l = m->key[i];
-		if (!any || l - m->w->clk < best - m->w->clk)
+		if (!any || (s64)(l - best) < 0)
 			best = l;
 		any = true;
 	}
 	*late = best;
+	return any;
+}
+
+/* The earliest deadline the model holds. */
+static bool model_first(struct model *m, u64 *first)
+{
+	bool any = false;
+	u64 best = 0;
+	int i;
+
+	for (i = 0; i < ALL; i++) {
+		if (!m->queued[i])
+			continue;
+		if (!any || (s64)(m->n[i].expires - best) < 0)
+			best = m->n[i].expires;
+		any = true;
+	}
+	*first = best;
 	return any;
 }
 
@@ -158,6 +178,29 @@ static u64 setback_room(struct model *m, u64 limit)
 }
 
 /*
+ * What the wheel keeps of each level's next event, when it says it is
+ * current, is what a look at every level finds (the look is then undone).
+ */
+static void check_events(struct model *m)
+{
+	struct hwt_wheel *w = m->w;
+	struct hwt_events kept = w->ev;
+	unsigned int fresh = w->fresh;
+
+	if (!(fresh & HWT_FRESH_BEST) || kept.best_lvl == HWT_LVL_NONE)
+		return;
+	w->fresh = 0;
+	hwt_events_look(w);
+	check(kept.best_lvl == w->ev.best_lvl && kept.best == w->ev.best &&
+	      kept.soonest == w->ev.soonest);
+	/* the other levels' earliest, if there are other levels */
+	check(hweight32(w->occupied) < 2 ||
+	      (kept.second == w->ev.second && kept.others == w->ev.others));
+	w->ev = kept;
+	w->fresh = fresh;
+}
+
+/*
  * One call of hwt_wheel_pop() with @budget at m->now: it spends one unit
  * per node returned or placed and one per HWT_CHEAP_PER_UNIT moved without
  * a placement, and what it returns is the model's head, due. Returns false
@@ -166,11 +209,11 @@ static u64 setback_room(struct model *m, u64 limit)
 static bool pass(struct model *m, unsigned int budget, bool *spent)
 {
 	unsigned int left = budget;
-	u64 units = hwt_wheel_move_units(m->w), head;
+	u64 units = hwt_wheel_work_units(m->w), head;
 	struct hwt_node *n = hwt_wheel_pop(m->w, m->now, &left);
 	int id;
 
-	check(hwt_wheel_move_units(m->w) - units + !!n == budget - left);
+	check(hwt_wheel_work_units(m->w) - units + !!n == budget - left);
 	*spent = !left;
 	if (!n)
 		return false;
@@ -192,11 +235,11 @@ static bool pass(struct model *m, unsigned int budget, bool *spent)
 static bool ahead(struct model *m, unsigned int budget)
 {
 	unsigned int left = budget;
-	u64 units = hwt_wheel_move_units(m->w), head;
-	bool due = model_head(m, &head) && (s64)(head - m->now) <= 0;
+	u64 units = hwt_wheel_work_units(m->w), first;
+	bool due = model_first(m, &first) && (s64)(first - m->now) <= 0;
 	bool more = hwt_wheel_ahead(m->w, m->now, &left);
 
-	check(hwt_wheel_move_units(m->w) - units == budget - left);
+	check(hwt_wheel_work_units(m->w) - units == budget - left);
 	check(!more || !left);
 	check(!due || (left == budget && !more));
 	return more;
@@ -229,7 +272,7 @@ static void drain(struct model *m, unsigned int budget, bool early)
 static void advance(struct model *m, u64 until, unsigned int budget,
 		    bool early)
 {
-	u64 when, latest, head, t;
+	u64 when, latest, first, t;
 
 	for (;;) {
 		drain(m, budget, early);
@@ -238,6 +281,8 @@ static void advance(struct model *m, u64 until, unsigned int budget,
 		/* a lower bound: no node is due before it, nor late before its end */
 		check((s64)(latest - when) >= 0);
 		check(!model_late(m, &t) || (s64)(t - latest) >= 0);
+		/* not after a deadline: none fires a tick late (not after a set-back) */
+		check(m->w->skewed || !model_first(m, &t) || (s64)(when - t) <= 0);
 		if (early && hwt_wheel_next_ahead(m->w, &t) &&
 		    (s64)(t - when) < 0)
 			when = t;
@@ -249,8 +294,8 @@ static void advance(struct model *m, u64 until, unsigned int budget,
 	m->now = until;
 	drain(m, budget, early);
 	/* nothing the model holds is due */
-	if (model_head(m, &head))
-		check((s64)(head - m->now) > 0);
+	if (model_first(m, &first))
+		check((s64)(first - m->now) > 0);
 }
 
 /* Queue node @id at @expires, or move it there if it is queued. */
@@ -269,7 +314,7 @@ static void arm(struct model *m, unsigned int id, u64 expires)
 		m->queued[id] = true;
 	}
 	m->key[id] = key_of(m, m->n[id].expires);
-	check((s64)(m->key[id] - m->w->clk) > 0);
+	check((s64)(m->key[id] - m->w->clk) >= 0);
 }
 
 /* A herd: the free herd nodes, @count at most, at @at or a few ticks on. */
@@ -377,6 +422,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (pending = 0, i = 0; i < ALL; i++)
 			pending += m.queued[i];
 		check(hwt_wheel_pending(m.w) == pending);
+		check_events(&m);
 	}
 	/* in steps the modular clock can tell apart: below 2^63 each */
 	for (i = 0; i < 4; i++)
