@@ -228,7 +228,7 @@ out:
  * hwtimer_start_range() - arm a timer to fire within a window
  * @t: the timer
  * @expires: the delay in ns, or with HWTIMER_ABS the deadline on the
- *	     timer's clock; a deadline already passed fires at the next tick
+ *	     timer's clock; a deadline already passed fires at once
  * @delta: slack: the timer may fire up to @delta ns after its deadline, so
  *	   that timers whose windows overlap share a wakeup, as with
  *	   hrtimer_start_range_ns(); it applies to every period
@@ -266,8 +266,8 @@ EXPORT_SYMBOL_GPL(hwtimer_start_range);
  * @period: as for hwtimer_start_range()
  * @mode: as for hwtimer_start_range()
  *
- * The timer fires at its deadline, rounded up to the wheel's tick, plus the
- * latency of the hrtimer that drives the wheel.
+ * The timer fires at its deadline, plus the latency of the hrtimer that
+ * drives the wheel.
  *
  * Context: any, hard interrupts and raw spinlocks included.
  * Return: as for hwtimer_start_range().

@@ -55,7 +55,8 @@
  * @api_version: HWTIMER_API_VERSION of the running module
  * @levels: levels of the timing wheel
  * @features: HWTIMER_FEAT_* bits
- * @tick_ns: the wheel's tick: timers fire less than a tick late
+ * @tick_ns: the wheel's tick, the width of its finest slots; timers fire at
+ *	their deadlines all the same
  * @max_delay_ns: the longest delay or period accepted
  * @slots_per_level: slots of each wheel level (the top level may have
  *	fewer); level L's slots are @tick_ns << (L * @level_shift) long
@@ -145,7 +146,7 @@ struct hwtimer_info {
  * @slack: ADD and MOD: the timer may fire anywhere in [deadline, deadline +
  *	@slack], so that timers whose windows overlap share a wakeup; for a
  *	periodic timer, in each period. Records and HWTIMER_IOC_GET report
- *	the deadline as given. 0: fire at the deadline, to the wheel's tick.
+ *	the deadline as given. 0: fire at the deadline.
  * @cookie: ADD: any value, returned in the timer's records
  * @result: set to the operation's result (out only): as the matching single
  *	ioctl returns it, 0 or a positive value on success, or -errno. ADD
@@ -311,8 +312,8 @@ struct hwtimer_slack {
  * @gen: the generation of the arming that fired
  * @cookie: the timer's cookie
  * @deadline: the deadline that fired; for a periodic timer, the point of its
- *	grid, even where the wheel fired it at a later tick because that point
- *	had passed when it was re-armed
+ *	grid, even where the wheel fired it later because that point had
+ *	passed when it was re-armed
  * @fired: when the wheel expired the timer, on its clock; never before
  *	@deadline
  * @overruns: expirations after @deadline that this record stands for too:

@@ -48,8 +48,9 @@
  * timers fire on another CPU, as hrtimers do).
  *
  * Precision: a timer never fires before its deadline. With no slack it fires
- * within one wheel tick (hwtimer_tick_ns(), 4.096 us by default) after it,
- * at any delay, plus the latency of the hrtimer that drives the wheel. A
+ * at it, at any delay, plus the latency of the hrtimer that drives the
+ * wheel: the wheel's slots are a tick (hwtimer_tick_ns(), 4.096 us by
+ * default), but it arms its hrtimer for the earliest deadline in them. A
  * timer started with hwtimer_start_range() may fire up to its slack later,
  * so that timers whose windows overlap share one wakeup.
  *
