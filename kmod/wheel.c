@@ -68,6 +68,8 @@ static __always_inline void __hwt_unlinked(struct hwt_wheel *w,
 	if (!size) {
 		hwt_slot_emptied(w, lvl, idx);
 		hwt_hook_occupancy(lvl, 0, -1);
+		/* it may have been what kept hwt_wheel_forward() back */
+		w->stuck = w->clk - 1;
 	}
 }
 
@@ -93,6 +95,7 @@ static noinline void hwt_unlink_later(struct hwt_wheel *w, struct hwt_node *n)
 	if (!--s->size) {
 		hwt_slot_emptied(w, 0, w->later_idx);
 		hwt_hook_occupancy(0, 0, -1);
+		w->stuck = w->clk - 1;
 	}
 }
 
@@ -103,6 +106,7 @@ static noinline void hwt_unpark_one(struct hwt_wheel *w, struct hwt_node *n)
 	n->lvl = HWT_LVL_NONE;
 	/* parked_min may now be low: that costs one early rescan */
 	w->nparked--;
+	w->stuck = w->clk - 1;
 	hwt_hook_occupancy(w->levels, -1, 0);
 }
 

@@ -292,7 +292,9 @@ struct hwt_events {
  *	    later clock
  * @stuck: the @clk at which hwt_wheel_forward() last found something due
  *	   before the time it was asked for: it cannot move the clock again
- *	   before the clock has moved another way (a pop or a rebase)
+ *	   before the clock has moved another way (a pop or a rebase), or a
+ *	   slot was emptied or a parked node taken out (adding nodes cannot
+ *	   make it free, deleting them can)
  * @shift: a tick is 1 << @shift ns
  * @levels: number of levels in @lvl
  * @top_bits: log2 of the number of slots of the top level

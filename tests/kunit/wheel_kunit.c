@@ -522,6 +522,27 @@ static void wheel_rebase_follows_clock_set_back(struct kunit *test)
 	KUNIT_EXPECT_LT(test, now - 1005 * SEC, TICK);
 }
 
+/*
+ * A forward that found something due stays put only while that is so:
+ * once the node is deleted and the wheel is empty, the clock follows the
+ * caller again, so that later nodes are placed low, not parked.
+ */
+static void wheel_forward_after_the_due_node_went(struct kunit *test)
+{
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 2, 0);
+	struct hwt_node a, b;
+
+	add_at(w, &a, 1 * MS);
+	hwt_wheel_forward(w, 2 * MS);
+	KUNIT_EXPECT_EQ(test, w->clk, 0ULL);
+	hwt_wheel_del(w, &a);
+	hwt_wheel_forward(w, SEC);
+	KUNIT_EXPECT_EQ(test, w->clk, SEC & ~(TICK - 1));
+	add_at(w, &b, SEC + MS);
+	KUNIT_EXPECT_LT(test, hwt_wheel_level_of(w, &b), w->levels);
+	KUNIT_EXPECT_EQ(test, w->nparked, 0UL);
+}
+
 static void wheel_forward_stops_at_due_nodes(struct kunit *test)
 {
 	struct hwt_wheel *w = new_wheel(test, SHIFT, 0, 0);
@@ -613,6 +634,7 @@ static struct kunit_case hwtimer_wheel_cases[] = {
 	KUNIT_CASE(wheel_del_and_mod_of_parked_node),
 	KUNIT_CASE(wheel_rebase_parks_what_the_set_back_pushed_out),
 	KUNIT_CASE(wheel_forward_stops_at_due_nodes),
+	KUNIT_CASE(wheel_forward_after_the_due_node_went),
 	KUNIT_CASE(wheel_forward_retries_after_the_clock_moved),
 	KUNIT_CASE(wheel_fixed_rate_counts_overruns),
 	KUNIT_CASE(wheel_fixed_delay_spaces_from_fire),

@@ -16,7 +16,6 @@
 #include "wheel_look.c"
 #include "wheel_test.h"
 
-#define MS	1000000ULL
 #define FINE	12				/* the module's default tick */
 
 /* a node with the slack the wheel asks its owner for */

@@ -10,6 +10,7 @@
 #define SHIFT	20
 #define TICK	(1ULL << SHIFT)
 #define SEC	1000000000ULL
+#define MS	1000000ULL
 #define YEAR	(365ULL * 24 * 3600 * SEC)
 #define UNLIMITED	(~0U)
 
