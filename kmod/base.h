@@ -160,7 +160,8 @@
 /**
  * struct hwt_geometry - the wheel geometry of every base, from module params
  * @shift: a tick is 1 << @shift ns
- * @levels: levels of every wheel
+ * @levels: levels of every wheel: the levels parameter's, and the spare
+ *	    ones hwt_wheel_levels_for() adds
  * @tick_ns: 1 << @shift
  * @max_delay: the longest delay any timer may have, in ns
  */

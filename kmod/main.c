@@ -10,7 +10,6 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/slab.h>
 #include <linux/time64.h>
 
 #include "base.h"
@@ -25,13 +24,12 @@ MODULE_PARM_DESC(tick_ns,
 static uint levels;
 module_param(levels, uint, 0444);
 MODULE_PARM_DESC(levels,
-		 "Wheel levels; 0 covers all of 64-bit time (default 0)");
+		 "Wheel levels whose horizon bounds the delays (the wheels keep two more); 0 covers all of 64-bit time (default 0)");
 
 struct hwt_geometry hwt_geo;
 
 static int __init hwt_module_init(void)
 {
-	struct hwt_wheel *w;
 	unsigned int shift;
 	int ret;
 
@@ -50,16 +48,13 @@ static int __init hwt_module_init(void)
 	if (!levels)
 		levels = hwt_wheel_max_levels(shift);
 
-	w = kvzalloc(hwt_wheel_size(levels), GFP_KERNEL);
-	if (!w)
-		return -ENOMEM;
-	hwt_wheel_init(w, shift, levels, 0);
 	hwt_geo.shift = shift;
-	hwt_geo.levels = levels;
+	/* the parameter bounds the delays; the wheels have spare levels */
+	hwt_geo.levels = hwt_wheel_levels_for(shift, levels);
 	hwt_geo.tick_ns = tick_ns;
 	/* a tick of margin: the wheel's clock may trail "now" by up to one */
-	hwt_geo.max_delay = min(hwt_wheel_horizon(w) - tick_ns, 1ULL << 62);
-	kvfree(w);
+	hwt_geo.max_delay = min(hwt_wheel_horizon_of(shift, levels) - tick_ns,
+				1ULL << 62);
 
 	ret = hwt_kbase_init();
 	if (ret)
@@ -70,7 +65,7 @@ static int __init hwt_module_init(void)
 		return ret;
 	}
 	pr_info("tick %lu ns, %u levels, longest delay %llu s\n", tick_ns,
-		levels, hwt_geo.max_delay / NSEC_PER_SEC);
+		hwt_geo.levels, hwt_geo.max_delay / NSEC_PER_SEC);
 	return 0;
 }
 

@@ -184,6 +184,41 @@ unsigned int hwt_wheel_max_levels(unsigned int shift)
 }
 
 /**
+ * hwt_wheel_levels_for() - the levels to build a wheel of a geometry with
+ * @shift: log2 of the tick in ns
+ * @levels: the levels whose horizon bounds the deadlines its owner accepts
+ *	    (hwt_wheel_horizon_of()), 1..hwt_wheel_max_levels(@shift)
+ *
+ * An owner whose passes fall behind the time it arms for places keys up to
+ * that lag beyond the horizon, and keys beyond the wheel's top are parked,
+ * to be walked again every half horizon the clock moves: with a lag of
+ * many horizons, catching up would cost each node as many walks. Two spare
+ * levels (HWT_SPARE_LEVELS) take keys 2^10 horizons ahead in slots, where
+ * each is moved once a level, so that a lag costs no walks until it is a
+ * thousand horizons long.
+ *
+ * Return: @levels + HWT_SPARE_LEVELS, at most hwt_wheel_max_levels(@shift).
+ */
+unsigned int hwt_wheel_levels_for(unsigned int shift, unsigned int levels)
+{
+	return min(levels + HWT_SPARE_LEVELS, hwt_wheel_max_levels(shift));
+}
+
+/**
+ * hwt_wheel_horizon_of() - the horizon of a geometry
+ * @shift: log2 of the tick in ns
+ * @levels: 1..hwt_wheel_max_levels(@shift)
+ *
+ * Return: hwt_wheel_horizon() of a wheel built with @shift and @levels.
+ */
+u64 hwt_wheel_horizon_of(unsigned int shift, unsigned int levels)
+{
+	if (levels == hwt_wheel_max_levels(shift))
+		return 1ULL << 63;
+	return (u64)(HWT_LVL_SIZE - 1) << (shift + HWT_LVL_BITS * (levels - 1));
+}
+
+/**
  * hwt_wheel_size() - bytes needed for a wheel
  * @levels: number of levels
  *
@@ -242,6 +277,7 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	INIT_LIST_HEAD(&w->unparking);
 	w->nparked = 0;
 	w->parked_min = 0;
+	w->unpark_by = 0;
 	w->slack_of = NULL;
 	for (lvl = 0; lvl < levels; lvl++) {
 		struct hwt_level *l = &w->lvl[lvl];
@@ -268,8 +304,7 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	}
 	for (i = shift + HWT_LVL_BITS * levels + 1; i < 64; i++)
 		w->lvl_of_bit[i] = levels - 1;
-	w->horizon = levels == max ? 1ULL << 63 :
-		     (u64)(HWT_LVL_SIZE - 1) << w->lvl[levels - 1].shift;
+	w->horizon = hwt_wheel_horizon_of(shift, levels);
 	return 0;
 }
 
@@ -446,6 +481,10 @@ static noinline bool hwt_mod_far(struct hwt_wheel *w, struct hwt_node *n,
 	if (lvl == olvl && lvl == w->levels) {
 		n->expires = expires;
 		w->parked_min = hwt_earlier(w, w->parked_min, expires);
+		/* it may be in a round of placing cut short: that ends sooner */
+		if (!list_empty(&w->unparking))
+			w->unpark_by = hwt_earlier(w, w->unpark_by,
+						   key - hwt_wheel_tick(w));
 		return true;
 	}
 	if (lvl == olvl && idx == hwt_idx_of(w, &w->lvl[lvl], n)) {

@@ -132,13 +132,18 @@
  * 63 top-level slots (hwt_wheel_horizon()). Callers refuse longer delays
  * from users. A node can still end up beyond the horizon: a clock set
  * back, a periodic re-arm, or an owner whose clock lags behind the time it
- * arms for. It is parked on a list of its own, and placed once the clock
- * comes within half the horizon of it: neither early nor late. Each round
- * of placing walks every parked node, so rounds come half a horizon apart,
- * not a tick; a node is walked about twice per horizon the clock moves.
- * Parked nodes are placed within the budget too, a few per call, from a
- * list of their own (@unparking). Those still out of reach are parked
- * again without being walked twice in a round.
+ * arms for. So an owner builds its wheels with two levels more than the
+ * horizon it accepts delays for (hwt_wheel_levels_for()): a lag of up to a
+ * thousand horizons then costs each node a move a level, as any node.
+ * Beyond the wheel's own horizon a node is parked on a list of its own,
+ * and placed once the clock comes within half the horizon of it: neither
+ * early nor late. Each round of placing walks every parked node, so rounds
+ * come half a horizon apart, not a tick; a node is walked about twice per
+ * horizon the clock moves. Parked nodes are placed within the budget too,
+ * a few per call, from a list of their own (@unparking). Those still out
+ * of reach are parked again without being walked twice in a round, and a
+ * round cut short goes on after the nodes due before its own, by the tick
+ * before the earliest of its keys (@unpark_by).
  *
  * Slack and windows
  * -----------------
@@ -200,6 +205,8 @@
 			 HWT_LVL_BITS + 1)
 /* nodes from which a slot is cascaded ahead of its start (see above) */
 #define HWT_CASCADE_EARLY	64
+/* levels a wheel is built with beyond its owner's (hwt_wheel_levels_for()) */
+#define HWT_SPARE_LEVELS	2
 /* moves without a placement decision that cost one unit of a budget */
 #define HWT_CHEAP_PER_UNIT	4
 /* struct hwt_wheel.fresh: struct hwt_events' earliest are known */
@@ -330,6 +337,8 @@ struct hwt_events {
  * @unparking: parked nodes being placed again, a budget at a time
  * @nparked: nodes on @parked and @unparking
  * @parked_min: lower bound of the deadlines on @parked
+ * @unpark_by: when a round of placing @unparking began, the tick before the
+ *	       earliest of their keys: the rest must be placed by then
  * @slack_of: the owner's: how late a node with hwt_node.slack set may be
  *	      returned, in ns after its deadline; NULL if no node has slack
  * @casc_at: for each level in @cascading, the start of its half-cascaded slot
@@ -362,6 +371,7 @@ struct hwt_wheel {
 	struct list_head unparking;
 	unsigned long nparked;
 	u64 parked_min;
+	u64 unpark_by;
 	u64 (*slack_of)(const struct hwt_node *n);
 	u64 casc_at[HWT_LEVELS_MAX];
 	struct hwt_events ev;
@@ -369,6 +379,8 @@ struct hwt_wheel {
 };
 
 unsigned int hwt_wheel_max_levels(unsigned int shift);
+unsigned int hwt_wheel_levels_for(unsigned int shift, unsigned int levels);
+u64 hwt_wheel_horizon_of(unsigned int shift, unsigned int levels);
 size_t hwt_wheel_size(unsigned int levels);
 int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 		   unsigned int levels, u64 now);

@@ -300,6 +300,92 @@ static void bound_parked_spread_is_placed_in_linear_work(struct kunit *test)
 }
 
 /*
+ * An owner whose passes trail the time it arms for by @lag_h horizons
+ * (issue 47's recipe): 5,000 nodes, with delays up to the horizon of the
+ * geometry the owner accepts (two levels of 4.096 us ticks), added while
+ * each pass pops at the time @lag_h horizons back, 64 units a call. The
+ * wheel is built as the module builds it, with hwt_wheel_levels_for()'s
+ * spare levels: every node fires, none early nor twice, and catching up
+ * moves each a few times, not once per half horizon of lag.
+ */
+static void lag_catches_up(struct kunit *test, u64 lag_h)
+{
+	const unsigned int count = 5000, shift = 12;
+	struct hwt_wheel *w = new_wheel(test, shift,
+					hwt_wheel_levels_for(shift, 2), 0);
+	struct hwt_node *n = new_nodes(test, count), *got;
+	bool *fired = kunit_kcalloc(test, count, sizeof(*fired), GFP_KERNEL);
+	u64 h = hwt_wheel_horizon_of(shift, 2), now = 0, lag = lag_h * h;
+	unsigned int i, total = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, fired);
+	for (i = 0; i < count; i++) {
+		now += h / 64;
+		add_at(w, &n[i], now + 1 + (u64)i * 7919 % (h - 4096));
+		if (now <= lag)
+			continue;
+		while ((got = pop_budget(test, w, now - lag, 64))) {
+			KUNIT_ASSERT_GE(test, (s64)(now - lag - got->expires), 0);
+			KUNIT_ASSERT_FALSE(test, fired[got - n]);
+			fired[got - n] = true;
+			total++;
+		}
+	}
+	while ((got = pop_budget(test, w, now + 2 * h, 64))) {
+		KUNIT_ASSERT_FALSE(test, fired[got - n]);
+		fired[got - n] = true;
+		total++;
+	}
+	KUNIT_EXPECT_EQ(test, total, count);
+	KUNIT_EXPECT_EQ(test, w->nparked, 0UL);
+	kunit_info(test, "a lag of %llu horizons: %llu moves for %u nodes\n",
+		   (unsigned long long)lag_h, (unsigned long long)w->cascaded,
+		   count);
+	KUNIT_EXPECT_LE(test, w->cascaded, 8ULL * count);
+}
+
+static void bound_lag_of_4_horizons_catches_up_in_linear_work(struct kunit *test)
+{
+	lag_catches_up(test, 4);
+}
+
+static void bound_lag_of_40_horizons_catches_up_in_linear_work(struct kunit *test)
+{
+	lag_catches_up(test, 40);
+}
+
+/*
+ * A round of placing parked nodes cut short by its budget goes on after
+ * the nodes due before its own, not in front of them: 200 nodes parked 3
+ * horizons out, and a node due a few ticks after their round begins.
+ */
+static void bound_unparking_waits_for_due_nodes(struct kunit *test)
+{
+	const unsigned int count = 200;
+	struct hwt_wheel *w = new_wheel(test, SHIFT, 2, 0);
+	struct hwt_node *n = new_nodes(test, count), d, *got;
+	u64 h = hwt_wheel_horizon(w), at, moved;
+	unsigned int i;
+
+	for (i = 0; i < count; i++)
+		add_at(w, &n[i], 3 * h + i * TICK);
+	KUNIT_ASSERT_EQ(test, w->nparked, (unsigned long)count);
+	/* the round begins half a horizon before the earliest parked key */
+	at = 3 * h - ((h / 2) & ~(TICK - 1)) + 10 * TICK;
+	KUNIT_ASSERT_NULL(test, pop(w, at - 20 * TICK));
+	add_at(w, &d, at);
+	moved = w->cascaded;
+	got = pop_budget(test, w, at, 8);
+	KUNIT_EXPECT_PTR_EQ(test, got, &d);
+	/* one chunk of the round at most went before it */
+	KUNIT_EXPECT_LE(test, w->cascaded - moved, 8ULL);
+	KUNIT_EXPECT_GT(test, w->nparked, 0UL);
+	while (run_until(test, w, &at, 4 * h + count * TICK, NULL))
+		;
+	KUNIT_EXPECT_TRUE(test, hwt_wheel_empty(w));
+}
+
+/*
  * The clock never enters a slot of level >= 1 that holds
  * HWT_CASCADE_EARLY nodes or more: such a slot is cascaded while it is the
  * next one, so no boundary has more than that left to cascade in front of
@@ -407,6 +493,9 @@ static struct kunit_case hwtimer_wheel_bound_cases[] = {
 	KUNIT_CASE(bound_rebase_into_own_slot_waits_a_turn),
 	KUNIT_CASE(bound_unpark_respects_budget),
 	KUNIT_CASE(bound_parked_spread_is_placed_in_linear_work),
+	KUNIT_CASE(bound_lag_of_4_horizons_catches_up_in_linear_work),
+	KUNIT_CASE(bound_lag_of_40_horizons_catches_up_in_linear_work),
+	KUNIT_CASE(bound_unparking_waits_for_due_nodes),
 	KUNIT_CASE_SLOW(bound_stream_cascades_ahead_of_boundaries),
 	KUNIT_CASE_SLOW(bound_early_cascades_of_several_levels_progress),
 	{}

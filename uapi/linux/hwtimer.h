@@ -53,7 +53,9 @@
 /**
  * struct hwtimer_info - what the module offers, from HWTIMER_IOC_INFO
  * @api_version: HWTIMER_API_VERSION of the running module
- * @levels: levels of the timing wheel
+ * @levels: levels of the timing wheel: the levels module parameter's, whose
+ *	horizon bounds @max_delay_ns, and up to two more, for a wheel whose
+ *	expiry falls behind
  * @features: HWTIMER_FEAT_* bits
  * @tick_ns: the wheel's tick, the width of its finest slots; timers fire at
  *	their deadlines all the same
