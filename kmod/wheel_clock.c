@@ -17,12 +17,17 @@
 /*
  * Place parked nodes, at most @budget of them. The first call of a round
  * takes every parked node; those still beyond the horizon are parked again,
- * on @w->parked, so that each is looked at once per round.
+ * on @w->parked, so that each is looked at once per round. A round cut
+ * short must be done by the tick before the earliest of their keys
+ * (@w->unpark_by), and not before: due nodes go first.
  */
 static void hwt_unpark(struct hwt_wheel *w, unsigned int *budget)
 {
-	if (list_empty(&w->unparking))
+	if (list_empty(&w->unparking)) {
+		w->unpark_by = hwt_wheel_key(w, w->parked_min) -
+			       hwt_wheel_tick(w);
 		list_splice_init(&w->parked, &w->unparking);
+	}
 	while (*budget && !list_empty(&w->unparking)) {
 		hwt_move(w, list_first_entry(&w->unparking, struct hwt_node,
 					     entry));

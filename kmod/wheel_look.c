@@ -175,8 +175,8 @@ bool hwt_wheel_next(struct hwt_wheel *w, u64 *when)
 	if (w->ev.best_lvl != HWT_LVL_NONE)
 		best = w->ev.soonest - w->clk;
 	if (!list_empty(&w->unparking))
-		best = min_t(s64, best, 0);
-	else if (!list_empty(&w->parked))
+		best = min_t(s64, best, w->unpark_by - w->clk);
+	if (!list_empty(&w->parked))
 		best = min_t(s64, best, w->parked_min - w->clk);
 	*when = w->clk + best;
 	return true;

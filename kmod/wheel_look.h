@@ -242,11 +242,16 @@ static __always_inline u64 hwt_next_event(struct hwt_wheel *w,
 	if (likely(!w->nparked))
 		return best;
 	if (!list_empty(&w->unparking)) {
-		/* placing parked nodes was cut short: go on now */
-		best = 0;
-		*lvlp = w->levels;
-		*slotp = 0;
-	} else if (!list_empty(&w->parked)) {
+		/* placing parked nodes was cut short: after what is due first */
+		s64 delta = w->unpark_by - w->clk;
+
+		if ((u64)max_t(s64, delta, 0) <= best) {
+			best = max_t(s64, delta, 0);
+			*lvlp = w->levels;
+			*slotp = 0;
+		}
+	}
+	if (!list_empty(&w->parked)) {
 		/*
 		 * The earliest parked key is half the horizon away. It fits
 		 * from a tick after the horizon on, but a round then would
