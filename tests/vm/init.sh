@@ -302,6 +302,8 @@ user)
 	for t in /hwt/smoke/* /hwt/tests/*; do
 		[ -x "$t" ] && wanted "$t" && run_user_test "$t"
 	done
+	[ -x /hwt/tests/geometry_test ] && wanted /hwt/tests/geometry_test &&
+		check "load with levels=1 and levels=2" small_geometry
 	check "unload leaves no hwtimer module" unload_all
 	finish
 	;;
