@@ -102,9 +102,9 @@ static inline u64 hwt_cascade_end(const struct hwt_wheel *w, unsigned int lvl)
  * as @left units pay for at HWT_CHEAP_PER_UNIT a unit (@w->cheap counts
  * them): moved to the tail of @to with one splice. The node of that key
  * before them went there, so they get its level, and the slot's bounds of
- * its deadlines and latest times are lowered to the earliest of theirs. @first follows
- * @head, of a list whose nodes before it were moved already. Return the
- * node after them.
+ * its deadlines and latest times are lowered to the earliest of theirs.
+ * @first follows @head, of a list whose nodes before it were moved
+ * already. Return the node after them.
  */
 static noinline struct list_head *hwt_cascade_run(struct hwt_wheel *w,
 						  struct list_head *head,
@@ -645,7 +645,7 @@ void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
 }
 
 /**
- * hwt_wheel_rebase() - move the clock back to @now
+ * hwt_wheel_rebase() - move the clock back to the tick @now is in
  * @w: the wheel
  * @now: the current time, before the wheel's clock
  *
