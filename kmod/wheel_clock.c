@@ -650,8 +650,10 @@ void hwt_wheel_forward(struct hwt_wheel *w, u64 now)
  * @now: the current time, before the wheel's clock
  *
  * For a clock that was set back (CLOCK_REALTIME): nodes keep their deadlines
- * on the clock's new scale. O(1): no node moves now; each is placed right
- * when the clock reaches its slot (see wheel.h).
+ * on the clock's new scale. No node moves now; each is placed right when
+ * the clock reaches its slot (see wheel.h). O(1) but for the nodes of the
+ * clock's tick passed over (@w->later), which become nodes of their slot
+ * again.
  */
 void hwt_wheel_rebase(struct hwt_wheel *w, u64 now)
 {
