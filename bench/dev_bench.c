@@ -586,9 +586,13 @@ int main(int argc, char **argv)
 	/* 10^5 timerfds and POSIX timers: raise the limits (root in the VM) */
 	setrlimit(RLIMIT_NOFILE, &rl);
 	setrlimit(RLIMIT_SIGPENDING, &rl);
-	/* dev_bench trace RATE: alone, for bench/trace_rate.sh */
-	if (argc == 3 && !strcmp(argv[1], "trace")) {
-		trace_rate(strtoull(argv[2], NULL, 10));
+	/*
+	 * dev_bench trace RATE [all]: alone, for bench/trace_rate.sh (and with
+	 * "all", every timer, for bench/path_trace.sh)
+	 */
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "trace")) {
+		trace_rate(strtoull(argv[2], NULL, 10),
+			   argc == 4 && !strcmp(argv[3], "all"));
 		return 0;
 	}
 	fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);

@@ -68,6 +68,6 @@ void rate_all(void);
 void herd_all(void);
 void latency_all(void);
 void uring_cmd_all(void);
-void trace_rate(uint64_t rate);
+void trace_rate(uint64_t rate, bool all);
 
 #endif /* HWT_DEV_BENCH_H */

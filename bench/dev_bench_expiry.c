@@ -328,8 +328,13 @@ void expiry_uheap(int64_t *late)
 
 		if (k < 0)
 			die("uheap", -k);
-		for (j = 0; j < k; j++)
-			late[got++] = (int64_t)(t - deadline_of(start, ids[j]));
+		for (j = 0; j < k; j++) {
+			uint64_t d = deadline_of(start, ids[j]);
+
+			late[got++] = (int64_t)(t - d);
+			if (rec_log)
+				rec_log[ids[j]] = (struct rec_log){ ids[j], d, 0, t };
+		}
 	}
 	report_expiry("userspace heap + one timerfd", late, ld->n, busy_ns() - b0,
 		      now_ns() - t0, wakeups() - w0, -1);

@@ -10,6 +10,11 @@
  *   late WAY ID DEADLINE FIRED SEEN      (CLOCK_MONOTONIC ns)
  *
  * The trace runs on the "mono" clock, so its times compare with these.
+ * With "all", every timer is on a line of its own as well,
+ *
+ *   timer WAY ID DEADLINE FIRED SEEN     (FIRED 0 for the heap)
+ *
+ * the heap's included, whose run is marked too (bench/path_trace.sh).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,7 +47,29 @@ static void mark(const char *way, const char *what)
 	close(fd);
 }
 
-void trace_rate(uint64_t rate)
+/* The timers of @way at or past @bar, each on a line (all of them: @bar 0). */
+static void print_late(const char *tag, const char *what, uint64_t rate,
+		       int64_t bar)
+{
+	size_t i;
+
+	for (i = 0; i < rate; i++) {
+		const struct rec_log *r = &rec_log[i];
+
+		if ((int64_t)(r->seen - r->deadline) > bar)
+			printf("%s %s %u %llu %llu %llu\n", what, tag, r->id,
+			       (unsigned long long)r->deadline,
+			       (unsigned long long)r->fired,
+			       (unsigned long long)r->seen);
+	}
+	fflush(stdout);
+}
+
+/*
+ * @all: every timer of every way, the heap's included, on "timer" lines (for
+ * bench/path_trace.sh), besides the late ones
+ */
+void trace_rate(uint64_t rate, bool all)
 {
 	static const struct {
 		enum way way;
@@ -54,13 +81,17 @@ void trace_rate(uint64_t rate)
 	};
 	struct load l = { "trace", rate, SEC + rate * 5000, SEC / rate, rate };
 	int64_t *late = calloc(rate, sizeof(*late)), bar;
-	size_t i, w;
+	size_t w;
 
 	rec_log = calloc(rate, sizeof(*rec_log));
 	if (!late || !rec_log || !rate)
 		die("trace", ENOMEM);
 	ld = &l;
+	mark("heap", "begin");
 	expiry_uheap(late);
+	mark("heap", "end");
+	if (all)
+		print_late("heap", "timer", rate, INT64_MIN);
 	qsort(late, rate, sizeof(*late), cmp_i64);
 	bar = 2 * late[rate * 99 / 100];
 	printf("bar %lld heap_p99 %lld\n", (long long)bar,
@@ -69,16 +100,9 @@ void trace_rate(uint64_t rate)
 		mark(ways[w].tag, "begin");
 		expiry_hwtimer(late, 0, ways[w].way, ways[w].name);
 		mark(ways[w].tag, "end");
-		for (i = 0; i < rate; i++) {
-			const struct rec_log *r = &rec_log[i];
-
-			if ((int64_t)(r->seen - r->deadline) > bar)
-				printf("late %s %u %llu %llu %llu\n", ways[w].tag,
-				       r->id, (unsigned long long)r->deadline,
-				       (unsigned long long)r->fired,
-				       (unsigned long long)r->seen);
-		}
-		fflush(stdout);
+		print_late(ways[w].tag, "late", rate, bar);
+		if (all)
+			print_late(ways[w].tag, "timer", rate, INT64_MIN);
 	}
 	free(rec_log);
 	rec_log = NULL;
