@@ -99,13 +99,15 @@
  * Per unit, the device does a list move, and takes a reference on the
  * eventfd of a timer that has one. A periodic timer that queues no record
  * is re-armed, an O(1) insert. The in-kernel API runs each callback with
- * the lock dropped. The eventfds are signalled once the lock is dropped,
- * each once per pass, at most HWT_PASS_EFDS of them; then the file's
- * eventfd and pollers. Each such wake-up walks a wait queue as long as the
- * user made it (epoll on dup()ed eventfds), which no count of units
- * bounds. So a pass does them while it has run less than its bound
- * (HWT_PASS_NS; in a hard interrupt, dev_expiry.c's HWT_HARD_NS), and at
- * least one, and leaves the rest to the file's worker (dev_signal.c).
+ * the lock dropped. The wake-ups are done once the lock is dropped:
+ * readers and pollers first, then the file's eventfd and the timers'
+ * (at most HWT_PASS_EFDS of them), each eventfd once per pass, which is
+ * what its counter counts (hwtimer.rst). Each such wake-up walks a wait
+ * queue as long as the user made it (epoll on dup()ed eventfds), which no
+ * count of units bounds. So a pass does them while it has run less than
+ * its bound (HWT_PASS_NS; in a hard interrupt, dev_expiry.c's
+ * HWT_HARD_NS), and at least one, and leaves the rest to the file's
+ * worker (dev_signal.c), which owes each pass its own.
  *
  * A pass thus lasts at most HWT_PASS_NS plus one step of HWT_PASS_CHECK
  * cold units or one wake-up, as long as HWT_PASS_MIN cold units take less

@@ -333,12 +333,11 @@ struct hwt_file_run {
  *	      dropped, taken before it drops the lock; a MOD, CANCEL or
  *	      DRAIN that ended an arming whose eventfd a run is signalling
  *	      takes it too, to wait for that run (hwt_signals_wait()); guards
- *	      @sig_left and @sig_left_poll
+ *	      @sig_left
  * @sig_left: eventfds whose wake-ups passes left, out of time (struct
- *	      hwt_efd.left)
+ *	      hwt_efd.left); readers and pollers are woken first, never left
  * @sig_nleft: entries of @sig_left, which a flush goes through at most
- *	       (with @sig_left_poll) of those it finds when it starts
- * @sig_left_poll: a pass left the wake-up of readers and pollers
+ *	       of those it finds when it starts
  * @sig_work: does the wake-ups passes left
  * @reader_cpu: the CPU a reader or poller last waited on, for the counts
  *		of where passes woke one (HWT_C_READER_CPU, HWT_C_OTHER_CPU)
@@ -373,7 +372,6 @@ struct hwt_file {
 	spinlock_t sig_lock;		/* see @sig_lock above */
 	struct list_head sig_left;
 	u32 sig_nleft;
-	bool sig_left_poll;
 	struct work_struct sig_work;
 	int reader_cpu;
 	bool dead;

@@ -42,6 +42,7 @@ struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx)
 		refcount_set(&e->ref, 1);
 		atomic_set(&e->busy, 0);
 		INIT_LIST_HEAD(&e->left);
+		e->owed = 0;
 	}
 	return e;
 }
@@ -105,9 +106,10 @@ bool hwt_signalling(struct hwt_utimer *t)
 }
 
 /*
- * Do one wake-up that passes left, with @hf->sig_lock held; false if none
- * is left. The caller takes the lock for each, so that a waiter gets in
- * between and does the rest itself.
+ * Do one eventfd's wake-ups that passes left, with @hf->sig_lock held (one
+ * for each pass that left it: hwt_signal_leave()); false if none is left.
+ * The caller takes the lock for each, so that a waiter gets in between and
+ * does the rest itself.
  */
 static bool hwt_signal_one_left(struct hwt_file *hf)
 {
@@ -116,15 +118,15 @@ static bool hwt_signal_one_left(struct hwt_file *hf)
 	lockdep_assert_held(&hf->sig_lock);
 	e = list_first_entry_or_null(&hf->sig_left, struct hwt_efd, left);
 	if (e) {
+		unsigned int i, n = 1 + e->owed;
+
 		list_del_init(&e->left);
 		hf->sig_nleft--;
-		hwt_eventfd_signal(e->ctx);
-		hwt_efd_done(e);
-		return true;
-	}
-	if (hf->sig_left_poll) {
-		hf->sig_left_poll = false;
-		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
+		e->owed = 0;
+		hwt_eventfd_signal_n(e->ctx, n);
+		/* each pass's busy count and reference; the last may free @e */
+		for (i = 0; i < n; i++)
+			hwt_efd_done(e);
 		return true;
 	}
 	return false;
@@ -156,7 +158,7 @@ void hwt_signals_flush(struct hwt_file *hf)
 	unsigned int n = 0, todo;
 
 	spin_lock_irq(&hf->sig_lock);
-	todo = hf->sig_nleft + hf->sig_left_poll;
+	todo = hf->sig_nleft;
 	spin_unlock_irq(&hf->sig_lock);
 	while (n < todo) {
 		bool more;
@@ -231,13 +233,20 @@ void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig)
 	sig->poll = true;
 }
 
-/* Each eventfd once per run, whichever entries stand for it. */
+/*
+ * Each eventfd once per pass, whichever entries stand for it: whether the
+ * pass's wake-ups before entry @n (the file's eventfd first) took @n's
+ * eventfd already, done or left to the worker.
+ */
 static bool hwt_signalled_before(struct hwt_signals *sig, unsigned int n)
 {
+	struct eventfd_ctx *ctx = sig->efd[n]->ctx;
 	unsigned int i;
 
+	if (sig->file && sig->file->ctx == ctx)
+		return true;
 	for (i = 0; i < n; i++)
-		if (sig->efd[i]->ctx == sig->efd[n]->ctx)
+		if (sig->efd[i]->ctx == ctx)
 			return true;
 	return false;
 }
@@ -252,9 +261,10 @@ static bool hwt_signal_late(const struct hwt_signals *sig, unsigned int done)
 }
 
 /*
- * Leave eventfd entry @e, busy and with the run's reference, to the file's
- * worker, with @hf->sig_lock held. An entry already left keeps its place:
- * one wake-up does for both runs.
+ * Leave eventfd entry @e, busy and with the pass's reference, to the file's
+ * worker, with @hf->sig_lock held. An entry already left keeps its place
+ * and owes one wake-up more: each pass counts (hwtimer.rst), so none is
+ * merged into another's.
  */
 static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
 {
@@ -263,8 +273,7 @@ static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
 		hf->sig_nleft++;
 		return;
 	}
-	atomic_dec(&e->busy);
-	hwt_efd_put(e);
+	e->owed++;
 }
 
 /**
@@ -277,6 +286,11 @@ static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
  * MOD, CANCEL or DRAIN that ends one of the timers' armings afterwards
  * finds the run still busy or done (hwt_signals_wait()). Interrupts stay
  * as the hold found them until then.
+ *
+ * Readers and pollers first: they are what the file is for, and nothing
+ * counts their wake-ups; then the file's eventfd, then the timers'. Each
+ * eventfd once, however many entries (and the file) stand for it: a
+ * pass's wake-up of an eventfd adds 1 to its counter (hwtimer.rst).
  *
  * A pass (@sig->start) does them while it has run less than @sig->bound,
  * and at least one: each walks a wait queue as long as its users made it
@@ -312,19 +326,9 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	}
 	spin_lock(&hf->sig_lock);
 	spin_unlock(&hf->lock);
-	for (i = 0; i < sig->nefd; i++) {
-		struct hwt_efd *e = sig->efd[i];
-
-		if (hwt_signal_late(sig, done)) {
-			hwt_signal_leave(hf, e);
-			left = true;
-			continue;
-		}
-		if (!hwt_signalled_before(sig, i)) {
-			hwt_eventfd_signal(e->ctx);
-			done++;
-		}
-		hwt_efd_done(e);
+	if (sig->poll) {
+		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
+		done++;
 	}
 	if (sig->file && hwt_signal_late(sig, done)) {
 		atomic_inc(&sig->file->busy);
@@ -335,11 +339,19 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 		hwt_efd_put(sig->file);
 		done++;
 	}
-	if (sig->poll && hwt_signal_late(sig, done)) {
-		hf->sig_left_poll = true;
-		left = true;
-	} else if (sig->poll) {
-		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
+	for (i = 0; i < sig->nefd; i++) {
+		struct hwt_efd *e = sig->efd[i];
+
+		if (hwt_signalled_before(sig, i)) {
+			hwt_efd_done(e);
+		} else if (hwt_signal_late(sig, done)) {
+			hwt_signal_leave(hf, e);
+			left = true;
+		} else {
+			hwt_eventfd_signal(e->ctx);
+			hwt_efd_done(e);
+			done++;
+		}
 	}
 	/*
 	 * On a normal-priority worker (review F7), not on hwt_pass_wq's nice

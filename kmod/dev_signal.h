@@ -20,6 +20,9 @@ struct eventfd_ctx;
  *	  (dev_signal.c)
  * @left: its place on the file's list of wake-ups passes left, under the
  *	  file's @sig_lock; empty if none is left
+ * @owed: wake-ups passes left beyond the first while it waited on that
+ *	  list, under @sig_lock: each pass's counts (hwtimer.rst), so the
+ *	  worker signals 1 + @owed, each holding a reference and a @busy
  *
  * Expiry signals eventfds once the file's lock is dropped, so it needs a
  * reference that outlives the lock: the eventfd core does not export one on
@@ -30,6 +33,7 @@ struct hwt_efd {
 	refcount_t ref;
 	atomic_t busy;
 	struct list_head left;
+	unsigned int owed;
 };
 
 /* distinct eventfds one expiry pass signals at most; then it ends early */

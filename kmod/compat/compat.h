@@ -36,6 +36,18 @@ static inline void hwt_eventfd_signal(struct eventfd_ctx *ctx)
 #endif
 }
 
+/* Add @n to an eventfd's counter: a wake-up for each */
+static inline void hwt_eventfd_signal_n(struct eventfd_ctx *ctx,
+					unsigned int n)
+{
+#ifdef HWT_COMPAT_EVENTFD_SIGNAL_COUNT
+	eventfd_signal(ctx, n);
+#else
+	while (n--)
+		eventfd_signal(ctx);
+#endif
+}
+
 /* Unmerged caches show up under their own name in /proc/slabinfo. */
 #ifdef HWT_COMPAT_SLAB_NO_MERGE
 #define HWT_SLAB_NO_MERGE	SLAB_NO_MERGE
