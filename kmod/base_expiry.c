@@ -102,6 +102,14 @@ void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x)
 	}
 }
 
+/* Whether a node may be due at @now (or parked nodes are to be placed). */
+static bool hwt_base_due(struct hwt_base *b, u64 now)
+{
+	u64 next;
+
+	return hwt_wheel_next(b->wheel, &next) && (s64)(next - now) <= 0;
+}
+
 /* Whether cascading ahead may be done at @now. */
 static bool hwt_base_ahead_now(struct hwt_base *b, u64 now)
 {
@@ -187,7 +195,12 @@ enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 	trace_hwt_tick(b->clockid, b, x->fired, cascaded,
 		       x->fired + hwt_wheel_work_units(w) - x->moves, ticks,
 		       local_clock() - x->pass.start);
-	if (!x->pass.left) {
+	/*
+	 * A pass that spent its budget goes on, unless the wheel says that
+	 * nothing is due: a budget spent on exactly what was due needs no
+	 * pass that would find nothing (review G6).
+	 */
+	if (!x->pass.left && hwt_base_due(b, x->now)) {
 		hwt_stat_add(&b->stats, HWT_C_DEFERRED, 1);
 		return HWT_END_DUE;
 	}
