@@ -135,7 +135,11 @@ struct hwtimer_info {
  *	CANCEL), the generation the timer must still have; else not read
  * @clockid: ADD: CLOCK_MONOTONIC, CLOCK_BOOTTIME or CLOCK_REALTIME (with
  *	HWTIMER_F_REALTIME)
- * @eventfd: ADD with HWTIMER_F_EVENTFD: an eventfd to signal on expiry
+ * @eventfd: ADD with HWTIMER_F_EVENTFD: an eventfd to signal on expiry.
+ *	Each expiry pass adds 1 to its counter, once however many of its
+ *	timers the pass expired: a timer's own eventfd counts its expiries,
+ *	one shared by timers due together counts the passes that took them
+ *	(hwtimer.rst, "Delivery")
  * @expires: ADD and MOD: the delay in ns, or with HWTIMER_F_ABS the deadline
  *	on the timer's clock. CANCEL: set to the ns that were left if the
  *	timer was pending, else 0 (out only)
@@ -273,7 +277,8 @@ struct hwtimer_drain {
 
 /**
  * struct hwtimer_eventfd - the file's eventfd, for HWTIMER_IOC_SET_EVENTFD
- * @fd: an eventfd signalled whenever expiries queue records, or -1 for none
+ * @fd: an eventfd signalled whenever expiries queue records, or -1 for none:
+ *	1 for each expiry pass that queued any (hwtimer.rst, "Delivery")
  * @flags: reserved, zero
  */
 struct hwtimer_eventfd {
