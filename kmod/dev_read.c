@@ -44,14 +44,12 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 {
 	struct hwt_nows now = {};
 	s64 off[HWT_CLK_ELAPSED + 1];
+	unsigned long known = 0;
 	struct hwt_utimer *t;
-	unsigned int n = 0, clk;
+	unsigned int n = 0;
 
 	/* the reader's lock, then the file's: see dev.h, "Locking" */
 	lockdep_assert_held(&hf->read_lock);
-	/* times go out in the reader's view: see hwt_view_offset() */
-	for (clk = 0; clk <= HWT_CLK_ELAPSED; clk++)
-		off[clk] = hwt_view_offset(clk);
 	hwt_lock(hf);
 	for (t = hwt_queue_first(hf); t; t = hwt_queue_next(hf, t)) {
 		struct hwt_peek *p;
@@ -66,6 +64,11 @@ static unsigned int hwt_peek_records(struct hwt_file *hf,
 		/* the overruns the re-arm in hwt_take_records() counts */
 		p->now = hwt_period(t) && !p->canceled ?
 			 hwt_now_once(hf, &now, t->clk) : 0;
+		/* times go out in the reader's view: see hwt_view_offset() */
+		if (!(known & BIT(t->clk))) {
+			off[t->clk] = hwt_view_offset(t->clk);
+			known |= BIT(t->clk);
+		}
 		hwt_fill_record(&recs[n], t, off[t->clk], p->canceled, p->now);
 		n++;
 	}
@@ -174,6 +177,9 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 				break;
 			n = hwt_take_records(hf, rb->peek, n);
 			done += n;
+			/* nothing more queued: no look that would find nothing */
+			if (done && !READ_ONCE(hf->nready))
+				break;
 			/* a signal, not task_work: see hwt_batch_run() */
 			if (done < max && task_sigpending(current))
 				break;
