@@ -192,9 +192,11 @@ enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		hwt_stat_add(&b->stats, HWT_C_TICKS_SKIPPED, ticks - 1);
 	if (cascaded)
 		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
-	trace_hwt_tick(b->clockid, b, x->fired, cascaded,
-		       x->fired + hwt_wheel_work_units(w) - x->moves, ticks,
-		       local_clock() - x->pass.start);
+	/* its arguments read the clock: only when someone listens */
+	if (trace_hwt_tick_enabled())
+		trace_hwt_tick(b->clockid, b, x->fired, cascaded,
+			       x->fired + hwt_wheel_work_units(w) - x->moves,
+			       ticks, local_clock() - x->pass.start);
 	/*
 	 * A pass that spent its budget goes on, unless the wheel says that
 	 * nothing is due: a budget spent on exactly what was due needs no
