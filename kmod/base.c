@@ -183,6 +183,13 @@ void hwt_base_arm(struct hwt_base *b, u64 when, u64 latest)
 		return;
 	b->armed = latest;
 	hwt_stat_add(&b->stats, HWT_C_ARMS, 1);
+	if (b->in_callback) {
+		/* not enqueued while it runs: the callback's return does it */
+		hrtimer_set_expires_range_ns(&b->hrt,
+					     ns_to_ktime(latest - range), range);
+		b->restart = true;
+		return;
+	}
 	if (b->cpu < 0) {
 		hrtimer_start_range_ns(&b->hrt, ns_to_ktime(latest - range),
 				       range, b->mode);

@@ -268,6 +268,12 @@ static inline void hwt_stat_max(struct hwt_stats *s, enum hwt_maximum m,
  *	     ends caught up or the run defers the rest: the run arms @hrt
  *	     when it ends, so nothing arms it meanwhile (an arm then, for
  *	     what is already due, would fire at once, behind the run's back)
+ * @in_callback: set by an owner whose pass runs in @hrt's own callback
+ *		 (a base bound to no CPU), under its lock: an arm then only
+ *		 sets @hrt's expiry and @restart, and the callback returns
+ *		 HRTIMER_RESTART, which hrtimer enqueues without the
+ *		 locking and re-programming of hrtimer_start_range_ns()
+ * @restart: an arm made while @in_callback was set
  * @stats: counters
  * @owner: the object the base belongs to, for its hrtimer callback
  * @arm_csd: set up by the owner of a bound base: an IPI to @cpu that takes
@@ -285,6 +291,8 @@ struct hwt_base {
 	int cpu;
 	bool cpu_online;
 	bool running;
+	bool in_callback;
+	bool restart;
 	u64 armed;
 	struct hwt_stats stats;
 	void *owner;

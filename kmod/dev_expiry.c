@@ -140,9 +140,13 @@ void hwt_file_bases_free(struct hwt_file *hf)
  * dropped. @hard: in the hrtimer's interrupt, where the pass is smaller.
  * Cascading ahead is left to hwt_file_ahead(). Returns what the pass left
  * (hwt_base_expiry_end()).
+ *
+ * @restart: for a pass in @b's hrtimer callback, set if the pass armed the
+ * hrtimer again, which the callback then does by returning
+ * HRTIMER_RESTART (struct hwt_base.in_callback); NULL elsewhere.
  */
 static enum hwt_end hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
-				  bool hard)
+				  bool hard, bool *restart)
 {
 	struct hwt_file *hf = b->owner;
 	struct hwt_signals sig = {};
@@ -158,6 +162,7 @@ static enum hwt_end hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 		hwt_unlock_signal(hf, &sig);
 		return HWT_END_DONE;
 	}
+	b->in_callback = !!restart;
 	hwt_base_expiry_begin(b, &x, kind);
 	x.apart = true;
 	sig.start = x.pass.start;
@@ -214,6 +219,11 @@ static enum hwt_end hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 	if (queued || withdrawn)
 		hwt_queued_records(hf, &sig, queued);
 	hwt_ring_end(hf, &ring, &sig);
+	if (restart) {
+		*restart = b->restart;
+		b->in_callback = false;
+		b->restart = false;
+	}
 	/* release() waits for this pass before it frees @hf */
 	hwt_unlock_signal(hf, &sig);
 	return left;
@@ -236,19 +246,23 @@ static void hwt_file_ahead_later(struct hwt_base *b, enum hwt_end left)
 
 /*
  * A run of passes in softirq context, while hwt_run_more() says so; then
- * the base's worker takes the rest (base.h).
+ * the base's worker takes the rest (base.h). @restart: as hwt_file_pass()'s,
+ * for the first pass.
  */
-static void hwt_file_run_soft(struct hwt_base *b, enum hwt_pass_kind kind)
+static void hwt_file_run_soft(struct hwt_base *b, enum hwt_pass_kind kind,
+			      bool *restart)
 {
 	u64 start = local_clock();
 	enum hwt_end left;
 
-	while ((left = hwt_file_pass(b, kind, false)) == HWT_END_DUE) {
+	while ((left = hwt_file_pass(b, kind, false, restart)) ==
+	       HWT_END_DUE) {
 		if (!hwt_run_more(start)) {
 			queue_work(hwt_pass_wq, &hwt_run_of(b)->drain);
 			return;
 		}
 		kind = HWT_PASS_CONTINUED;
+		restart = NULL;
 	}
 	hwt_file_ahead_later(b, left);
 }
@@ -264,24 +278,27 @@ static void hwt_file_run_soft(struct hwt_base *b, enum hwt_pass_kind kind)
 static enum hrtimer_restart hwt_file_tick(struct hrtimer *hrt)
 {
 	struct hwt_base *b = container_of(hrt, struct hwt_base, hrt);
+	bool restart = false;
 	enum hwt_end left;
 
 	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
-		hwt_file_run_soft(b, HWT_PASS_WAKEUP);
-		return HRTIMER_NORESTART;
+		hwt_file_run_soft(b, HWT_PASS_WAKEUP, &restart);
+	} else {
+		left = hwt_file_pass(b, HWT_PASS_WAKEUP, true, &restart);
+		if (left == HWT_END_DUE)
+			hrtimer_start(&hwt_run_of(b)->more, 0,
+				      HRTIMER_MODE_REL_SOFT);
+		hwt_file_ahead_later(b, left);
 	}
-	left = hwt_file_pass(b, HWT_PASS_WAKEUP, true);
-	if (left == HWT_END_DUE)
-		hrtimer_start(&hwt_run_of(b)->more, 0, HRTIMER_MODE_REL_SOFT);
-	hwt_file_ahead_later(b, left);
-	return HRTIMER_NORESTART;
+	/* armed by the pass: enqueued again as it returns */
+	return restart ? HRTIMER_RESTART : HRTIMER_NORESTART;
 }
 
 /* A hard pass left work due: go on in softirq context. */
 static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt)
 {
 	hwt_file_run_soft(container_of(hrt, struct hwt_file_run, more)->base,
-			  HWT_PASS_CONTINUED);
+			  HWT_PASS_CONTINUED, NULL);
 	return HRTIMER_NORESTART;
 }
 
@@ -292,7 +309,7 @@ static void hwt_file_drain(struct work_struct *work)
 					  drain)->base;
 	enum hwt_end left;
 
-	while ((left = hwt_file_pass(b, HWT_PASS_HANDED_OFF, false)) ==
+	while ((left = hwt_file_pass(b, HWT_PASS_HANDED_OFF, false, NULL)) ==
 	       HWT_END_DUE)
 		cond_resched();
 	hwt_file_ahead_later(b, left);
