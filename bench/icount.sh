@@ -46,6 +46,9 @@
 #   HWT_ICOUNT_PARTS    dev_bench's sections (default
 #                       floor,arm_cancel,uring,rate)
 #   HWT_GUEST_LOCK      a file to flock around each boot, as guests.sh
+#   HWT_ICOUNT_APPEND   more of the guest's command line, such as
+#                       DEV_BENCH_RATES=3000,10000 (dev_bench's environment:
+#                       those rates of the curve alone)
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -102,7 +105,7 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	HWT_QEMU_ICOUNT=$shift_ HWT_QEMU_SMP=$smp HWT_QEMU_CPU=$cpu HWT_QEMU_MEM=4G \
 		"$HWT_TOP/tests/vm/qemu.sh" "$(hwt_stock_image "$rel")" "$out/$label.initrd.gz" \
 		bench "$out/$label.console" "$out/$label.results" 5400 \
-		hwt.bench=dev_bench "hwt.args=$parts" "${boot[@]}"
+		hwt.bench=dev_bench "hwt.args=$parts" "${boot[@]}" ${HWT_ICOUNT_APPEND:-}
 	rc=$?
 	wall=$((SECONDS - t0))
 	[ -n "${HWT_GUEST_LOCK:-}" ] && flock -u 9

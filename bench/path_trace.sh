@@ -19,7 +19,8 @@
 # usage: bench/path_trace.sh [RATE]       (default: 3000)
 # environment: HWT_TRACE_KERNEL=6.12|6.1|6.12-rt (default 6.12),
 #   HWT_TRACE_OUT (default .vm/path), HWT_QEMU_ICOUNT (default 0),
-#   HWT_PATH_FUNCS: the functions traced (default: the list below)
+#   HWT_PATH_FUNCS: the functions traced (default: the list below),
+#   HWT_PATH_MORE: functions traced besides
 set -uo pipefail
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -40,6 +41,8 @@ funcs=${HWT_PATH_FUNCS:-"
 	do_sys_poll poll_freewait hwt_poll hwt_read hwt_copy_records
 	hwt_take_records eventfd_read timerfd_read ep_poll do_epoll_wait
 	ksys_read syscall_exit_to_user_mode"}
+# more, for a closer look: HWT_PATH_MORE (added to the list)
+funcs="$funcs ${HWT_PATH_MORE:-}"
 rel=
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	read -r label hdr _ <<<"$entry"
@@ -74,7 +77,6 @@ cat \$T/set_ftrace_filter
 echo function > \$T/current_tracer
 # the passes' clock reads map the trace's clock onto CLOCK_MONOTONIC
 echo 1 > \$T/events/hwtimer/hwt_pass/enable
-echo 1 > \$T/events/hwtimer/hwt_expire/enable
 echo 'comm == "dev_bench.bin"' > \$T/events/sched/sched_wakeup/filter
 echo 'prev_comm == "dev_bench.bin" || next_comm == "dev_bench.bin"' > \$T/events/sched/sched_switch/filter
 echo 1 > \$T/events/sched/sched_wakeup/enable
