@@ -122,6 +122,58 @@ void hwt_file_bases_stop(struct hwt_file *hf)
 	hwt_signals_flush(hf);
 }
 
+/*
+ * Whether @b's hrtimer is queued on another CPU than this one; a look
+ * without the lock, for hwt_file_bases_follow(): the hrtimer's base is
+ * always some CPU's.
+ */
+static bool hwt_hrtimer_elsewhere(struct hwt_base *b)
+{
+	struct hrtimer_clock_base *base = READ_ONCE(b->hrt.base);
+
+	return hrtimer_is_queued(&b->hrt) &&
+	       base->cpu_base->cpu != raw_smp_processor_id();
+}
+
+/**
+ * hwt_file_bases_follow() - bring the bases' hrtimers to a waiting reader
+ * @hf: the file, not locked
+ *
+ * A reader that is about to wait for records (read() or poll() with
+ * nothing to take, or read() without blocking that found nothing, as a
+ * program that waits on the file's eventfd does) calls it on its CPU. A
+ * base's hrtimer stays on the CPU it was armed on, and a pass there wakes
+ * the reader on another: an idle CPU woken for the interrupt, a wake-up
+ * across CPUs, the reader's CPU woken in turn. So an hrtimer that waits on
+ * another CPU is started again here, where the reader will be woken,
+ * unless a run owns the base. It costs one hrtimer start when the reader
+ * moved, and a look at each base otherwise.
+ */
+void hwt_file_bases_follow(struct hwt_file *hf)
+{
+	unsigned int clk;
+
+	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
+		struct hwt_base *b = &hf->base[clk];
+
+		/* pairs with the barrier before set_bit() in hwt_file_base_one() */
+		if (!test_bit_acquire(clk, &hf->clocks) ||
+		    !hwt_hrtimer_elsewhere(b))
+			continue;
+		hwt_lock(hf);
+		if (!b->running && b->armed != U64_MAX &&
+		    hwt_hrtimer_elsewhere(b)) {
+			ktime_t soft = hrtimer_get_softexpires(&b->hrt);
+
+			hrtimer_start_range_ns(&b->hrt, soft,
+					       ktime_to_ns(hrtimer_get_expires(&b->hrt)) -
+					       ktime_to_ns(soft),
+					       b->mode | HRTIMER_MODE_PINNED);
+		}
+		hwt_unlock(hf);
+	}
+}
+
 /* Free a closed file's bases, whose timers are freed already. */
 void hwt_file_bases_free(struct hwt_file *hf)
 {

@@ -11,6 +11,7 @@
 
 #include "dev.h"
 #include "dev_clockset.h"
+#include "dev_expiry.h"
 #include "dev_read.h"
 #include "dev_queue.h"
 #include "dev_record.h"
@@ -188,13 +189,15 @@ ssize_t hwt_read(struct file *file, char __user *buf, size_t count,
 		}
 		if (done)
 			break;
+		/* it waits for the next records, here or elsewhere */
+		WRITE_ONCE(hf->reader_cpu, raw_smp_processor_id());
+		hwt_file_bases_follow(hf);
 		if (file->f_flags & O_NONBLOCK) {
 			ret = -EAGAIN;
 			break;
 		}
 		/* wait without the reader lock: another reader may take them */
 		mutex_unlock(&hf->read_lock);
-		WRITE_ONCE(hf->reader_cpu, raw_smp_processor_id());
 		ret = wait_event_interruptible(hf->wq, READ_ONCE(hf->nready));
 		if (ret)
 			return ret;
@@ -218,10 +221,15 @@ out:
 __poll_t hwt_poll(struct file *file, poll_table *wait)
 {
 	struct hwt_file *hf = file->private_data;
+	__poll_t mask;
 
 	poll_wait(file, &hf->wq, wait);
-	if (wait)
-		WRITE_ONCE(hf->reader_cpu, raw_smp_processor_id());
-	return READ_ONCE(hf->nready) || hwt_ring_readable(hf) ?
+	mask = READ_ONCE(hf->nready) || hwt_ring_readable(hf) ?
 	       EPOLLIN | EPOLLRDNORM : 0;
+	/* a poller about to wait: see hwt_file_bases_follow() */
+	if (!mask && !poll_does_not_wait(wait)) {
+		WRITE_ONCE(hf->reader_cpu, raw_smp_processor_id());
+		hwt_file_bases_follow(hf);
+	}
+	return mask;
 }
