@@ -153,6 +153,13 @@ void hwt_file_bases_follow(struct hwt_file *hf)
 {
 	unsigned int clk;
 
+	/*
+	 * Not on PREEMPT_RT: there the pass runs in the ktimers thread, which
+	 * wakes the reader on the other CPU, and an hrtimer that followed it
+	 * would move at every wait.
+	 */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return;
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		struct hwt_base *b = &hf->base[clk];
 
