@@ -242,7 +242,8 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 	pending = t->state == HWT_U_PENDING;
 	was = hwt_arming_was(t);
 	clk = hwt_mod_clk(t, op);
-	if ((op->flags & HWTIMER_F_CANCEL_ON_SET) && clk != HWT_CLK_REAL)
+	if ((op->flags & HWTIMER_F_CANCEL_ON_SET) &&
+	    (clk != HWT_CLK_REAL || (t->flags & HWT_U_NO_RECORD)))
 		return -EINVAL;
 	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline, &asked);
 	if (ret)

@@ -113,7 +113,8 @@ struct hwtimer_info {
 #define HWTIMER_F_IF_IDLE	_BITUL(7) /* MOD: only if not pending */
 #define HWTIMER_F_CANCEL_ON_SET	_BITUL(8) /* ADD, MOD: with HWTIMER_F_ABS on
 					   * CLOCK_REALTIME: withdraw the
-					   * timer if the clock is set
+					   * timer if the clock is set, with
+					   * a record (so not with NO_RECORD)
 					   */
 #define HWTIMER_F_GEN		_BITUL(9) /* MOD, CANCEL: only the arming of
 					   * generation @gen (else ESTALE;
