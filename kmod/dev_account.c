@@ -123,14 +123,28 @@ void hwt_user_put(struct hwt_user *u)
 	mutex_unlock(&hwt_users_lock);
 }
 
+/*
+ * Add @n to @count if that keeps it within @cap; false, and nothing added,
+ * past it. Never over @cap even for a moment, so that a charge that fails
+ * never makes another that fits fail too.
+ */
+static bool hwt_charge_within(atomic_long_t *count, unsigned long n,
+			      unsigned long cap)
+{
+	long old = atomic_long_read(count);
+
+	do {
+		if (n > cap || old > (long)(cap - n))
+			return false;
+	} while (!atomic_long_try_cmpxchg(count, &old, old + n));
+	return true;
+}
+
 /* Charge @n timers to @u at once; false, and nothing charged, past its cap. */
 bool hwt_user_charge(struct hwt_user *u, unsigned int n)
 {
-	if (atomic_long_add_return(n, &u->timers) <=
-	    READ_ONCE(hwt_max_timers_per_user))
-		return true;
-	atomic_long_sub(n, &u->timers);
-	return false;
+	return hwt_charge_within(&u->timers, n,
+				 READ_ONCE(hwt_max_timers_per_user));
 }
 
 /* Give back @n timers hwt_user_charge() charged to @u. */
@@ -169,11 +183,9 @@ bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n)
 
 	if (!n)
 		return true;
-	if (atomic_long_add_return(n, &u->rearms) >
-	    READ_ONCE(hwt_max_rearms_per_user)) {
-		atomic_long_sub(n, &u->rearms);
+	if (!hwt_charge_within(&u->rearms, n,
+			       READ_ONCE(hwt_max_rearms_per_user)))
 		return false;
-	}
 	hf->rearms += n;
 	return true;
 }
