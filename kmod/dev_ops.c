@@ -415,11 +415,11 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 	}
 	/*
 	 * Entries for the ADDs, grown without the lock (hwt_alloc_entry() grows
-	 * again if others took them), then their charge to the user, in one
-	 * go unless that would pass the limit: hwt_ids_get() then charges
-	 * one by one, so that at the limit the first ADDs that fit succeed
-	 * and the rest fail. The growth comes first, so that what it charges
-	 * is never refused for units that a prepayment holds.
+	 * again if others took them), then, under the lock, what of their
+	 * charge to the user the table's room leaves them, in one go
+	 * (hwt_ids_prepay()). The growth comes first, so that what it charges
+	 * is never refused for units that a prepayment holds; what is left
+	 * of it goes back as soon as the lock is dropped.
 	 */
 	for (i = 0, adds = 0; i < n && !again; i++)
 		adds += preps[i].op.op == HWTIMER_OP_ADD && !preps[i].op.result;
@@ -429,9 +429,10 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		hwt_prepped_free(preps, n);
 		return -EAGAIN;
 	}
-	rs.prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 
 	hwt_lock(hf);
+	if (adds > 1)
+		rs.prepaid = hwt_ids_prepay(hf, adds);
 	for (i = 0; i < n; i++) {
 		struct hwt_prepped_op *s = &preps[i];
 
@@ -447,12 +448,12 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		cancelled |= s->op.result >= 0 && s->op.op == HWTIMER_OP_CANCEL;
 	}
 	hwt_unlock(hf);
+	if (rs.prepaid)
+		hwt_user_uncharge(hf->user, rs.prepaid);
 	/* no eventfd of an arming a MOD or CANCEL ended is signalled after */
 	if (ended)
 		hwt_signals_wait(hf);
 
-	if (rs.prepaid)
-		hwt_user_uncharge(hf->user, rs.prepaid);
 	if (cancelled)
 		hwt_ids_shrink(hf);
 	hwt_prepped_free(preps, n);
