@@ -55,6 +55,12 @@ static u32 hwt_ids_room(const struct hwt_ids *ids)
 	return ids->nfree + (ids->cap - ids->top);
 }
 
+/* What @ids charges its user now; the file's lock held. */
+u32 hwt_ids_units_of(const struct hwt_ids *ids)
+{
+	return hwt_ids_units(ids->cap, hwt_ids_room(ids));
+}
+
 /**
  * hwt_ids_get() - an entry for a new timer: the one freed last, or a new one
  * @hf: the file, its lock held

@@ -125,8 +125,14 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline, &asked);
 	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		ret = -ENOSPC;
-	if (!ret && !hwt_rearms_charge(hf, rearms))
+	/* what it has besides its entry counts as much again */
+	if (!ret && s->ext && !hwt_user_charge(hf->user, HWT_UEXT_UNITS))
 		ret = -EDQUOT;
+	if (!ret && !hwt_rearms_charge(hf, rearms)) {
+		if (s->ext)
+			hwt_user_uncharge(hf->user, HWT_UEXT_UNITS);
+		ret = -EDQUOT;
+	}
 	if (ret) {
 		hwt_ids_put(hf, t);
 		return ret;
@@ -145,6 +151,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 		t->ext = e;
 		t->flags |= HWT_U_EXT;
 		s->ext = NULL;
+		hf->nexts++;
 	} else {
 		t->cookie = op->cookie;
 	}
@@ -235,6 +242,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 	int pending, was, ret;
 	struct hwt_utimer *t;
 	unsigned int clk;
+	bool upgrade;
 
 	t = hwt_op_timer(hf, op, &ret);
 	if (!t)
@@ -256,14 +264,22 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 	if ((op->flags & HWTIMER_F_PERIOD) && op->period &&
 	    (t->flags & HWT_U_AUTOREMOVE))
 		return -EINVAL;
+	if ((op->flags & HWTIMER_F_PERIOD) &&
+	    !hwt_period_in_range(s, t->flags & HWT_U_NO_RECORD))
+		return -ERANGE;
+	/* a timer that gains what a plain one lacks counts as much again */
+	upgrade = (op->period || s->slack) && !(t->flags & HWT_U_EXT);
+	if (upgrade && !hwt_user_charge(hf->user, HWT_UEXT_UNITS))
+		return -EDQUOT;
 	if (op->flags & HWTIMER_F_PERIOD) {
 		unsigned long had = hwt_rearms(t->flags, hwt_period(t));
 		unsigned long will = hwt_rearms(t->flags, op->period);
 
-		if (!hwt_period_in_range(s, t->flags & HWT_U_NO_RECORD))
-			return -ERANGE;
-		if (will > had && !hwt_rearms_charge(hf, will - had))
+		if (will > had && !hwt_rearms_charge(hf, will - had)) {
+			if (upgrade)
+				hwt_user_uncharge(hf->user, HWT_UEXT_UNITS);
 			return -EDQUOT;
+		}
 		if (will < had)
 			hwt_rearms_uncharge(hf, had - will);
 		if (t->flags & HWT_U_EXT)
@@ -272,9 +288,10 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 		if (op->flags & HWTIMER_F_FIXED_DELAY)
 			t->flags |= HWT_U_FIXED_DELAY;
 	}
-	if ((op->period || s->slack) && !(t->flags & HWT_U_EXT)) {
+	if (upgrade) {
 		hwt_upgrade(t, s->ext);
 		s->ext = NULL;
+		hf->nexts++;
 		if (op->flags & HWTIMER_F_PERIOD)
 			hwt_ext(t)->period = op->period;
 	}

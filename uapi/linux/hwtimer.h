@@ -66,7 +66,9 @@
  *	returns records of HWTIMER_RECORD_SIZE_VER0 bytes until the file asks
  *	for more with HWTIMER_IOC_RECORD_SIZE
  * @max_timers_per_fd: timers one file may hold (ENOSPC past it)
- * @max_timers_per_user: timers one user may hold over all files (EDQUOT)
+ * @max_timers_per_user: timers one user may hold over all files (EDQUOT);
+ *	what else its files pin counts as the timers that would take as
+ *	much memory (a file, each clock's wheel, ring slots: hwtimer.rst)
  * @max_batch: entries one HWTIMER_IOC_BATCH may carry (E2BIG past it)
  * @max_files_per_user: files of /dev/hwtimer one user may have open at once
  *	(open() fails with EMFILE past it)
