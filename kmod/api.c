@@ -52,7 +52,9 @@ void __hwtimer_init_on(struct hwtimer *t, hwtimer_fn_t fn, unsigned int flags,
 	INIT_LIST_HEAD(&t->node.entry);
 	t->fn = fn;
 	t->flags = flags;
-	t->base = hwt_kbase_of(clk, cpu);
+	/* a CPU that was never online has no bases: the caller's has */
+	t->base = hwt_kbase_of(clk, cpu) ?:
+		  hwt_kbase_of(clk, raw_smp_processor_id());
 	lockdep_init_map(hwt_lockdep_map(t), name, key, 0);
 }
 EXPORT_SYMBOL_GPL(__hwtimer_init_on);

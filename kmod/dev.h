@@ -57,7 +57,8 @@
  *   ktimers thread, it is a sleeping lock like any spinlock_t). A hold
  *   that collects wake-ups saves the interrupt state (hwt_lock_signals()).
  * - @setup serialises setting up a base or the ring, which are put in
- *   under @lock (dev_expiry.c, dev_ring.c).
+ *   under @lock (dev_expiry.c, dev_ring.c), and charging their user for
+ *   them (dev_account.c, dev_ring.c).
  * - @read_lock lets one reader at a time copy records off the queue
  *   (read(), RING_FLUSH) or change their size, taking @lock per chunk
  *   (dev_read.c).
@@ -93,7 +94,11 @@
  * MOD adds when a timer gains a period. The chunks and the struct
  * hwt_uext cache are accounted, so timers are charged to the memory
  * cgroup of whoever creates them, and module parameters cap the timers of
- * a file and of a user.
+ * a file and of a user. What else a file pins counts against the user's
+ * cap too, as the timers whose entries would take as many bytes: a
+ * timer's struct hwt_uext, the file itself from open(), each base (a
+ * wheel, 29 KiB at the default geometry) from the first timer on its
+ * clock, and the expiry ring's record slots (dev_account.c).
  *
  * Teardown (release) follows timer_shutdown_sync(): mark the file dead so no
  * expiry re-arms anything, cancel the bases' hrtimers, then free.
@@ -307,6 +312,8 @@ struct hwt_file_run {
  * @base: one timer base per clock, set up on first use
  * @run: what each base's runs need besides, set up with it
  * @clocks: bit c set once @base[c] and @run[c] are set up
+ * @paid: bit c set once @user is charged for @base[c], which is set up
+ *	  after; under @setup (dev_account.c)
  * @setup: serialises setting up a base or the ring: see above
  * @read_lock: one reader at a time copies records off the record queue:
  *	       see above
@@ -324,6 +331,8 @@ struct hwt_file_run {
  * @rbuf: read()'s buffer, set up by the first read(), under @read_lock
  * @ring: the expiry ring, or NULL; set once, under @setup and the lock
  * @ntimers: timers on the file
+ * @nexts: of those, the ones with a struct hwt_uext, which counts against
+ *	   @user as much again (dev_account.c)
  * @nready: timers on the record queue
  * @cos_link: on the list of files that clock sets walk (dev_clockset.c),
  *	      once it armed a HWTIMER_F_CANCEL_ON_SET timer
@@ -351,6 +360,7 @@ struct hwt_file {
 	struct hwt_base base[HWT_NR_CLOCKS];
 	struct hwt_file_run run[HWT_NR_CLOCKS];
 	unsigned long clocks;
+	unsigned long paid;
 	struct mutex setup;		/* see @setup above */
 	struct mutex read_lock;		/* see @read_lock above */
 	u32 qhead;
@@ -366,6 +376,7 @@ struct hwt_file {
 	void *rbuf;
 	struct hwt_ring *ring;
 	u32 ntimers;
+	u32 nexts;
 	u32 nready;
 	struct list_head cos_link;
 	u32 cos_seq;

@@ -27,9 +27,11 @@ MODULE_PARM_DESC(max_timers_per_user,
 		 "Timers one user may hold over all its files; EDQUOT past it (default 8388608)");
 
 /*
- * Each open file costs its user its timer bases (a wheel per clock it
- * uses) besides its timers: as inotify caps instances besides watches, a
- * user may have this many files open at once, over all its processes.
+ * Each open file costs its user itself and its timer bases (a wheel per
+ * clock it uses) besides its timers, which count against
+ * max_timers_per_user (hwt_file_units, hwt_base_units); as inotify caps
+ * instances besides watches, a user may also have only this many files
+ * open at once, over all its processes.
  */
 unsigned int hwt_max_files_per_user = 4096;
 module_param_named(max_files_per_user, hwt_max_files_per_user, uint, 0644);
@@ -48,6 +50,16 @@ unsigned int hwt_max_rearms_per_user = 20000;
 module_param_named(max_rearms_per_user, hwt_max_rearms_per_user, uint, 0644);
 MODULE_PARM_DESC(max_rearms_per_user,
 		 "Re-arms per second one user's NO_RECORD periodic timers may cost; EDQUOT past it (default 20000)");
+
+/*
+ * What a file, and each base it sets up, count as against
+ * max_timers_per_user: the timers whose entries take as many bytes as
+ * their allocations do, rounded up as the allocator rounds them (a wheel
+ * of 29,128 bytes at the default geometry takes 32 KiB: 820 timers). Set
+ * at load, from the geometry.
+ */
+unsigned int hwt_file_units;
+unsigned int hwt_base_units;
 
 static struct kmem_cache *hwt_uext_cache;
 static DEFINE_XARRAY(hwt_users);
@@ -123,14 +135,28 @@ void hwt_user_put(struct hwt_user *u)
 	mutex_unlock(&hwt_users_lock);
 }
 
+/*
+ * Add @n to @count if that keeps it within @cap; false, and nothing added,
+ * past it. Never over @cap even for a moment, so that a charge that fails
+ * never makes another that fits fail too.
+ */
+static bool hwt_charge_within(atomic_long_t *count, unsigned long n,
+			      unsigned long cap)
+{
+	long old = atomic_long_read(count);
+
+	do {
+		if (n > cap || old > (long)(cap - n))
+			return false;
+	} while (!atomic_long_try_cmpxchg(count, &old, old + n));
+	return true;
+}
+
 /* Charge @n timers to @u at once; false, and nothing charged, past its cap. */
 bool hwt_user_charge(struct hwt_user *u, unsigned int n)
 {
-	if (atomic_long_add_return(n, &u->timers) <=
-	    READ_ONCE(hwt_max_timers_per_user))
-		return true;
-	atomic_long_sub(n, &u->timers);
-	return false;
+	return hwt_charge_within(&u->timers, n,
+				 READ_ONCE(hwt_max_timers_per_user));
 }
 
 /* Give back @n timers hwt_user_charge() charged to @u. */
@@ -139,17 +165,65 @@ void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
 	atomic_long_sub(n, &u->timers);
 }
 
+/* The bases timers of clock index @clk live on: see hwt_file_base(). */
+static unsigned long hwt_bases_of(unsigned int clk)
+{
+	if (clk == HWT_CLK_REAL || clk == HWT_CLK_ELAPSED)
+		return BIT(HWT_CLK_MONO) | BIT(HWT_CLK_REAL);
+	return BIT(clk);
+}
+
 /**
- * hwt_file_uncharge() - a closing file gives its user back its re-arms
+ * hwt_bases_charge() - charge a file's user for the bases a clock needs
+ * @hf: the file, no lock held
+ * @clk: the clock index of a timer about to be armed
+ * @nowait: io_uring's inline issue: -EAGAIN rather than wait for the
+ *	    file's @setup
+ *
+ * Before hwt_file_base() sets the bases up: each is charged once, for the
+ * life of the file (hwt_base_units), whether or not its set-up then
+ * succeeds, and a file past its user's max_timers_per_user gets none.
+ *
+ * Context: process context, no lock held; may sleep unless @nowait.
+ * Return: 0, -EDQUOT, or -EAGAIN (@nowait only).
+ */
+int hwt_bases_charge(struct hwt_file *hf, unsigned int clk, bool nowait)
+{
+	unsigned long need = hwt_bases_of(clk), more;
+	int ret = 0;
+
+	/* a look without @setup: @paid only grows, and nothing hangs on it */
+	if ((READ_ONCE(hf->paid) & need) == need)
+		return 0;
+	if (!nowait)
+		mutex_lock(&hf->setup);
+	else if (!mutex_trylock(&hf->setup))
+		return -EAGAIN;
+	more = need & ~hf->paid;
+	if (more && !hwt_user_charge(hf->user,
+				     hweight_long(more) * hwt_base_units))
+		ret = -EDQUOT;
+	else
+		WRITE_ONCE(hf->paid, hf->paid | more);
+	mutex_unlock(&hf->setup);
+	return ret;
+}
+
+/**
+ * hwt_file_uncharge() - a closing file gives its user back what it charged
  * @hf: the file, whose timers are freed
  *
- * Its periodic timers' re-arms. Timers are charged by the entries of the
- * table they take, which go with the table (hwt_ids_destroy()); the ring's
- * charge goes with the ring (hwt_ring_free()).
+ * Its periodic timers' re-arms, its timers' struct hwt_uext, its bases and
+ * itself. Timers are charged by the entries of the table they take, which
+ * go with the table (hwt_ids_destroy()); the ring's charge goes with the
+ * ring (hwt_ring_free()).
  */
 void hwt_file_uncharge(struct hwt_file *hf)
 {
 	hwt_rearms_uncharge(hf, hf->rearms);
+	hwt_user_uncharge(hf->user,
+			  hweight_long(hf->paid) * hwt_base_units +
+			  hf->nexts * HWT_UEXT_UNITS + hwt_file_units);
 }
 
 /* NO_RECORD periodic timers: the re-arms the kernel does on its own */
@@ -169,11 +243,9 @@ bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n)
 
 	if (!n)
 		return true;
-	if (atomic_long_add_return(n, &u->rearms) >
-	    READ_ONCE(hwt_max_rearms_per_user)) {
-		atomic_long_sub(n, &u->rearms);
+	if (!hwt_charge_within(&u->rearms, n,
+			       READ_ONCE(hwt_max_rearms_per_user)))
 		return false;
-	}
 	hf->rearms += n;
 	return true;
 }
@@ -247,6 +319,12 @@ void hwt_uext_free(struct hwt_uext *e)
 
 int hwt_account_init(void)
 {
+	const size_t unit = sizeof(struct hwt_utimer);
+
+	hwt_file_units = DIV_ROUND_UP(kmalloc_size_roundup(sizeof(struct hwt_file)),
+				      unit);
+	hwt_base_units = DIV_ROUND_UP(kmalloc_size_roundup(hwt_wheel_size(hwt_geo.levels)),
+				      unit);
 	hwt_uext_cache = kmem_cache_create("hwtimer_uext",
 					   sizeof(struct hwt_uext), 0,
 					   SLAB_ACCOUNT | HWT_SLAB_NO_MERGE,

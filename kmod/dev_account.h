@@ -14,8 +14,11 @@ struct cred;
  * @uid: the user who pays: see hwt_payer()
  * @ref: open files of the user
  * @timers: timers the user holds, counted as what they take: the entries of
- *	    the files' tables of timers, a timer's or free (dev_ids.c), and
- *	    the record slots of the expiry rings (dev_ring.c)
+ *	    the files' tables of timers, a timer's or free (dev_ids.c), the
+ *	    record slots of the expiry rings (dev_ring.c), and the timers'
+ *	    struct hwt_uext, the files and their bases, as the entries that
+ *	    would take as many bytes (HWT_UEXT_UNITS, hwt_file_units,
+ *	    hwt_base_units)
  * @rearms: re-arms per second its NO_RECORD periodic timers cost
  * @pass_rearms: periodic timers expiry passes re-armed in the current
  *		 second, their records having gone to a ring (low 32 bits),
@@ -35,10 +38,17 @@ extern unsigned int hwt_max_timers_per_user;
 extern unsigned int hwt_max_files_per_user;
 extern unsigned int hwt_max_rearms_per_user;
 
+/* what a file, and each base it sets up, count against the user's timers */
+extern unsigned int hwt_file_units;
+extern unsigned int hwt_base_units;
+/* and what a timer's struct hwt_uext counts as, besides its entry */
+#define HWT_UEXT_UNITS	1
+
 struct hwt_user *hwt_user_get(const struct cred *cred);
 void hwt_user_put(struct hwt_user *u);
 bool hwt_user_charge(struct hwt_user *u, unsigned int n);
 void hwt_user_uncharge(struct hwt_user *u, unsigned int n);
+int hwt_bases_charge(struct hwt_file *hf, unsigned int clk, bool nowait);
 void hwt_file_uncharge(struct hwt_file *hf);
 unsigned long hwt_rearms(u32 uflags, u64 period);
 bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);

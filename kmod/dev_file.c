@@ -58,6 +58,13 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 	seq_printf(m, "ready:\t%u\n", hf->nready);
 	seq_printf(m, "max_timers:\t%u\n",
 		   min(READ_ONCE(hwt_max_timers_per_fd), HWT_ID_MAX));
+	/* in timers, as max_timers_per_user counts: see dev_account.c */
+	seq_printf(m, "charged:\t%lu\n",
+		   hwt_file_units + hweight_long(READ_ONCE(hf->paid)) *
+		   hwt_base_units + hwt_ids_units_of(&hf->ids) +
+		   hf->nexts * HWT_UEXT_UNITS);
+	seq_printf(m, "user_charged:\t%ld\n",
+		   atomic_long_read(&hf->user->timers));
 	seq_printf(m, "eventfd:\t%d\n", !!hf->efd);
 	seq_printf(m, "rearms_per_s:\t%lu\n", hf->rearms);
 	seq_printf(m, "slack:\t%llu\n", hf->slack);
@@ -86,6 +93,12 @@ static int hwt_open(struct inode *inode, struct file *file)
 
 		kfree(hf);
 		return ret;
+	}
+	/* the file counts against its user's timers, as its bases will */
+	if (!hwt_user_charge(hf->user, hwt_file_units)) {
+		hwt_user_put(hf->user);
+		kfree(hf);
+		return -EDQUOT;
 	}
 	spin_lock_init(&hf->lock);
 	hf->rec_size = HWTIMER_RECORD_SIZE_VER0;

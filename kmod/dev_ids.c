@@ -55,6 +55,12 @@ static u32 hwt_ids_room(const struct hwt_ids *ids)
 	return ids->nfree + (ids->cap - ids->top);
 }
 
+/* What @ids charges its user now; the file's lock held. */
+u32 hwt_ids_units_of(const struct hwt_ids *ids)
+{
+	return hwt_ids_units(ids->cap, hwt_ids_room(ids));
+}
+
 /**
  * hwt_ids_get() - an entry for a new timer: the one freed last, or a new one
  * @hf: the file, its lock held
@@ -95,6 +101,37 @@ struct hwt_utimer *hwt_ids_get(struct hwt_file *hf, unsigned int *prepaid)
 	memset(t, 0, sizeof(*t));
 	t->id = id;
 	return t;
+}
+
+/**
+ * hwt_ids_prepay() - charge at once what a chunk's ADDs can need
+ * @hf: the file, its lock held
+ * @adds: ADDs the chunk is about to run
+ *
+ * hwt_ids_get() charges an entry only while the table's room is at most
+ * HWT_IDS_SPARE: the free entries above those were paid for with the
+ * table. So of @adds entries taken from the room the table has now, only
+ * those past its first room - HWT_IDS_SPARE cost a unit; nothing else is
+ * charged, so that the user's other files are not refused for units this
+ * chunk will never take. Charged in one go if that fits the user's limit;
+ * otherwise hwt_ids_get() charges one at a time, and at the limit the
+ * first ADDs that fit succeed. An entry taken after the lock was dropped
+ * to grow the table charges its own once these are gone.
+ *
+ * Return: the units charged, which the caller hands to hwt_ids_get() and
+ * gives back what is left of with hwt_user_uncharge().
+ */
+unsigned int hwt_ids_prepay(struct hwt_file *hf, unsigned int adds)
+{
+	u32 room = hwt_ids_room(&hf->ids);
+	unsigned int need = adds;
+
+	lockdep_assert_held(&hf->lock);
+	if (room > HWT_IDS_SPARE)
+		need -= min_t(u32, adds, room - HWT_IDS_SPARE);
+	if (need < 2 || !hwt_user_charge(hf->user, need))
+		return 0;
+	return need;
 }
 
 /*

@@ -42,6 +42,8 @@ static inline bool hwt_ids_more(const struct hwt_ids *ids, u32 pos)
 }
 
 struct hwt_utimer *hwt_ids_get(struct hwt_file *hf, unsigned int *prepaid);
+unsigned int hwt_ids_prepay(struct hwt_file *hf, unsigned int adds);
+u32 hwt_ids_units_of(const struct hwt_ids *ids);
 void hwt_ids_put(struct hwt_file *hf, struct hwt_utimer *t);
 int hwt_ids_reserve(struct hwt_file *hf, u32 n, bool nowait);
 void hwt_ids_shrink(struct hwt_file *hf);

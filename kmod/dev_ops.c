@@ -125,8 +125,14 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline, &asked);
 	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		ret = -ENOSPC;
-	if (!ret && !hwt_rearms_charge(hf, rearms))
+	/* what it has besides its entry counts as much again */
+	if (!ret && s->ext && !hwt_user_charge(hf->user, HWT_UEXT_UNITS))
 		ret = -EDQUOT;
+	if (!ret && !hwt_rearms_charge(hf, rearms)) {
+		if (s->ext)
+			hwt_user_uncharge(hf->user, HWT_UEXT_UNITS);
+		ret = -EDQUOT;
+	}
 	if (ret) {
 		hwt_ids_put(hf, t);
 		return ret;
@@ -145,6 +151,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 		t->ext = e;
 		t->flags |= HWT_U_EXT;
 		s->ext = NULL;
+		hf->nexts++;
 	} else {
 		t->cookie = op->cookie;
 	}
@@ -235,6 +242,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 	int pending, was, ret;
 	struct hwt_utimer *t;
 	unsigned int clk;
+	bool upgrade;
 
 	t = hwt_op_timer(hf, op, &ret);
 	if (!t)
@@ -242,7 +250,8 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 	pending = t->state == HWT_U_PENDING;
 	was = hwt_arming_was(t);
 	clk = hwt_mod_clk(t, op);
-	if ((op->flags & HWTIMER_F_CANCEL_ON_SET) && clk != HWT_CLK_REAL)
+	if ((op->flags & HWTIMER_F_CANCEL_ON_SET) &&
+	    (clk != HWT_CLK_REAL || (t->flags & HWT_U_NO_RECORD)))
 		return -EINVAL;
 	ret = hwt_deadline(hf, clk, op, nows, &now, &deadline, &asked);
 	if (ret)
@@ -255,14 +264,22 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 	if ((op->flags & HWTIMER_F_PERIOD) && op->period &&
 	    (t->flags & HWT_U_AUTOREMOVE))
 		return -EINVAL;
+	if ((op->flags & HWTIMER_F_PERIOD) &&
+	    !hwt_period_in_range(s, t->flags & HWT_U_NO_RECORD))
+		return -ERANGE;
+	/* a timer that gains what a plain one lacks counts as much again */
+	upgrade = (op->period || s->slack) && !(t->flags & HWT_U_EXT);
+	if (upgrade && !hwt_user_charge(hf->user, HWT_UEXT_UNITS))
+		return -EDQUOT;
 	if (op->flags & HWTIMER_F_PERIOD) {
 		unsigned long had = hwt_rearms(t->flags, hwt_period(t));
 		unsigned long will = hwt_rearms(t->flags, op->period);
 
-		if (!hwt_period_in_range(s, t->flags & HWT_U_NO_RECORD))
-			return -ERANGE;
-		if (will > had && !hwt_rearms_charge(hf, will - had))
+		if (will > had && !hwt_rearms_charge(hf, will - had)) {
+			if (upgrade)
+				hwt_user_uncharge(hf->user, HWT_UEXT_UNITS);
 			return -EDQUOT;
+		}
 		if (will < had)
 			hwt_rearms_uncharge(hf, had - will);
 		if (t->flags & HWT_U_EXT)
@@ -271,9 +288,10 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 		if (op->flags & HWTIMER_F_FIXED_DELAY)
 			t->flags |= HWT_U_FIXED_DELAY;
 	}
-	if ((op->period || s->slack) && !(t->flags & HWT_U_EXT)) {
+	if (upgrade) {
 		hwt_upgrade(t, s->ext);
 		s->ext = NULL;
+		hf->nexts++;
 		if (op->flags & HWTIMER_F_PERIOD)
 			hwt_ext(t)->period = op->period;
 	}
@@ -414,11 +432,11 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 	}
 	/*
 	 * Entries for the ADDs, grown without the lock (hwt_alloc_entry() grows
-	 * again if others took them), then their charge to the user, in one
-	 * go unless that would pass the limit: hwt_ids_get() then charges
-	 * one by one, so that at the limit the first ADDs that fit succeed
-	 * and the rest fail. The growth comes first, so that what it charges
-	 * is never refused for units that a prepayment holds.
+	 * again if others took them), then, under the lock, what of their
+	 * charge to the user the table's room leaves them, in one go
+	 * (hwt_ids_prepay()). The growth comes first, so that what it charges
+	 * is never refused for units that a prepayment holds; what is left
+	 * of it goes back as soon as the lock is dropped.
 	 */
 	for (i = 0, adds = 0; i < n && !again; i++)
 		adds += preps[i].op.op == HWTIMER_OP_ADD && !preps[i].op.result;
@@ -428,9 +446,10 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		hwt_prepped_free(preps, n);
 		return -EAGAIN;
 	}
-	rs.prepaid = adds > 1 && hwt_user_charge(hf->user, adds) ? adds : 0;
 
 	hwt_lock(hf);
+	if (adds > 1)
+		rs.prepaid = hwt_ids_prepay(hf, adds);
 	for (i = 0; i < n; i++) {
 		struct hwt_prepped_op *s = &preps[i];
 
@@ -446,12 +465,12 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		cancelled |= s->op.result >= 0 && s->op.op == HWTIMER_OP_CANCEL;
 	}
 	hwt_unlock(hf);
+	if (rs.prepaid)
+		hwt_user_uncharge(hf->user, rs.prepaid);
 	/* no eventfd of an arming a MOD or CANCEL ended is signalled after */
 	if (ended)
 		hwt_signals_wait(hf);
 
-	if (rs.prepaid)
-		hwt_user_uncharge(hf->user, rs.prepaid);
 	if (cancelled)
 		hwt_ids_shrink(hf);
 	hwt_prepped_free(preps, n);

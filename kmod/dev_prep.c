@@ -61,12 +61,18 @@ int hwt_prep_add(struct hwt_file *hf, struct hwt_prepped_op *s, bool nowait)
 	if ((f & HWTIMER_F_CANCEL_ON_SET) &&
 	    (!(f & HWTIMER_F_ABS) || op->clockid != CLOCK_REALTIME))
 		return -EINVAL;
+	/* a withdrawal is a record, which a NO_RECORD timer never queues */
+	if ((f & HWTIMER_F_CANCEL_ON_SET) && (f & HWTIMER_F_NO_RECORD))
+		return -EINVAL;
 	if (!hwt_period_in_range(s, f & HWTIMER_F_NO_RECORD))
 		return -ERANGE;
 	clk = hwt_clock_index(op->clockid);
 	if (clk < 0)
 		return clk;
-	ret = hwt_file_base(hf, clk, nowait);
+	/* the bases count against the user's timers from their set-up */
+	ret = hwt_bases_charge(hf, clk, nowait);
+	if (!ret)
+		ret = hwt_file_base(hf, clk, nowait);
 	if (!ret && (f & HWTIMER_F_CANCEL_ON_SET))
 		ret = hwt_cos_join(hf, nowait);
 	if (ret)
@@ -107,7 +113,10 @@ int hwt_prep_mod(struct hwt_file *hf, struct hwt_prepped_op *s, bool nowait)
 	/* the NO_RECORD floor needs the timer: hwt_do_mod() */
 	if (!hwt_period_in_range(s, false))
 		return -ERANGE;
-	/* so does the clock, which must be CLOCK_REALTIME: hwt_do_mod() */
+	/*
+	 * so does the clock, which must be CLOCK_REALTIME, and the timer,
+	 * which must queue records: hwt_do_mod()
+	 */
 	if (f & HWTIMER_F_CANCEL_ON_SET) {
 		ret = hwt_cos_join(hf, nowait);
 		if (ret)

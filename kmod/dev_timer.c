@@ -33,15 +33,18 @@ void hwt_utimer_disarm(struct hwt_file *hf, struct hwt_utimer *t)
 
 /*
  * Delete a timer: its entry goes back to the table, with the entry's charge
- * (hwt_ids_put()), what it had besides to the slab, and its re-arms' charge
- * to its user.
+ * (hwt_ids_put()), what it had besides to the slab, with its charge, and
+ * its re-arms' charge to its user.
  */
 void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t)
 {
 	hwt_rearms_uncharge(hf, hwt_rearms(t->flags, hwt_period(t)));
 	hwt_utimer_disarm(hf, t);
-	if (t->flags & HWT_U_EXT)
+	if (t->flags & HWT_U_EXT) {
 		hwt_uext_free(t->ext);
+		hwt_user_uncharge(hf->user, HWT_UEXT_UNITS);
+		hf->nexts--;
+	}
 	hwt_ids_put(hf, t);
 	hf->ntimers--;
 }

@@ -17,6 +17,7 @@
 
 DEFINE_PER_CPU(struct hwt_kbase *, hwt_kbases[HWT_NR_CLOCKS]);
 static struct workqueue_struct *hwt_wq;
+static int hwt_hp_prepare = -1;
 static int hwt_hp_state = -1;
 
 /**
@@ -307,10 +308,12 @@ static void hwt_kbase_free_all(void)
 
 static int hwt_kbase_create(unsigned int cpu, unsigned int clk)
 {
-	struct hwt_kbase *kb = kzalloc_node(sizeof(*kb), GFP_KERNEL,
-					    cpu_to_node(cpu));
+	struct hwt_kbase *kb;
 	int ret;
 
+	if (per_cpu(hwt_kbases[clk], cpu))
+		return 0;	/* the CPU was online before */
+	kb = kzalloc_node(sizeof(*kb), GFP_KERNEL, cpu_to_node(cpu));
 	if (!kb)
 		return -ENOMEM;
 	ret = hwt_base_init(&kb->base, hwt_clockids[clk], hwt_kbase_tick,
@@ -324,31 +327,52 @@ static int hwt_kbase_create(unsigned int cpu, unsigned int clk)
 	atomic_set(&kb->waiters, 0);
 	kb->base.cpu = cpu;
 	INIT_CSD(&kb->base.arm_csd, hwt_kbase_arm_csd, kb);
-	per_cpu(hwt_kbases[clk], cpu) = kb;
+	/* complete before __hwtimer_init_on() on another CPU can see it */
+	smp_store_release(&per_cpu(hwt_kbases[clk], cpu), kb);
+	return 0;
+}
+
+/*
+ * CPU hotplug, before the CPU comes up (on another CPU, which may sleep):
+ * its bases, the first time it comes online. They stay when it goes
+ * offline, with the timers on them (hrtimer moves their hrtimers away,
+ * hwt_cpu_offline()), until the module goes: so a CPU that was never
+ * online costs nothing, and one that was costs the same as ever.
+ */
+static int hwt_cpu_prepare(unsigned int cpu)
+{
+	unsigned int clk;
+	int ret;
+
+	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
+		ret = hwt_kbase_create(cpu, clk);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
 int hwt_kbase_init(void)
 {
-	unsigned int cpu, clk;
 	int ret;
 
 	hwt_wq = alloc_workqueue("hwtimer", WQ_UNBOUND, 0);
 	if (!hwt_wq)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
-			ret = hwt_kbase_create(cpu, clk);
-			if (ret)
-				goto fail;
-		}
-	}
+	/* the bases of the CPUs online now, and of each that comes up */
+	ret = cpuhp_setup_state(CPUHP_BP_PREPARE_DYN, "hwtimer/api:prepare",
+				hwt_cpu_prepare, NULL);
+	if (ret < 0)
+		goto fail;
+	hwt_hp_prepare = ret;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "hwtimer/api:online",
 				hwt_cpu_online, hwt_cpu_offline);
 	if (ret < 0)
-		goto fail;
+		goto fail_prepare;
 	hwt_hp_state = ret;
 	return 0;
+fail_prepare:
+	cpuhp_remove_state(hwt_hp_prepare);
 fail:
 	hwt_kbase_free_all();
 	destroy_workqueue(hwt_wq);
@@ -363,6 +387,7 @@ void hwt_kbase_exit(void)
 {
 	/* clients hold module references, so every timer is gone */
 	cpuhp_remove_state(hwt_hp_state);
+	cpuhp_remove_state(hwt_hp_prepare);
 	/*
 	 * An arm_csd sent by the last arm may still be queued. A CPU takes
 	 * its whole queue at once and runs the waited-for calls of it first,

@@ -66,12 +66,21 @@ static inline struct hwtimer_sleepable *hwt_sleepable(struct hwtimer *t)
 	return container_of(t, struct hwtimer_sleepable, timer);
 }
 
+/*
+ * The bases of each CPU, made the first time it comes online (kbase.c,
+ * hwt_cpu_prepare()): NULL for a possible CPU that never was. A CPU that
+ * runs code has its own.
+ */
 DECLARE_PER_CPU(struct hwt_kbase *, hwt_kbases[HWT_NR_CLOCKS]);
 
-/* The base of @cpu for clock index @clk. */
+/* The base of @cpu for clock index @clk, or NULL if it has none (yet). */
 static inline struct hwt_kbase *hwt_kbase_of(unsigned int clk, unsigned int cpu)
 {
-	return per_cpu(hwt_kbases[clk], cpu);
+	/*
+	 * Pairs with the release in hwt_kbase_create(): what is read through
+	 * the pointer depends on it, which READ_ONCE() orders everywhere.
+	 */
+	return READ_ONCE(per_cpu(hwt_kbases[clk], cpu));
 }
 
 /* The timer's lockdep map, or NULL without lockdep (the annotations are

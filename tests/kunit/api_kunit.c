@@ -12,7 +12,8 @@
  *  - a callback may kfree() its own timer (KASAN stays silent);
  *  - start, modify and cancel work from a HARD hrtimer callback and under a
  *    raw spinlock (lockdep, with PROVE_RAW_LOCK_NESTING, stays silent);
- *  - a timer fires on the CPU that armed it, a pinned one on its own.
+ *  - a timer fires on the CPU that armed it, a pinned one on its own, and
+ *    one initialised for an offline CPU on the initialiser's.
  * Splats fail the run even where the case itself cannot see them.
  */
 #include <kunit/test.h>
@@ -439,6 +440,50 @@ static void api_pinned_timer_stays_on_its_cpu(struct kunit *test)
 }
 
 /*
+ * A CPU that is offline: a possible one that was never online has no
+ * bases, which hwtimer makes for a CPU as it first comes online (make
+ * check loads hwtimer with CPU 1 offline and runs this suite then,
+ * tests/vm/init.sh), and a timer initialised for it, pinned even, starts on
+ * the initialising CPU's bases and fires there, on every clock. One that
+ * was online once keeps its bases, whose hrtimer fires where it is armed.
+ */
+static void api_timer_of_an_offline_cpu(struct kunit *test)
+{
+	static const unsigned int clocks[] = {
+		HWTIMER_MONOTONIC, HWTIMER_BOOTTIME, HWTIMER_REALTIME,
+	};
+	struct where *w = kunit_kcalloc(test, ARRAY_SIZE(clocks), sizeof(*w),
+					GFP_KERNEL);
+	unsigned int absent = nr_cpu_ids, cpu, here, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	for_each_possible_cpu(cpu) {
+		if (!cpu_online(cpu)) {
+			absent = cpu;
+			break;
+		}
+	}
+	if (absent >= nr_cpu_ids)
+		kunit_skip(test, "every possible CPU is online");
+	here = cpumask_first(cpu_online_mask);
+	move_to(test, here);
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		hwtimer_init_on(&w[i].t, where_fn, clocks[i] | HWTIMER_PINNED,
+				absent);
+		w[i].cpu = -1;
+		KUNIT_EXPECT_EQ(test, hwtimer_start(&w[i].t, 2 * MS, 0,
+						    HWTIMER_REL), 0);
+	}
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&w[i].fired) == 1,
+						   10000));
+		KUNIT_EXPECT_EQ(test, w[i].cpu, here);
+		hwtimer_cancel_sync(&w[i].t);
+	}
+}
+
+/*
  * Two threads on two CPUs arm and cancel each other's timers while they fire.
  * The callback only counts: with other CPUs re-arming the timer while it
  * runs, what it could read of its deadline may already be the next one.
@@ -575,6 +620,7 @@ static struct kunit_case hwtimer_api_cases[] = {
 	KUNIT_CASE(api_arm_cancel_under_raw_spinlock),
 	KUNIT_CASE(api_timer_fires_on_arming_cpu),
 	KUNIT_CASE(api_pinned_timer_stays_on_its_cpu),
+	KUNIT_CASE(api_timer_of_an_offline_cpu),
 	KUNIT_CASE_SLOW(api_cancel_sync_stress_two_cpus),
 	KUNIT_CASE_SLOW(api_concurrent_arm_cancel_two_cpus),
 	{}

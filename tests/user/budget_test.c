@@ -5,12 +5,16 @@
  * that added many timers and keeps one pays for the table it keeps, and
  * the kernel memory a user holds stays within what its budget says; at the
  * budget's edge, the first ADDs of a batch that fit succeed and the rest
- * fail (F5); and an expiry ring past the budget is refused before anything
- * of it is allocated (F4). Most cases fork a child that drops to an
+ * fail (F5); an expiry ring past the budget is refused before anything
+ * of it is allocated (F4); a BATCH on one file never makes an ADD on
+ * another that fits the budget fail (G4); and a file and its bases count
+ * against the budget, so that files with a timer on every clock hold no
+ * more memory than the budget says (H1). Most cases fork a child that drops to an
  * unprivileged uid; the parent (root) sets the limit around it.
  */
 #define _GNU_SOURCE
 #include <glob.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,6 +35,8 @@ FIXTURE_SETUP(budget)
 	self->old_limit = -1;
 	if (geteuid())
 		SKIP(return, "needs root to switch users");
+	/* what a file and a base cost, measured within the old limit */
+	t_costs();
 	self->old_limit = t_param_set("max_timers_per_user", 5);
 	ASSERT_NE(-1, self->old_limit);
 }
@@ -319,12 +325,435 @@ TEST_F(budget, adds_at_the_edge_fail_after_those_that_fit)
 		HWTIMER_BATCH_STOP_ON_ERROR, 41, 40,
 	};
 
-	ASSERT_NE(-1, t_param_set("max_timers_per_user", EDGE_FILL + 66));
+	/* besides the timers, the file and its base */
+	ASSERT_NE(-1, t_param_set("max_timers_per_user",
+				  t_budget(1, 1, EDGE_FILL + 66)));
 	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room66));
 	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room66_stop));
-	ASSERT_NE(-1, t_param_set("max_timers_per_user", EDGE_FILL + 40));
+	ASSERT_NE(-1, t_param_set("max_timers_per_user",
+				  t_budget(1, 1, EDGE_FILL + 40)));
 	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room40));
 	EXPECT_EQ(0, as_user(UID_A, at_the_edge, (void *)&room40_stop));
+}
+
+/* a table's free entries that count nothing (dev_ids.c): a page's worth */
+#define IDS_SPARE	(4096 / TIMER_BYTES)
+
+/*
+ * What a file charges its user, in timers: fdinfo's "charged", or, from a
+ * module that does not show it (where a file charges its table alone), its
+ * table's entries but the free ones that count nothing.
+ */
+static unsigned long long file_units(int fd)
+{
+	unsigned long long cap, timers, room;
+
+	if (t_fdinfo_u64(fd, "charged") != ~0ULL)
+		return t_fdinfo_u64(fd, "charged");
+	cap = t_fdinfo_u64(fd, "id_slots");
+	timers = t_fdinfo_u64(fd, "timers");
+	room = cap - timers;
+	return cap - (room < IDS_SPARE ? room : IDS_SPARE);
+}
+
+#define CHURN_LIMIT	1000
+#define CHURN_ROUNDS	300
+
+struct churn {
+	int fd;
+	volatile int done;
+	int err;
+};
+
+/*
+ * File A's side: BATCHes of 64 ADDs and of the 64 CANCELs that undo them,
+ * every entry taken from the free entries A's table has and paid for.
+ */
+static void *churn_a(void *arg)
+{
+	struct churn *c = arg;
+	struct hwtimer_op ops[64];
+	unsigned int r, i;
+	long ret;
+
+	for (r = 0; r < CHURN_ROUNDS && !c->err; r++) {
+		adds(ops, 64);
+		ret = batch_all(c->fd, ops, 64);
+		if (ret) {
+			c->err = ret;
+			break;
+		}
+		for (i = 0; i < 64; i++)
+			ops[i] = (struct hwtimer_op){
+				.op = HWTIMER_OP_CANCEL, .id = ops[i].id,
+			};
+		ret = batch_all(c->fd, ops, 64);
+		if (ret)
+			c->err = ret;
+	}
+	c->done = 1;
+	return NULL;
+}
+
+/*
+ * Review G4, as an ordinary user at max_timers_per_user = CHURN_LIMIT
+ * (besides two files and a base each):
+ * file A adds 900 timers and cancels 780, so that its table has far more
+ * free entries than a BATCH of 64 ADDs can take, all paid for; then it
+ * churns 64 at a time (churn_a()) while file B, with the user @arg timers
+ * short of the limit, adds a timer and cancels it, over and over. Every
+ * one of B's ADDs fits: none may fail with EDQUOT, whatever A's BATCHes
+ * do meanwhile. With @arg 64, a BATCH that charged all its ADDs in
+ * advance takes the user to the limit for as long as it runs; with 1,
+ * one whose advance charge is refused still overshoots for a moment.
+ */
+static int churn_beside(void *arg)
+{
+	unsigned long long limit = t_budget(2, 2, CHURN_LIMIT);
+	unsigned int gap = (uintptr_t)arg, i;
+	static struct hwtimer_op ops[900];
+	struct churn c = { .fd = t_open() };
+	unsigned long edquot = 0, ok = 0;
+	int b = t_open();
+	pthread_t th;
+	uint32_t id;
+	long ret;
+
+	if (c.fd < 0 || b < 0)
+		return 1;
+	adds(ops, 900);
+	if (batch_all(c.fd, ops, 900))
+		return 2;
+	for (i = 0; i < 780; i++)
+		ops[i] = (struct hwtimer_op){
+			.op = HWTIMER_OP_CANCEL, .id = i + 1,
+		};
+	if (batch_all(c.fd, ops, 780))
+		return 3;
+	/* B takes the user to @gap short of the limit */
+	while (file_units(c.fd) + file_units(b) < limit - gap)
+		if (t_add(b, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0, NULL))
+			return 4;
+	if (file_units(c.fd) + file_units(b) != limit - gap)
+		return 5;
+	if (pthread_create(&th, NULL, churn_a, &c))
+		return 6;
+	while (!c.done) {
+		ret = t_add(b, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0, &id);
+		if (ret == -EDQUOT) {
+			edquot++;
+			continue;
+		}
+		if (ret || t_cancel(b, id) != 1) {
+			c.err = ret ?: -EIO;
+			break;
+		}
+		ok++;
+	}
+	pthread_join(th, NULL);
+	printf("# %u short of the limit: B's ADDs beside A's BATCHes: %lu ok, %lu EDQUOT; A: %d\n",
+	       gap, ok, edquot, c.err);
+	if (c.err)
+		return 7;
+	if (edquot)
+		return 8;
+	return ok ? 0 : 9;
+}
+
+/*
+ * Review G4: a BATCH charges its user only what its ADDs can need, and a
+ * charge that does not fit never takes the user past the limit even for a
+ * moment: an ADD on another file of the user that fits the budget never
+ * fails with EDQUOT because of a BATCH that runs meanwhile.
+ */
+TEST_F_TIMEOUT(budget, batches_never_make_another_files_add_fail, 600)
+{
+	ASSERT_NE(-1, t_param_set("max_timers_per_user",
+				  t_budget(2, 2, CHURN_LIMIT)));
+	EXPECT_EQ(0, as_user(UID_A, churn_beside, (void *)64));
+	EXPECT_EQ(0, as_user(UID_A, churn_beside, (void *)1));
+}
+
+/* what the child of a case needs: root's descriptor of the limit */
+static int set_limit(int limit_fd, unsigned long long v)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%llu", v);
+
+	return pwrite(limit_fd, buf, n, 0) == n ? 0 : -1;
+}
+
+/* the clocks a file's timers can use: each kind of timer, once */
+static long add_on(int fd, int kind)
+{
+	switch (kind) {
+	case 0:
+		return t_add(fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0, NULL);
+	case 1:
+		return t_add(fd, 0, CLOCK_BOOTTIME, 3600 * SEC, 0, 0, NULL);
+	case 2:	/* absolute: on the CLOCK_REALTIME base, and MONOTONIC's */
+		return t_add(fd, HWTIMER_F_ABS, CLOCK_REALTIME,
+			     t_now_ns(CLOCK_REALTIME) + 3600 * SEC, 0, 0, NULL);
+	default: /* relative: elapsed time, on the CLOCK_MONOTONIC base */
+		return t_add(fd, 0, CLOCK_REALTIME, 3600 * SEC, 0, 0, NULL);
+	}
+}
+
+#define KINDS	4
+
+/*
+ * As A, with root's descriptor of max_timers_per_user: a file counts from
+ * open() (fdinfo's "charged", and the user's "user_charged"), each base
+ * from the first timer on its clock, once, and a timer its entry; at the
+ * limit open() fails with EDQUOT, and an ADD whose base does not fit
+ * fails with EDQUOT and sets none up; a closed file gives all back.
+ */
+static int costs_counted(void *arg)
+{
+	int limit = *(int *)arg, fd, more, k;
+	struct t_costs c = t_costs();
+	unsigned long long bases0;
+	struct hwtimer_info info;
+
+	if (set_limit(limit, c.file + 3 * c.base + KINDS))
+		return 1;
+	/* a wheel's levels have 64 slots, a list head each, at least */
+	fd = t_open();
+	if (fd < 0 || t_ioctl(fd, HWTIMER_IOC_INFO, &info))
+		return 2;
+	close(fd);
+	printf("# a file counts as %llu timers, a base as %llu (%u levels)\n",
+	       c.file, c.base, info.levels);
+	if (!c.file || c.base < info.levels * 64ULL * 16 / TIMER_BYTES)
+		return 3;
+	fd = t_open();
+	if (fd < 0 || t_fdinfo_u64(fd, "charged") != c.file ||
+	    t_fdinfo_u64(fd, "user_charged") != c.file)
+		return 4;
+	/* MONOTONIC, BOOTTIME, REALTIME (and MONOTONIC), then none more */
+	for (k = 0; k < KINDS; k++) {
+		unsigned long long want = c.file + (k < 3 ? k + 1 : 3) * c.base +
+					  k + 1;
+
+		if (add_on(fd, k) || t_fdinfo_u64(fd, "charged") != want ||
+		    t_fdinfo_u64(fd, "user_charged") != want)
+			return 10 + k;
+	}
+	/* the user is at its limit: no file more */
+	more = t_open();
+	if (more >= 0 || errno != EDQUOT)
+		return 5;
+	close(fd);
+	/* all given back */
+	fd = t_open();
+	if (fd < 0 || t_fdinfo_u64(fd, "user_charged") != c.file)
+		return 6;
+	/* room for one base and its timer, and a unit short of a second */
+	if (set_limit(limit, c.file + 2 * c.base))
+		return 7;
+	if (add_on(fd, 0))
+		return 8;
+	bases0 = t_sysfs_u64("wheel/bases");
+	if (add_on(fd, 1) != -EDQUOT ||
+	    t_fdinfo_u64(fd, "charged") != c.file + c.base + 1 ||
+	    t_sysfs_u64("wheel/bases") != bases0)
+		return 9;
+	/* what is left holds a file */
+	more = t_open();
+	if (more < 0)
+		return 20;
+	close(more);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Review H1: every byte a file pins counts against its user's
+ * max_timers_per_user, as the timers whose entries take as many bytes:
+ * the file itself, and each of its bases, a wheel of 29 KiB at the
+ * default geometry.
+ */
+TEST_F(budget, a_file_and_its_bases_count_against_the_budget)
+{
+	int limit = open("/sys/module/hwtimer/parameters/max_timers_per_user",
+			 O_WRONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, limit);
+	EXPECT_EQ(0, as_user(UID_A, costs_counted, &limit));
+	close(limit);
+}
+
+/* a timer's period, or -1 */
+static long long get_period(int fd, uint32_t id)
+{
+	struct hwtimer_get g;
+
+	return t_get(fd, id, &g) ? -1 : (long long)g.period;
+}
+
+/* an ADD of a plain timer, or of one with slack, which has more besides */
+static long add_plain(int fd, uint64_t slack, uint32_t *id)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = 3600 * SEC,
+		.slack = slack,
+	};
+	long ret = t_ioctl(fd, HWTIMER_IOC_ADD, &op);
+
+	if (!ret && id)
+		*id = op.id;
+	return ret;
+}
+
+/*
+ * As A, with root's descriptor of max_timers_per_user: a timer with a
+ * period, slack or an eventfd has a 40-byte struct besides its entry,
+ * which counts as a timer too, from the ADD or the MOD that gives it one
+ * until the timer goes; at the limit, such an ADD or MOD fails with
+ * EDQUOT and changes nothing.
+ */
+static int extras_counted(void *arg)
+{
+	int limit = *(int *)arg, fd;
+	struct t_costs c = t_costs();
+	unsigned long long base;
+	uint32_t plain, slack;
+
+	if (set_limit(limit, c.file + c.base + 3))
+		return 1;
+	fd = t_open();
+	if (fd < 0 || add_plain(fd, 0, &plain))
+		return 2;
+	base = c.file + c.base + 1;
+	if (t_fdinfo_u64(fd, "charged") != base)
+		return 3;
+	/* its entry and its struct besides: the budget is spent */
+	if (add_plain(fd, MS, &slack) ||
+	    t_fdinfo_u64(fd, "user_charged") != base + 2)
+		return 4;
+	if (add_plain(fd, 0, NULL) != -EDQUOT)
+		return 5;
+	if (t_cancel(fd, slack) != 1 ||
+	    t_fdinfo_u64(fd, "user_charged") != base)
+		return 6;
+	/* room for one: not for an entry and a struct */
+	if (set_limit(limit, base + 1))
+		return 7;
+	if (add_plain(fd, MS, NULL) != -EDQUOT ||
+	    t_fdinfo_u64(fd, "user_charged") != base)
+		return 8;
+	/* a MOD that gives the plain timer a period takes the one */
+	if (t_mod(fd, plain, HWTIMER_F_PERIOD, SEC, SEC, NULL) != 1 ||
+	    t_fdinfo_u64(fd, "user_charged") != base + 1)
+		return 9;
+	/* and one that changes it keeps it */
+	if (t_mod(fd, plain, HWTIMER_F_PERIOD, SEC, 2 * SEC, NULL) != 1 ||
+	    t_fdinfo_u64(fd, "charged") != base + 1)
+		return 10;
+	close(fd);
+	fd = t_open();
+	if (fd < 0 || t_fdinfo_u64(fd, "user_charged") != c.file)
+		return 11;
+	/* a MOD at the limit fails and leaves the timer plain */
+	if (set_limit(limit, base) || add_plain(fd, 0, &plain) ||
+	    t_mod(fd, plain, HWTIMER_F_PERIOD, SEC, SEC, NULL) != -EDQUOT ||
+	    get_period(fd, plain) != 0)
+		return 12;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Review H1: what a timer with a period, slack or an eventfd has besides
+ * its entry counts against the budget as a timer.
+ */
+TEST_F(budget, a_timers_extra_struct_counts_as_a_timer)
+{
+	int limit = open("/sys/module/hwtimer/parameters/max_timers_per_user",
+			 O_WRONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, limit);
+	EXPECT_EQ(0, as_user(UID_A, extras_counted, &limit));
+	close(limit);
+}
+
+#define PIN_BUDGET	65536
+#define PIN_FILES	256
+
+/*
+ * The pinner: files, each with a timer of every kind (so a base on every
+ * clock), until open() fails; a file whose ADD fails with EDQUOT is kept
+ * all the same, and the next one opened. Then the slab they grew
+ * (/proc/meminfo, as hoard() reads it) must be within the budget's bytes:
+ * PIN_BUDGET timers at what a timer held grows the slab by on this kernel,
+ * measured first.
+ */
+static int pin(void *arg)
+{
+	static struct hwtimer_op ops[HOARD_TIMERS];
+	unsigned long long slab0, held_kib, timer_bytes, budget_kib;
+	int fd[PIN_FILES + 1], nfd, i, k, full = 0, open_err = 0, edquot = 0;
+
+	/* what HOARD_TIMERS timers that stay cost here, past the first */
+	fd[0] = t_open();
+	if (fd[0] < 0 || t_add(fd[0], 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0, NULL))
+		return 1;
+	slab0 = slab_kib();
+	adds(ops, HOARD_TIMERS);
+	if (batch_all(fd[0], ops, HOARD_TIMERS))
+		return 2;
+	timer_bytes = (slab_kib() - slab0) * 1024 / HOARD_TIMERS;
+	close(fd[0]);
+	if (timer_bytes < TIMER_BYTES)
+		timer_bytes = TIMER_BYTES;
+
+	slab0 = slab_kib();
+	for (nfd = 0; nfd <= PIN_FILES; nfd++) {
+		fd[nfd] = t_open();
+		if (fd[nfd] < 0) {
+			open_err = errno;
+			break;
+		}
+		for (k = 0; k < KINDS; k++) {
+			long ret = add_on(fd[nfd], k);
+
+			if (ret == -EDQUOT) {
+				edquot++;
+				break;
+			}
+			if (ret)
+				return 3;
+		}
+		full += k == KINDS;
+	}
+	held_kib = slab_kib() - slab0;
+	budget_kib = PIN_BUDGET * timer_bytes / 1024;
+	printf("# %d files (%d with a timer of every kind, %d ADDs refused), then open(): %s\n",
+	       nfd, full, edquot, strerror(open_err));
+	printf("# the slab grew %llu KiB, %llu bytes a file; the budget's worth is %llu KiB (a timer: %llu bytes)\n",
+	       held_kib, nfd ? held_kib * 1024 / nfd : 0, budget_kib, timer_bytes);
+	for (i = 0; i < nfd; i++)
+		close(fd[i]);
+	if (open_err != EDQUOT && open_err != EMFILE)
+		return 4;
+	return held_kib <= budget_kib ? 0 : 5;
+}
+
+/*
+ * Review H1: opening files with a timer on each clock until open() fails,
+ * with EDQUOT or EMFILE (here at PIN_FILES), an ordinary user holds no
+ * more slab than its budget's bytes: its files and their bases count
+ * against max_timers_per_user. Before, each file pinned three wheels of
+ * 29 KiB that no limit counted.
+ */
+TEST_F_TIMEOUT(budget, files_with_every_clock_hold_no_more_than_the_budget, 600)
+{
+	long long old_files = t_param_set("max_files_per_user", PIN_FILES);
+
+	ASSERT_NE(-1, old_files);
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", PIN_BUDGET));
+	EXPECT_EQ(0, as_user_weighed(UID_A, pin, NULL));
+	t_param_set("max_files_per_user", old_files);
 }
 
 #define PAGE_ALLOC	TRACEFS "/events/kmem/mm_page_alloc/"
@@ -375,15 +804,15 @@ TEST_F(budget, a_ring_past_the_budget_allocates_nothing)
 
 	if (access(PAGE_ALLOC "enable", W_OK))
 		SKIP(return, "no kmem tracepoints here");
+	/* 256 records: 5 pages, 320 record slots; the two files besides */
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", t_budget(2, 0, 1000)));
 	a = t_open();
 	b = t_open();
 	ASSERT_LE(0, a);
 	ASSERT_LE(0, b);
-	/* 256 records: 5 pages, 320 record slots */
-	ASSERT_NE(-1, t_param_set("max_timers_per_user", 1000));
 	within = pages_during(ring_setup, a, 256, &ret);
 	EXPECT_EQ(0, ret);
-	ASSERT_NE(-1, t_param_set("max_timers_per_user", 5));
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", t_budget(2, 0, 5)));
 	past = pages_during(ring_setup, b, 262144, &ret);
 	EXPECT_EQ(-EDQUOT, ret);
 	TH_LOG("pages allocated: %ld by a ring within the budget, %ld by one past it",

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <linux/userfaultfd.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -490,6 +491,72 @@ TEST_F(clock, mod_cancel_on_set_relative_einval)
 			     t_now_ns(CLOCK_REALTIME) + SEC, 0, 0, &id));
 	op.id = id;
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+}
+
+/*
+ * Review G7: a HWTIMER_F_NO_RECORD timer queues nothing, and a withdrawal
+ * by a clock set is a record: ADD refuses the two flags together. Were
+ * one accepted, a set of the clock must queue nothing for it (the
+ * review's recipe, which an ADD that wrongly succeeds goes on with).
+ */
+TEST_F(clock, cancel_on_set_with_no_record_einval)
+{
+	int efd = eventfd(0, EFD_NONBLOCK);
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS | HWTIMER_F_REALTIME |
+			 HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_NO_RECORD |
+			 HWTIMER_F_EVENTFD,
+		.clockid = CLOCK_REALTIME, .eventfd = efd,
+		.expires = t_now_ns(CLOCK_REALTIME) + 3600 * SEC,
+	};
+	struct hwtimer_record r;
+	long ret;
+
+	ASSERT_LE(0, efd);
+	ASSERT_EQ(0, t_set_nonblock(self->fd));
+	ret = t_ioctl(self->fd, HWTIMER_IOC_ADD, &op);
+	EXPECT_EQ(-EINVAL, ret);
+	if (ret) {
+		EXPECT_TRUE(t_file_is_empty(self->fd));
+	} else {
+		uint64_t t0 = t_now_ns(CLOCK_MONOTONIC);
+
+		ASSERT_EQ(0, step(&self->stepped, SEC));
+		fires_after(self->fd, t0, t_ms(2000));
+		EXPECT_EQ(-EAGAIN, t_read(self->fd, &r, 1)) {
+			TH_LOG("a NO_RECORD timer queued record flags %#x",
+			       r.flags);
+		}
+	}
+	close(efd);
+}
+
+/* nor may a MOD give the flag to a NO_RECORD timer, which stays as it was */
+TEST_F(clock, mod_cancel_on_set_of_a_no_record_timer_einval)
+{
+	int efd = eventfd(0, EFD_NONBLOCK);
+	struct hwtimer_op op = {
+		.flags = HWTIMER_F_ABS | HWTIMER_F_REALTIME |
+			 HWTIMER_F_NO_RECORD | HWTIMER_F_EVENTFD,
+		.clockid = CLOCK_REALTIME, .eventfd = efd,
+		.expires = t_now_ns(CLOCK_REALTIME) + 3600 * SEC,
+	};
+	struct hwtimer_get g = { 0 };
+	uint64_t expires = op.expires;
+
+	ASSERT_LE(0, efd);
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	op = (struct hwtimer_op){
+		.op = HWTIMER_OP_MOD, .id = op.id,
+		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
+		.expires = expires + SEC,
+	};
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+	g.id = op.id;
+	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_GET, &g));
+	EXPECT_EQ(HWTIMER_STATE_PENDING, (int)g.state);
+	EXPECT_EQ(expires, g.expires);
+	close(efd);
 }
 
 HWT_HARNESS_MAIN

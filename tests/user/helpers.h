@@ -255,4 +255,56 @@ static inline unsigned long long t_fdinfo_u64(int fd, const char *key)
 	return t_fdinfo(fd, key, v, sizeof(v)) ? ~0ULL : strtoull(v, NULL, 10);
 }
 
+/*
+ * What a file, and each timer base it sets up (one per clock its timers
+ * use; a CLOCK_REALTIME timer uses CLOCK_MONOTONIC's too), count against
+ * max_timers_per_user besides its timers, in timers: fdinfo's "charged"
+ * of a file of our own, with no timer, then with one. Both 0 from a module
+ * that counts neither (it shows no "charged"). Measured the first time,
+ * within the caller's budget, which must allow a file and a base: call it
+ * before a case sets a small one.
+ */
+struct t_costs {
+	unsigned long long file;
+	unsigned long long base;
+};
+
+static inline struct t_costs t_costs(void)
+{
+	static struct t_costs c;
+	static int measured;
+	unsigned long long with;
+	int fd;
+
+	if (measured)
+		return c;
+	fd = t_open();
+	if (fd < 0)
+		return c;
+	c.file = t_fdinfo_u64(fd, "charged");
+	if (c.file == ~0ULL) {
+		c.file = 0;
+		measured = 1;
+	} else if (!t_add(fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0, NULL)) {
+		with = t_fdinfo_u64(fd, "charged");
+		/* the timer's entry is the last unit */
+		c.base = with - c.file - 1;
+		measured = 1;
+	}
+	close(fd);
+	return c;
+}
+
+/*
+ * A max_timers_per_user that holds @files files, @bases bases (over all of
+ * them) and @timers timers: the budget a case of N timers sets.
+ */
+static inline long long t_budget(unsigned int files, unsigned int bases,
+				 unsigned long long timers)
+{
+	struct t_costs c = t_costs();
+
+	return files * c.file + bases * c.base + timers;
+}
+
 #endif /* _HWT_TEST_HELPERS_H */

@@ -32,7 +32,8 @@ FIXTURE_SETUP(unpriv)
 	HWT_NEED_DEVICE();
 	if (geteuid())
 		SKIP(return, "needs root to switch users");
-	self->old_limit = t_param_set("max_timers_per_user", 5);
+	/* 5 timers, over at most two files with a base each */
+	self->old_limit = t_param_set("max_timers_per_user", t_budget(2, 2, 5));
 	ASSERT_NE(-1, self->old_limit);
 }
 
@@ -201,15 +202,16 @@ static long add_until_edquot(int fd)
  * many it has), a timer's or free, but for a page's worth of free ones
  * (102), for as long as the file keeps it. File a grows its table past
  * 4,096 slots and keeps one timer. With the limit then set (through a
- * descriptor root opened) to what a holds plus 1,000, file b, whose table
- * stays small, gets exactly 1,000 timers. Once a is empty, its table and
- * timer are given back, and b gets that many more.
+ * descriptor root opened) to what the user holds (fdinfo's user_charged:
+ * the files, a's base and table) plus b's base and 1,000, file b, whose
+ * table stays small, gets exactly 1,000 timers. Once a is empty, its table
+ * and timer are given back, and b gets that many more.
  */
 static int ids_count_against_the_limit(void *arg)
 {
 	int limit = *(int *)arg, a = t_open(), b = t_open(), i;
 	struct hwtimer_drain d = { 0 };
-	unsigned long long slots, held;
+	unsigned long long slots, held, user;
 	char v[32];
 
 	if (a < 0 || b < 0)
@@ -224,7 +226,10 @@ static int ids_count_against_the_limit(void *arg)
 	if (slots <= 4096 || slots == ~0ULL)
 		return 4;
 	held = slots - 102;
-	snprintf(v, sizeof(v), "%llu", held + 1000);
+	user = t_fdinfo_u64(a, "user_charged");
+	if (user == ~0ULL)
+		user = held;
+	snprintf(v, sizeof(v), "%llu", user + t_costs().base + 1000);
 	if (pwrite(limit, v, strlen(v), 0) != (ssize_t)strlen(v))
 		return 5;
 	if (add_until_edquot(b) != 1000)
@@ -238,7 +243,7 @@ TEST_F(unpriv, a_big_id_array_counts_against_the_limit)
 {
 	int limit;
 
-	ASSERT_NE(-1, t_param_set("max_timers_per_user", 5000));
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", t_budget(2, 2, 5000)));
 	limit = open("/sys/module/hwtimer/parameters/max_timers_per_user",
 		     O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, limit);
@@ -254,11 +259,12 @@ static long ring_setup(int fd, uint32_t entries)
 }
 
 /*
- * As A, with 600 timers to spend and 64 KiB of RLIMIT_MEMLOCK: a ring of
- * 4096 records (65 pages, 4160 slots) is refused, one of 512 (9 pages, 576
- * slots, over the RLIMIT_MEMLOCK it no longer counts against) fits, a
- * second of 512 on another file is refused, and closing the first file
- * gives its slots back.
+ * As A, with 600 timers to spend besides two files, a timer and its base,
+ * and 64 KiB of RLIMIT_MEMLOCK: a ring of 4096 records (65 pages, 4160
+ * slots) is refused, one of 512 (9 pages, 576 slots, over the
+ * RLIMIT_MEMLOCK it no longer counts against) fits, a second of 512 on
+ * another file is refused, and closing the first file gives its slots
+ * back.
  */
 static int rings_within_budget(void *arg)
 {
@@ -267,15 +273,14 @@ static int rings_within_budget(void *arg)
 
 	if (a < 0 || b < 0 || setrlimit(RLIMIT_MEMLOCK, &rl))
 		return 1;
-	if (ring_setup(a, 4096) != -EDQUOT)
+	if (t_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL))
 		return 2;
-	if (ring_setup(a, 512))
+	if (ring_setup(a, 4096) != -EDQUOT)
 		return 3;
-	if (ring_setup(b, 512) != -EDQUOT)
+	if (ring_setup(a, 512))
 		return 4;
 	/* 24 slots are left for timers */
-	if (t_add(b, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL) ||
-	    ring_setup(b, 512) != -EDQUOT)
+	if (ring_setup(b, 512) != -EDQUOT)
 		return 5;
 	close(a);
 	return ring_setup(b, 512) ? 6 : 0;
@@ -284,7 +289,7 @@ static int rings_within_budget(void *arg)
 /* An expiry ring's slots count as timers against its user's limit. */
 TEST_F(unpriv, ring_slots_count_against_the_user_limit_edquot)
 {
-	ASSERT_NE(-1, t_param_set("max_timers_per_user", 600));
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", t_budget(2, 1, 601)));
 	EXPECT_EQ(0, as_user(UID_A, rings_within_budget, NULL));
 }
 
@@ -314,7 +319,7 @@ static int ring_efault_gives_back(void *arg)
 
 TEST_F(unpriv, ring_setup_efault_keeps_no_charge)
 {
-	ASSERT_NE(-1, t_param_set("max_timers_per_user", 600));
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", t_budget(1, 0, 600)));
 	EXPECT_EQ(0, as_user(UID_A, ring_efault_gives_back, NULL));
 }
 
@@ -467,9 +472,9 @@ TEST_F(unpriv, only_root_changes_limits_anyone_reads_stats)
 }
 
 /*
- * As A with a limit of 5 (the fixture's): one io_uring SQE of 8 ADDs runs
- * them all, each with its own result: 5 timers, then EDQUOT for the rest,
- * and nothing else taken or lost.
+ * As A with a limit of 5 timers besides its file and base: one io_uring
+ * SQE of 8 ADDs runs them all, each with its own result: 5 timers, then
+ * EDQUOT for the rest, and nothing else taken or lost.
  */
 static int uring_batch_at_the_limit(void *arg)
 {
@@ -506,7 +511,10 @@ static int uring_batch_at_the_limit(void *arg)
 
 TEST_F(unpriv, a_batch_through_io_uring_stops_at_the_users_limit)
 {
-	int ret = as_user(UID_A, uring_batch_at_the_limit, NULL);
+	int ret;
+
+	ASSERT_NE(-1, t_param_set("max_timers_per_user", t_budget(1, 1, 5)));
+	ret = as_user(UID_A, uring_batch_at_the_limit, NULL);
 
 	if (ret == 100)
 		SKIP(return, "io_uring not allowed to an ordinary user here");

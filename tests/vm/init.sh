@@ -144,10 +144,11 @@ kmemleak_clean() {
 run_kunit_module() {
 	ko=$1
 	name=$(basename "$ko" .ko)
+	section=${2:-kunit:$name}
 	ls /sys/kernel/debug/kunit > /tmp/suites.before 2>/dev/null
 	# NAME.PARAM=VALUE on the kernel command line, as modprobe passes them
 	args=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^$name\.//p")
-	begin "kunit:$name"
+	begin "$section"
 	# shellcheck disable=SC2086
 	insmod "$ko" $args >> $R 2>&1
 	rc=$?
@@ -155,7 +156,7 @@ run_kunit_module() {
 		grep -qx "$s" /tmp/suites.before && continue
 		cat "/sys/kernel/debug/kunit/$s/results" >> $R
 	done
-	end "kunit:$name" $rc
+	end "$section" $rc
 	rmmod "$name" 2>/dev/null
 }
 
@@ -268,6 +269,29 @@ small_geometry() {
 	unload_all && insmod $HWT
 }
 
+# The in-kernel API's bases come with each CPU's first online (review H1):
+# loaded with CPU 1 offline, the module has three bases (one per clock),
+# CPU 0's; the API's KUnit suite runs then, with a timer initialised for
+# CPU 1, which has none; bringing CPU 1 up makes its three, which stay
+# when it goes down and comes back.
+api_bases_per_cpu() {
+	local cpu1=/sys/devices/system/cpu/cpu1/online a b c d
+	bases() { cat /sys/class/misc/hwtimer/wheel/bases; }
+	[ -w $cpu1 ] || { echo "no CPU 1 to take offline: nothing to check"; return 0; }
+	unload_all && echo 0 > $cpu1 || return 1
+	if ! insmod $HWT; then
+		echo 1 > $cpu1
+		return 1
+	fi
+	a=$(bases)
+	run_kunit_module /hwt/kunit/hwtimer_api_kunit.ko kunit:hwtimer_api_kunit:cpu1_offline
+	echo 1 > $cpu1 || return 1
+	b=$(bases)
+	echo 0 > $cpu1 && c=$(bases) && echo 1 > $cpu1 && d=$(bases) || return 1
+	echo "bases: $a with CPU 1 never online, $b once it came up, $c when it went down, $d back"
+	[ "$a" = 3 ] && [ "$b" = 6 ] && [ "$c" = 6 ] && [ "$d" = 6 ]
+}
+
 case "$mode" in
 check)
 	kmemleak_reset
@@ -284,6 +308,8 @@ check)
 	done
 	[ -x /hwt/tests/geometry_test ] && wanted /hwt/tests/geometry_test &&
 		check "load with levels=1 and levels=2" small_geometry
+	wanted api_bases_per_cpu &&
+		check "the in-kernel API's bases come with each CPU's first online" api_bases_per_cpu
 	[ -n "$only" ] && { unload_all; finish; }
 	check "failslab aimed at hwtimer.ko" fault_injection on
 	HWT_EXPECT_NOMEM=1 HWT_FUZZ_CALLS=50000 \

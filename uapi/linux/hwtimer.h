@@ -66,7 +66,9 @@
  *	returns records of HWTIMER_RECORD_SIZE_VER0 bytes until the file asks
  *	for more with HWTIMER_IOC_RECORD_SIZE
  * @max_timers_per_fd: timers one file may hold (ENOSPC past it)
- * @max_timers_per_user: timers one user may hold over all files (EDQUOT)
+ * @max_timers_per_user: timers one user may hold over all files (EDQUOT);
+ *	what else its files pin counts as the timers that would take as
+ *	much memory (a file, each clock's wheel, ring slots: hwtimer.rst)
  * @max_batch: entries one HWTIMER_IOC_BATCH may carry (E2BIG past it)
  * @max_files_per_user: files of /dev/hwtimer one user may have open at once
  *	(open() fails with EMFILE past it)
@@ -113,7 +115,8 @@ struct hwtimer_info {
 #define HWTIMER_F_IF_IDLE	_BITUL(7) /* MOD: only if not pending */
 #define HWTIMER_F_CANCEL_ON_SET	_BITUL(8) /* ADD, MOD: with HWTIMER_F_ABS on
 					   * CLOCK_REALTIME: withdraw the
-					   * timer if the clock is set
+					   * timer if the clock is set, with
+					   * a record (so not with NO_RECORD)
 					   */
 #define HWTIMER_F_GEN		_BITUL(9) /* MOD, CANCEL: only the arming of
 					   * generation @gen (else ESTALE;

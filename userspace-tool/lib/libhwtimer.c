@@ -307,8 +307,9 @@ const char *hwtimer_strerror(int err)
 		return "this file holds its maximum number of timers (max_timers_per_fd)";
 	case EDQUOT:
 		return "this user holds its maximum number of timers (max_timers_per_user; "
-		       "the entries of its files' tables of timers, in use or free, and "
-		       "an expiry ring's record slots count as timers), "
+		       "the entries of its files' tables of timers, in use or free, "
+		       "an expiry ring's record slots, and its files and their wheels, "
+		       "by their memory, count as timers), "
 		       "or of NO_RECORD periodic re-arms per second (max_rearms_per_user)";
 	case EMFILE:
 		return "too many open files: this process's (RLIMIT_NOFILE), or this user's "

@@ -37,7 +37,9 @@
  * hwtimer_cancel() in its callback. A pending timer must never be freed.
  *
  * Placement. Each CPU has a base (a wheel, its lock and the hrtimer that
- * drives it) per clock. Like timer_list, a timer is queued on the base of the
+ * drives it) per clock, from the first time it comes online (a possible
+ * CPU that never has costs nothing) until hwtimer is unloaded. Like
+ * timer_list, a timer is queued on the base of the
  * CPU that arms it, and moves there if it was on another, unless its
  * callback is running (then it stays where it is, so that it never runs on
  * two CPUs at once). A move holds both bases' locks, so cancel, modify and
@@ -196,7 +198,8 @@ void __hwtimer_init_sleepable(struct hwtimer_sleepable *st, hwtimer_fn_t fn,
  * @flags: HWTIMER_MONOTONIC (default), HWTIMER_BOOTTIME or HWTIMER_REALTIME,
  *	   optionally ORed with HWTIMER_FIXED_DELAY and HWTIMER_PINNED
  * @cpu: a possible CPU: the timer's CPU until it is armed from another (for
- *	 ever with HWTIMER_PINNED)
+ *	 ever with HWTIMER_PINNED). A CPU that has never been online has no
+ *	 bases: the timer then starts on the calling CPU's instead.
  *
  * Call this once, before any other function, on a timer that is not on the
  * stack. With lockdep, each call site is a lock class of its own, as for
