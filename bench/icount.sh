@@ -15,7 +15,10 @@
 # Each kernel, one boot: dev_bench floor arm_cancel uring rate, with
 # hwt_cputime.ko (bench/hwt_cputime.c) loaded, so that CPU per timer is
 # every CPU's busy time to the microsecond, interrupts and softirqs on an
-# idle CPU included (dev_bench_cpu.c), not /proc/stat's 10 ms ticks.
+# idle CPU included (dev_bench_cpu.c), not /proc/stat's 10 ms ticks;
+# then hwtimer_bench.ko's lateness runs alone (2,000 one-shots of 0.5-5 ms
+# one at a time, on hwtimer and on a soft and a hard hrtimer), in the same
+# section of the results.
 # Two vCPUs: Debian's 6.1 hangs under icount at "Booting SMP configuration"
 # when it boots with two (sleep on or off), so it boots with maxcpus=1 and
 # the guest brings the second online before dev_bench runs, which works.
@@ -79,6 +82,12 @@ insmod /hwt/bench/hwt_cputime.ko ||
 /hwt/bench/dev_bench.bin "$@"
 rc=$?
 rmmod hwt_cputime 2>/dev/null
+# the in-kernel API's lateness beside hrtimer's, one-shots one at a time
+if [ -f /hwt/modules/hwtimer_bench.ko ]; then
+	insmod /hwt/modules/hwtimer_bench.ko lateness_only=1 nlate=2000 &&
+		dmesg | sed -n 's/.*hwtimer_bench: \({.*"workload":"lateness".*}\)$/\1/p'
+	rmmod hwtimer_bench 2>/dev/null
+fi
 exit $rc
 EOS
 chmod +x "$out/guest/dev_bench"

@@ -18,7 +18,7 @@
  * Then bursts: 10^4 and 10^5 timers of each kind due at the same time, and
  * what expiring one of them costs.
  *
- * Then lateness: HWTB_NLATE timers one at a time, 0.5 .. 5 ms each, armed
+ * Then lateness: nlate timers one at a time, 0.5 .. 5 ms each, armed
  * once the previous one fired, on hwtimer (no slack) and on hrtimer in
  * both of its expiry contexts; lateness is the callback's clock read minus
  * the deadline.
@@ -51,6 +51,14 @@ MODULE_PARM_DESC(max_n, "Largest number of pending timers (default 1000000)");
 static uint ops = 100000;
 module_param(ops, uint, 0444);
 MODULE_PARM_DESC(ops, "Cancel + arm pairs timed per point (default 100000)");
+
+static uint nlate = 200;
+module_param(nlate, uint, 0444);
+MODULE_PARM_DESC(nlate, "Timers, one at a time, of each lateness run (default 200)");
+
+static bool lateness_only;
+module_param(lateness_only, bool, 0444);
+MODULE_PARM_DESC(lateness_only, "Run the lateness runs alone (bench/icount.sh)");
 
 /* one JSON object per line, which make bench collects from the console */
 #define HWTB_FMT "{\"layer\":\"kernel\",\"kernel\":\"%s\",\"impl\":\"%s\",\"n\":%u,\"cancel_arm_ns\":%llu,\"arm_ns\":%llu,\"cancel_ns\":%llu,\"bytes_per_timer\":%zu}\n"
@@ -434,8 +442,6 @@ static int hwtb_burst(const struct hwtb_impl *im, u32 n)
 
 /* Lateness, one timer at a time */
 
-#define HWTB_NLATE	200
-
 /**
  * struct hwtb_late - one timer of the lateness run, of either kind
  * @hw: the hwtimer
@@ -480,7 +486,7 @@ static int hwtb_cmp_s64(const void *a, const void *b)
 static int hwtb_lateness(const char *name, int mode)
 {
 	struct hwtb_late *l = kzalloc(sizeof(*l), GFP_KERNEL);
-	s64 *late = kcalloc(HWTB_NLATE, sizeof(*late), GFP_KERNEL);
+	s64 *late = kcalloc(nlate, sizeof(*late), GFP_KERNEL);
 	u32 i, early = 0;
 
 	if (!l || !late) {
@@ -493,7 +499,7 @@ static int hwtb_lateness(const char *name, int mode)
 		hwtimer_init(&l->hw, hwtb_late_hw, 0);
 	else
 		hwt_hrtimer_setup(&l->hr, hwtb_late_hr, CLOCK_MONOTONIC, mode);
-	for (i = 0; i < HWTB_NLATE; i++) {
+	for (i = 0; i < nlate; i++) {
 		init_completion(&l->done);
 		l->deadline = ktime_get_ns() + 500 * NSEC_PER_USEC +
 			      hwtb_next() % (4500 * NSEC_PER_USEC);
@@ -509,23 +515,22 @@ static int hwtb_lateness(const char *name, int mode)
 		hwtimer_shutdown_sync(&l->hw);
 	else
 		hrtimer_cancel(&l->hr);
-	sort(late, HWTB_NLATE, sizeof(*late), hwtb_cmp_s64, NULL);
+	sort(late, nlate, sizeof(*late), hwtb_cmp_s64, NULL);
 	pr_info("{\"layer\":\"kernel\",\"kernel\":\"%s\",\"impl\":\"%s\",\"workload\":\"lateness\",\"timers\":%d,\"late_p50_ns\":%lld,\"late_p99_ns\":%lld,\"late_max_ns\":%lld,\"early\":%u}\n",
-		init_utsname()->release, name, HWTB_NLATE, late[HWTB_NLATE / 2],
-		late[HWTB_NLATE * 99 / 100], late[HWTB_NLATE - 1], early);
+		init_utsname()->release, name, nlate, late[nlate / 2],
+		late[nlate * 99 / 100], late[nlate - 1], early);
 	kfree(late);
 	kfree(l);
 	return 0;
 }
 
-static int __init hwtb_init(void)
+/* The cancel + arm runs, where a pair goes, and the bursts. */
+static int __init hwtb_costs(void)
 {
 	unsigned int k;
 	u32 n;
 	int ret;
 
-	if (!ops)
-		return -EINVAL;
 	for (n = 1000; n && n <= max_n; n *= 10) {
 		for (k = 0; k < ARRAY_SIZE(hwtb_impls); k++) {
 			ret = hwtb_run(&hwtb_impls[k], n);
@@ -548,7 +553,17 @@ static int __init hwtb_init(void)
 				return ret;
 		}
 	}
-	ret = hwtb_lateness("hwtimer", -1) ?:
+	return 0;
+}
+
+static int __init hwtb_init(void)
+{
+	int ret;
+
+	if (!ops || !nlate)
+		return -EINVAL;
+	ret = lateness_only ? 0 : hwtb_costs();
+	ret = ret ?: hwtb_lateness("hwtimer", -1) ?:
 	      hwtb_lateness("hrtimer (softirq)", HRTIMER_MODE_ABS_SOFT) ?:
 	      hwtb_lateness("hrtimer (hardirq)", HRTIMER_MODE_ABS_HARD);
 	if (ret)
