@@ -21,10 +21,8 @@ hrtimer_interrupt -> __hrtimer_run_queues): subtract that per step.
 
 usage: path_breakdown.py RESULTS KERNEL_LABEL
 """
-import base64
 import bisect
 import collections
-import gzip
 import os
 import re
 import statistics
@@ -36,26 +34,6 @@ import late_breakdown as lb  # noqa: E402
 FUNC = re.compile(r'^\s*(.+?)-(\d+)\s+(?:\(\s*\S+\)\s+)?\[(\d+)\]\s+\S+\s+(\d+(?:\.\d+)?): '
                   r'(\S+) <-(\S+)$')
 WAYS = ('heap', 'ring', 'read', 'eventfd')
-
-
-def parse(path):
-    """{rate: (timer lines, trace text)}"""
-    runs, rate, mode, bench, b64 = {}, None, None, [], []
-    for line in open(path, errors='replace'):
-        line = line.rstrip('\n')
-        if line.startswith('=== rate '):
-            rate, mode, bench, b64 = int(line.split()[2]), 'bench', [], []
-        elif line.startswith('=== trace '):
-            mode = 'trace'
-        elif line.startswith('=== end '):
-            text = gzip.decompress(base64.b64decode(''.join(b64))).decode(errors='replace')
-            runs[rate] = (bench, text)
-            mode = None
-        elif mode == 'bench':
-            bench.append(line)
-        elif mode == 'trace':
-            b64.append(line.strip())
-    return runs
 
 
 def load(text):
@@ -129,7 +107,7 @@ def table(way, timers, evs, tss):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    runs = parse(sys.argv[1])
+    runs = lb.parse_results(sys.argv[1])
     for rate, (bench, text) in sorted(runs.items()):
         evs, marks = load(text)
         tss = [e[0] for e in evs]
