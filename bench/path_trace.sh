@@ -51,14 +51,9 @@ done
 [ -n "$rel" ] || die "no stock kernel $want (scripts/common.sh)"
 boot=()
 [ "$want" = 6.1 ] && boot=(maxcpus=1 tsc=reliable)
-src=$(hwt_src_dir)
 rm -rf "$out"
 mkdir -p "$out/guest"
-"$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$out/mod" > "$out/build.log" 2>&1 ||
-	die "module build failed (see $out/build.log)"
-make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftests" ||
-	die "cannot build libhwtimer"
-hwt_dev_bench "$out/user" "$out/guest/dev_bench.bin" || die "cannot build dev_bench"
+hwt_trace_guest_build "$rel" "$out"
 
 cat > "$out/guest/dev_bench" <<EOS
 #!/bin/sh

@@ -36,7 +36,6 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	[ "$label" = "$want" ] && rel=$(hwt_stock_release "$hdr")
 done
 [ -n "$rel" ] || die "no stock kernel $want (scripts/common.sh)"
-src=$(hwt_src_dir)
 clock=${HWT_TRACE_CLOCK:-mono}
 icount=() boot=()
 if [ -n "${HWT_QEMU_ICOUNT:-}" ]; then
@@ -47,11 +46,7 @@ if [ -n "${HWT_QEMU_ICOUNT:-}" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out/guest"
-"$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$out/mod" > "$out/build.log" 2>&1 ||
-	die "module build failed (see $out/build.log)"
-make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$src/tools/testing/selftests" ||
-	die "cannot build libhwtimer"
-hwt_dev_bench "$out/user" "$out/guest/dev_bench.bin" || die "cannot build dev_bench"
+hwt_trace_guest_build "$rel" "$out"
 
 # The guest's side: the events, then each rate with its trace after it,
 # compressed (a second of 30,000 timers is some 20 MB of text).

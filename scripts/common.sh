@@ -91,6 +91,20 @@ hwt_dev_bench() {
 		"$1/lib/libhwtimer.a" -luring -o "$2"
 }
 
+# hwt_trace_guest_build REL OUT: what bench/trace_rate.sh's and
+# bench/path_trace.sh's guests run: the module against stock kernel REL in
+# OUT/mod (its log OUT/build.log), the library in OUT/user and dev_bench in
+# OUT/guest/dev_bench.bin
+hwt_trace_guest_build() {
+	local rel=$1 out=$2
+	"$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$out/mod" > "$out/build.log" 2>&1 ||
+		die "module build failed (see $out/build.log)"
+	make -s -C "$HWT_TOP" lib BUILD="$out/user" KSFT_DIR="$(hwt_src_dir)/tools/testing/selftests" ||
+		die "cannot build libhwtimer"
+	mkdir -p "$out/guest"
+	hwt_dev_bench "$out/user" "$out/guest/dev_bench.bin" || die "cannot build dev_bench"
+}
+
 # hwt_cputime_ko KDIR OUT: bench/hwt_cputime.c built against KDIR into
 # OUT/hwt_cputime.ko (every CPU's idle time to the microsecond, for
 # dev_bench's CPU per timer in the icount guests)
