@@ -54,7 +54,7 @@ static void kernel_view(int fd, size_t n, char *extra, size_t size)
 	static const char *const keys[] = {
 		"wakeups", "continued", "handed_off", "deferred",
 		"wakeups_handed_off", "hard_passes", "passes_on_reader_cpu",
-		"passes_elsewhere",
+		"passes_elsewhere", "empty_wakeups", "arms", "cascaded",
 	};
 	unsigned long long v[sizeof(keys) / sizeof(keys[0])] = { 0 };
 	char path[64], line[512];
