@@ -235,18 +235,19 @@ void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig)
 
 /*
  * Each eventfd once per pass, whichever entries stand for it: whether the
- * pass's wake-ups before entry @n (the file's eventfd first) took @n's
- * eventfd already, done or left to the worker.
+ * pass's wake-ups before entry @n (@file's first) took @n's eventfd
+ * already, done or left to the worker. @ctx: the entries' eventfds, read
+ * before any wake-up dropped the reference that kept an entry alive.
  */
-static bool hwt_signalled_before(struct hwt_signals *sig, unsigned int n)
+static bool hwt_signalled_before(struct eventfd_ctx *const *ctx,
+				 const struct eventfd_ctx *file, unsigned int n)
 {
-	struct eventfd_ctx *ctx = sig->efd[n]->ctx;
 	unsigned int i;
 
-	if (sig->file && sig->file->ctx == ctx)
+	if (file == ctx[n])
 		return true;
 	for (i = 0; i < n; i++)
-		if (sig->efd[i]->ctx == ctx)
+		if (ctx[i] == ctx[n])
 			return true;
 	return false;
 }
@@ -301,6 +302,7 @@ static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
 void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	__releases(&hf->lock)
 {
+	struct eventfd_ctx *ctx[HWT_PASS_EFDS], *file_ctx;
 	unsigned int i, done = 0;
 	bool left = false;
 
@@ -326,6 +328,10 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	}
 	spin_lock(&hf->sig_lock);
 	spin_unlock(&hf->lock);
+	/* each wake-up done drops its entry's reference, maybe the last */
+	file_ctx = sig->file ? sig->file->ctx : NULL;
+	for (i = 0; i < sig->nefd; i++)
+		ctx[i] = sig->efd[i]->ctx;
 	if (sig->poll) {
 		wake_up_interruptible_poll(&hf->wq, EPOLLIN | EPOLLRDNORM);
 		done++;
@@ -342,13 +348,13 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	for (i = 0; i < sig->nefd; i++) {
 		struct hwt_efd *e = sig->efd[i];
 
-		if (hwt_signalled_before(sig, i)) {
+		if (hwt_signalled_before(ctx, file_ctx, i)) {
 			hwt_efd_done(e);
 		} else if (hwt_signal_late(sig, done)) {
 			hwt_signal_leave(hf, e);
 			left = true;
 		} else {
-			hwt_eventfd_signal(e->ctx);
+			hwt_eventfd_signal(ctx[i]);
 			hwt_efd_done(e);
 			done++;
 		}
