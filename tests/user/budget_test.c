@@ -502,6 +502,23 @@ static long add_on(int fd, int kind)
 #define KINDS	4
 
 /*
+ * Run @fn as user A with root's descriptor of max_timers_per_user open,
+ * which @fn sets as it goes (set_limit()): what @fn returns, or -1 if the
+ * parameter cannot be opened.
+ */
+static int as_user_with_limit(int (*fn)(void *))
+{
+	int limit = open("/sys/module/hwtimer/parameters/max_timers_per_user",
+			 O_WRONLY | O_CLOEXEC), ret;
+
+	if (limit < 0)
+		return -1;
+	ret = as_user(UID_A, fn, &limit);
+	close(limit);
+	return ret;
+}
+
+/*
  * As A, with root's descriptor of max_timers_per_user: a file counts from
  * open() (fdinfo's "charged", and the user's "user_charged"), each base
  * from the first timer on its clock, once, and a timer its entry; at the
@@ -575,12 +592,7 @@ static int costs_counted(void *arg)
  */
 TEST_F(budget, a_file_and_its_bases_count_against_the_budget)
 {
-	int limit = open("/sys/module/hwtimer/parameters/max_timers_per_user",
-			 O_WRONLY | O_CLOEXEC);
-
-	ASSERT_LE(0, limit);
-	EXPECT_EQ(0, as_user(UID_A, costs_counted, &limit));
-	close(limit);
+	EXPECT_EQ(0, as_user_with_limit(costs_counted));
 }
 
 /* a timer's period, or -1 */
@@ -669,12 +681,7 @@ static int extras_counted(void *arg)
  */
 TEST_F(budget, a_timers_extra_struct_counts_as_a_timer)
 {
-	int limit = open("/sys/module/hwtimer/parameters/max_timers_per_user",
-			 O_WRONLY | O_CLOEXEC);
-
-	ASSERT_LE(0, limit);
-	EXPECT_EQ(0, as_user(UID_A, extras_counted, &limit));
-	close(limit);
+	EXPECT_EQ(0, as_user_with_limit(extras_counted));
 }
 
 #define PIN_BUDGET	65536
