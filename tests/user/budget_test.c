@@ -180,6 +180,23 @@ static void adds(struct hwtimer_op *ops, unsigned int n)
 }
 
 /*
+ * What a timer held grows the slab by here, in bytes (*@bytes): HOARD_TIMERS
+ * timers added to @fd, which is closed then.
+ */
+static int held_bytes(int fd, unsigned long long *bytes)
+{
+	static struct hwtimer_op ops[HOARD_TIMERS];
+	unsigned long long slab0 = slab_kib();
+
+	adds(ops, HOARD_TIMERS);
+	if (batch_all(fd, ops, HOARD_TIMERS))
+		return -1;
+	*bytes = (slab_kib() - slab0) * 1024 / HOARD_TIMERS;
+	close(fd);
+	return 0;
+}
+
+/*
  * The hoarder: on file after file, add HOARD_TIMERS timers, cancel all but
  * the last, and keep the file, until an ADD fails with EDQUOT or
  * HOARD_FILES files are held. Then what the files hold, by fdinfo (their
@@ -201,12 +218,8 @@ static int hoard(void *arg)
 	fd[0] = t_open();
 	if (fd[0] < 0)
 		return 1;
-	slab0 = slab_kib();
-	adds(ops, HOARD_TIMERS);
-	if (batch_all(fd[0], ops, HOARD_TIMERS))
+	if (held_bytes(fd[0], &timer_bytes))
 		return 2;
-	timer_bytes = (slab_kib() - slab0) * 1024 / HOARD_TIMERS;
-	close(fd[0]);
 	printf("# a timer held grows the slab by %llu bytes\n", timer_bytes);
 	if (timer_bytes < TIMER_BYTES)
 		timer_bytes = TIMER_BYTES;
@@ -706,7 +719,6 @@ TEST_F(budget, a_timers_extra_struct_counts_as_a_timer)
  */
 static int pin(void *arg)
 {
-	static struct hwtimer_op ops[HOARD_TIMERS];
 	unsigned long long slab0, held_kib, timer_bytes, budget_kib, file_bytes;
 	int fd[PIN_FILES + 1], nfd, i, k, full = 0, open_err = 0, edquot = 0;
 
@@ -714,12 +726,8 @@ static int pin(void *arg)
 	fd[0] = t_open();
 	if (fd[0] < 0 || t_add(fd[0], 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0, NULL))
 		return 1;
-	slab0 = slab_kib();
-	adds(ops, HOARD_TIMERS);
-	if (batch_all(fd[0], ops, HOARD_TIMERS))
+	if (held_bytes(fd[0], &timer_bytes))
 		return 2;
-	timer_bytes = (slab_kib() - slab0) * 1024 / HOARD_TIMERS;
-	close(fd[0]);
 	if (timer_bytes < TIMER_BYTES)
 		timer_bytes = TIMER_BYTES;
 
