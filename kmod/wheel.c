@@ -24,6 +24,7 @@ void hwt_slot_slack(struct hwt_wheel *w, struct hwt_level *l,
 	struct hwt_slot *s = &l->slot[idx];
 	u64 late = hwt_wheel_late(w, n);
 
+	w->slack_seen = true;
 	if (!s->slack) {
 		s->slack = true;
 		l->late[idx] = alone ? late : s->first;
@@ -262,6 +263,7 @@ int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
 	w->high = w->clk;
 	w->stuck = w->clk - 1;	/* never a tick-aligned time */
 	w->skewed = false;
+	w->slack_seen = false;
 	w->occupied = 0;
 	w->cascading = 0;
 	w->fresh = 0;

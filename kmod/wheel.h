@@ -304,6 +304,8 @@ struct hwt_events {
  *	   make it free, deleting them can)
  * @shift: a tick is 1 << @shift ns
  * @levels: number of levels in @lvl
+ * @slack_seen: a node with slack joined a slot since the wheel was last
+ *	        seen empty: hwt_wheel_next_range() looks at the slots' bounds
  * @top_bits: log2 of the number of slots of the top level
  * @occupied: bit L set iff level L has a node
  * @cascading: bit L set iff the clock's own slot of level L was left half
@@ -352,6 +354,7 @@ struct hwt_wheel {
 	unsigned int levels;
 	unsigned int top_bits;
 	bool skewed;
+	bool slack_seen;
 	unsigned int occupied;
 	unsigned int cascading;
 	unsigned int fresh;

@@ -208,10 +208,14 @@ bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest)
 	u64 levels = w->occupied;
 	s64 best = S64_MAX;
 
-	if (!hwt_wheel_next(w, when))
+	if (!hwt_wheel_next(w, when)) {
+		/* no node: none has slack */
+		w->slack_seen = false;
 		return false;
+	}
 	*latest = *when;
-	if (unlikely(w->skewed || w->nparked))
+	/* without slack a node is due by its deadline, the earliest @when */
+	if (likely(!w->slack_seen) || unlikely(w->skewed || w->nparked))
 		return true;
 	while (levels) {
 		unsigned int lvl = __ffs64(levels);

@@ -105,6 +105,33 @@ static void range_ends_at_deadline_plus_slack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, latest, 6 * MS + 1);
 }
 
+/*
+ * The wheel walks the slots' bounds only once a node with slack joined one,
+ * until it is seen empty: a node with slack widens the window, and once
+ * the wheel emptied, nodes without slack have windows of their deadlines.
+ */
+static void range_forgets_slack_once_empty(struct kunit *test)
+{
+	struct hwt_wheel *w = new_swheel(test, FINE, 0);
+	struct snode *s = new_snodes(test, 2);
+	u64 when, latest, now = 0;
+
+	KUNIT_EXPECT_FALSE(test, w->slack_seen);
+	add_slack(w, &s[0], 5 * MS + 1, MS);
+	KUNIT_EXPECT_TRUE(test, w->slack_seen);
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_next_range(w, &when, &latest));
+	KUNIT_EXPECT_EQ(test, latest, 6 * MS + 1);
+	KUNIT_EXPECT_EQ(test, drive(test, w, &now, 1), 1U);
+	/* the next look finds the wheel empty */
+	KUNIT_EXPECT_FALSE(test, hwt_wheel_next_range(w, &when, &latest));
+	KUNIT_EXPECT_FALSE(test, w->slack_seen);
+	add_slack(w, &s[1], 9 * MS + 1, 0);
+	KUNIT_ASSERT_TRUE(test, hwt_wheel_next_range(w, &when, &latest));
+	KUNIT_EXPECT_EQ(test, when, 9 * MS + 1);
+	KUNIT_EXPECT_EQ(test, latest, when);
+	KUNIT_EXPECT_EQ(test, drive(test, w, &now, 1), 1U);
+}
+
 /* a slack shorter than a tick is a window shorter than a tick */
 static void range_slack_under_a_tick(struct kunit *test)
 {
@@ -315,6 +342,7 @@ static void range_random_windows(struct kunit *test)
 static struct kunit_case hwtimer_wheel_range_cases[] = {
 	KUNIT_CASE(range_without_slack_is_the_deadline),
 	KUNIT_CASE(range_ends_at_deadline_plus_slack),
+	KUNIT_CASE(range_forgets_slack_once_empty),
 	KUNIT_CASE(range_slack_under_a_tick),
 	KUNIT_CASE(range_ends_at_the_tightest_window),
 	KUNIT_CASE(range_survives_cascades),
