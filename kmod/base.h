@@ -511,7 +511,7 @@ void hwt_occupancy(struct hwt_occupancy *o);
 void hwt_stats_fold(struct hwt_stats *sum, const struct hwt_stats *s);
 void hwt_stats_sum(struct hwt_stats *sum);
 void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
-			   enum hwt_pass_kind kind);
+			   enum hwt_pass_kind kind, u64 start);
 struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 				      struct hwt_expiry *x);
 void hwt_base_expiry_relocked(struct hwt_base *b, struct hwt_expiry *x);

@@ -17,9 +17,13 @@
  * @b: the base, locked
  * @x: the pass's state
  * @kind: what started it
+ * @start: local_clock() as the pass begins, which bounds its time (struct
+ *	   hwt_pass); or 0 for a pass that cannot outgrow its time, whose
+ *	   budget is at most HWT_PASS_MIN units and whose owner cascades
+ *	   ahead apart (struct hwt_expiry): it is then never read
  */
 void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
-			   enum hwt_pass_kind kind)
+			   enum hwt_pass_kind kind, u64 start)
 {
 	static const enum hwt_counter counter[] = {
 		[HWT_PASS_WAKEUP] = HWT_C_WAKEUPS,
@@ -27,7 +31,7 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 		[HWT_PASS_HANDED_OFF] = HWT_C_HANDED_OFF,
 	};
 
-	hwt_pass_init(&x->pass, local_clock());
+	hwt_pass_init(&x->pass, start);
 	x->now = hwt_base_now(b);
 	x->fired = 0;
 	x->apart = false;
@@ -196,7 +200,8 @@ enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 	if (trace_hwt_tick_enabled())
 		trace_hwt_tick(b->clockid, b, x->fired, cascaded,
 			       x->fired + hwt_wheel_work_units(w) - x->moves,
-			       ticks, local_clock() - x->pass.start);
+			       ticks, x->pass.start ?
+			       local_clock() - x->pass.start : 0);
 	/*
 	 * A pass that spent its budget goes on, unless the wheel says that
 	 * nothing is due: a budget spent on exactly what was due needs no

@@ -33,6 +33,7 @@
 
 /* units a pass in hard interrupt context does at most */
 #define HWT_HARD_BUDGET		64
+static_assert(HWT_HARD_BUDGET <= HWT_PASS_MIN);
 /* after which time it leaves wake-ups (but the first) to the worker */
 #define HWT_HARD_NS		5000
 
@@ -222,7 +223,12 @@ static enum hwt_end hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 		return HWT_END_DONE;
 	}
 	b->in_callback = !!restart;
-	hwt_base_expiry_begin(b, &x, kind);
+	/*
+	 * A hard pass's budget never outgrows its time: it reads no clock
+	 * to bound it, and bounds its wake-ups from the first one
+	 * (hwt_unlock_signal()).
+	 */
+	hwt_base_expiry_begin(b, &x, kind, hard ? 0 : local_clock());
 	x.apart = true;
 	sig.start = x.pass.start;
 	sig.bound = HWT_PASS_NS;

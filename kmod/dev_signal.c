@@ -254,11 +254,18 @@ static bool hwt_signalled_before(struct eventfd_ctx *const *ctx,
 
 /*
  * Whether a pass that has done @done wake-ups is out of time for more: it
- * always does one, whatever its units took.
+ * always does one, whatever its units took. A pass that read no clock as
+ * it began has its time counted from then on.
  */
-static bool hwt_signal_late(const struct hwt_signals *sig, unsigned int done)
+static bool hwt_signal_late(struct hwt_signals *sig, unsigned int done)
 {
-	return sig->start && done && local_clock() - sig->start > sig->bound;
+	if (!sig->bound || !done)
+		return false;
+	if (!sig->start) {
+		sig->start = local_clock();
+		return false;
+	}
+	return local_clock() - sig->start > sig->bound;
 }
 
 /*
@@ -293,8 +300,9 @@ static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
  * eventfd once, however many entries (and the file) stand for it: a
  * pass's wake-up of an eventfd adds 1 to its counter (hwtimer.rst).
  *
- * A pass (@sig->start) does them while it has run less than @sig->bound,
- * and at least one: each walks a wait queue as long as its users made it
+ * A pass (@sig->bound set) does them while it has run less than
+ * @sig->bound (from its start, or from its first wake-up if it read no
+ * clock as it began), and at least one: each walks a wait queue as long as its users made it
  * (epoll instances on dup()ed eventfds), which no budget of units covers.
  * The rest go, busy, to the file's worker, as a backlog does (base.h): a
  * pass is never longer than its bound and one wake-up.
@@ -318,12 +326,20 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	if (sig->poll && !wq_has_sleeper(&hf->wq))
 		sig->poll = false;
 	/* where a pass that wakes a reader runs: see struct hwt_file */
-	if (sig->poll && sig->start)
+	if (sig->poll && sig->bound)
 		hwt_stat_add(&hf->stats, READ_ONCE(hf->reader_cpu) ==
 			     smp_processor_id() ? HWT_C_READER_CPU :
 			     HWT_C_OTHER_CPU, 1);
-	if (!sig->nefd && !sig->file && !sig->poll) {
-		spin_unlock_irqrestore(&hf->lock, sig->flags);
+	if (!sig->nefd && !sig->file) {
+		/*
+		 * No eventfd: nothing a MOD or CANCEL waits for, and readers
+		 * need no order but the records' (hwt_signals_wait()).
+		 */
+		spin_unlock(&hf->lock);
+		if (sig->poll)
+			wake_up_interruptible_poll(&hf->wq,
+						   EPOLLIN | EPOLLRDNORM);
+		local_irq_restore(sig->flags);
 		return;
 	}
 	spin_lock(&hf->sig_lock);

@@ -46,9 +46,11 @@ struct hwt_efd {
  * @file: the file's eventfd, with a reference, if records were queued
  * @poll: records were queued: wake readers and pollers
  * @start: for a pass, when it began (local_clock()): the wake-ups left
- *	   once it has run @bound ns go to the file's worker; 0 for a
- *	   system call, which does them all
- * @bound: that time: HWT_PASS_NS, or less in hard interrupt context
+ *	   once it has run @bound ns go to the file's worker; 0 for a pass
+ *	   that read no clock as it began (a hard one), whose wake-ups are
+ *	   bounded from the first
+ * @bound: that time: HWT_PASS_NS, or less in hard interrupt context; 0
+ *	   for a system call, which does them all
  * @flags: the interrupt state hwt_lock_signals() saved
  *
  * eventfd_signal() and wake_up() walk their wait queues, as long as their

@@ -152,7 +152,8 @@ static void hwt_kbase_run(struct hwt_kbase *kb, struct hwtimer *t, u64 now,
  * dropped, so that no raw section outlasts a bounded step of the pass.
  * Returns true if the pass left work due, with the hrtimer not armed.
  */
-static bool hwt_kbase_pass(struct hwt_kbase *kb, enum hwt_pass_kind kind)
+static bool hwt_kbase_pass(struct hwt_kbase *kb, enum hwt_pass_kind kind,
+			   u64 start)
 {
 	struct hwt_base *b = &kb->base;
 	unsigned int held = 0;
@@ -162,7 +163,7 @@ static bool hwt_kbase_pass(struct hwt_kbase *kb, enum hwt_pass_kind kind)
 	bool more;
 
 	raw_spin_lock_irqsave(&kb->lock, flags);
-	hwt_base_expiry_begin(b, &x, kind);
+	hwt_base_expiry_begin(b, &x, kind, start);
 	while ((n = hwt_base_expire_next(b, &x))) {
 		struct hwtimer *t = container_of(n, struct hwtimer, node);
 
@@ -199,7 +200,9 @@ static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
 	unsigned long flags;
 
 	spin_lock(&kb->expiry_lock);
-	while (hwt_kbase_pass(kb, kind)) {
+	/* the first pass starts with the run; each after it reads the clock */
+	while (hwt_kbase_pass(kb, kind, kind == HWT_PASS_WAKEUP ?
+			      start : local_clock())) {
 		if (!hwt_run_more(start)) {
 			raw_spin_lock_irqsave(&kb->lock, flags);
 			hwt_base_expiry_defer(&kb->base);
