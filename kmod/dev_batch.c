@@ -7,7 +7,10 @@
  * if another thread unmaps the array meanwhile. A chunk that cannot be
  * pinned (the memory is not there, or not writable) does not run. Pinning
  * a page or two per chunk also costs less than the five user accesses per
- * entry that copy_struct_from_user() and friends would make. See dev.h.
+ * entry that copy_struct_from_user() and friends would make. A chunk's
+ * entries are copied through the pins in one go each way, and each entry
+ * from and to that copy with a copy of known size, which the compiler
+ * makes inline. See dev.h.
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
@@ -157,56 +160,44 @@ static void hwt_chunk_copy(struct hwt_chunk *c, size_t at, void *buf,
 	}
 }
 
-/* Whether @len bytes at offset @at of @c are all zero. */
-static bool hwt_chunk_zero(struct hwt_chunk *c, size_t at, size_t len)
-{
-	u8 buf[64];
-
-	while (len) {
-		size_t n = min(len, sizeof(buf));
-
-		hwt_chunk_copy(c, at, buf, n, false);
-		if (memchr_inv(buf, 0, n))
-			return false;
-		at += n;
-		len -= n;
-	}
-	return true;
-}
-
 /*
- * Read entry @i of a chunk of @osize-byte entries into @op, as
+ * Read the @osize-byte entry at @e, a chunk's copy, into @op, as
  * copy_struct_from_user() would: a shorter entry is zero-extended, and a
  * longer one whose tail is not zero (a newer op than this kernel knows)
  * fails alone, with E2BIG. Its @result is an output, not read.
  */
-static void hwt_read_op(struct hwt_chunk *c, unsigned int i, size_t osize,
-			struct hwtimer_op *op)
+static void hwt_read_op(const void *e, size_t osize, struct hwtimer_op *op)
 {
 	size_t k = min(osize, sizeof(*op));
 
-	if (k < sizeof(*op))
+	if (likely(osize == sizeof(*op))) {
+		memcpy(op, e, sizeof(*op));	/* a copy of known size, inline */
+	} else {
 		memset((void *)op + k, 0, sizeof(*op) - k);
-	hwt_chunk_copy(c, i * osize, op, k, false);
+		memcpy(op, e, k);
+	}
 	op->result = 0;
-	if (osize > k && !hwt_chunk_zero(c, i * osize + k, osize - k)) {
+	if (osize > k && memchr_inv(e + k, 0, osize - k)) {
 		memset(op, 0, sizeof(*op));
 		op->result = -E2BIG;
 	}
 }
 
-/* Write entry @i back: whole, or only the @result of an entry it refused. */
-static void hwt_write_op(struct hwt_chunk *c, unsigned int i, size_t osize,
-			 struct hwtimer_op *op)
+/*
+ * Write @op back into its entry at @e, a chunk's copy: whole, or only the
+ * @result of an entry it refused; the rest of the entry stays as read.
+ */
+static void hwt_write_op(void *e, size_t osize, const struct hwtimer_op *op)
 {
-	size_t at = i * osize;
-
 	if (!op->op) {
-		at += offsetof(struct hwtimer_op, result);
-		hwt_chunk_copy(c, at, &op->result, sizeof(op->result), true);
+		memcpy(e + offsetof(struct hwtimer_op, result), &op->result,
+		       sizeof(op->result));
 		return;
 	}
-	hwt_chunk_copy(c, at, op, min(osize, sizeof(*op)), true);
+	if (likely(osize == sizeof(*op)))
+		memcpy(e, op, sizeof(*op));
+	else
+		memcpy(e, op, min(osize, sizeof(*op)));
 }
 
 /**
@@ -283,9 +274,10 @@ long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
 	per = min_t(size_t, HWT_CHUNK, PAGE_SIZE / osize);
 	preps = kmalloc_array(min(count, per) ?: 1, sizeof(*preps),
 			      GFP_KERNEL);
-	if (preps && src->in)
+	/* a chunk's entries are copied in and out whole, each from there */
+	if (preps)
 		buf = kmalloc(min(count, per) * osize ?: 1, GFP_KERNEL);
-	if (!preps || (src->in && !buf)) {
+	if (!preps || !buf) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -298,8 +290,11 @@ long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
 				    n * osize, buf);
 		if (ret)
 			break;
+		/* a registered buffer's chunk is in @buf already */
+		if (!chunk.buf)
+			hwt_chunk_copy(&chunk, 0, buf, n * osize, false);
 		for (i = 0; i < n; i++)
-			hwt_read_op(&chunk, i, osize, &preps[i].op);
+			hwt_read_op(buf + i * osize, osize, &preps[i].op);
 		/* only the first chunk may still go to io-wq */
 		ran = hwt_run_ops(hf, preps, n,
 				  *done ? flags & ~HWT_RUN_NOWAIT : flags);
@@ -309,7 +304,9 @@ long hwt_batch_run(struct hwt_file *hf, const struct hwt_batch_src *src,
 			break;
 		}
 		for (i = 0; i < ran; i++)
-			hwt_write_op(&chunk, i, osize, &preps[i].op);
+			hwt_write_op(buf + i * osize, osize, &preps[i].op);
+		if (!chunk.buf)
+			hwt_chunk_copy(&chunk, 0, buf, ran * osize, true);
 		hwt_chunk_put(&chunk, src, ran * osize);
 		*done += ran;
 		if (ran < n ||

@@ -8,6 +8,7 @@
  */
 #include <linux/bitops.h>
 #include <linux/eventfd.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/nospec.h>
 #include <linux/slab.h>
 
@@ -382,7 +383,9 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s,
 	def = hwt_opdef(s->op.op);
 	if (!def || (s->op.flags & ~def->flags))
 		return -EINVAL;
-	return def->prep(hf, s, nowait);
+	/* direct calls on the hot path, as the network stack makes them */
+	return INDIRECT_CALL_3(def->prep, hwt_prep_add, hwt_prep_cancel,
+			       hwt_prep_mod, hf, s, nowait);
 }
 
 /**
@@ -460,7 +463,9 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		if (s->op.result)
 			continue;
 		/* its prep succeeded: a known op */
-		s->op.result = hwt_opdef(s->op.op)->run(hf, s, &rs);
+		s->op.result = INDIRECT_CALL_3(hwt_opdef(s->op.op)->run,
+					       hwt_do_add, hwt_do_cancel,
+					       hwt_do_mod, hf, s, &rs);
 		ended |= s->ended;
 		cancelled |= s->op.result >= 0 && s->op.op == HWTIMER_OP_CANCEL;
 	}
