@@ -311,9 +311,8 @@ struct hwt_file_run {
  * @ids: its timers by id
  * @base: one timer base per clock, set up on first use
  * @run: what each base's runs need besides, set up with it
- * @clocks: bit c set once @base[c] and @run[c] are set up
- * @paid: bit c set once @user is charged for @base[c], which is set up
- *	  after; under @setup (dev_account.c)
+ * @clocks: bit c set once @base[c] and @run[c] are set up, and @user
+ *	    charged for them (hwt_file_bases_setup())
  * @setup: serialises setting up a base or the ring: see above
  * @read_lock: one reader at a time copies records off the record queue:
  *	       see above
@@ -360,7 +359,6 @@ struct hwt_file {
 	struct hwt_base base[HWT_NR_CLOCKS];
 	struct hwt_file_run run[HWT_NR_CLOCKS];
 	unsigned long clocks;
-	unsigned long paid;
 	struct mutex setup;		/* see @setup above */
 	struct mutex read_lock;		/* see @read_lock above */
 	u32 qhead;

@@ -165,50 +165,6 @@ void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
 	atomic_long_sub(n, &u->timers);
 }
 
-/* The bases timers of clock index @clk live on: see hwt_file_base(). */
-static unsigned long hwt_bases_of(unsigned int clk)
-{
-	if (clk == HWT_CLK_REAL || clk == HWT_CLK_ELAPSED)
-		return BIT(HWT_CLK_MONO) | BIT(HWT_CLK_REAL);
-	return BIT(clk);
-}
-
-/**
- * hwt_bases_charge() - charge a file's user for the bases a clock needs
- * @hf: the file, no lock held
- * @clk: the clock index of a timer about to be armed
- * @nowait: io_uring's inline issue: -EAGAIN rather than wait for the
- *	    file's @setup
- *
- * Before hwt_file_base() sets the bases up: each is charged once, for the
- * life of the file (hwt_base_units), whether or not its set-up then
- * succeeds, and a file past its user's max_timers_per_user gets none.
- *
- * Context: process context, no lock held; may sleep unless @nowait.
- * Return: 0, -EDQUOT, or -EAGAIN (@nowait only).
- */
-int hwt_bases_charge(struct hwt_file *hf, unsigned int clk, bool nowait)
-{
-	unsigned long need = hwt_bases_of(clk), more;
-	int ret = 0;
-
-	/* a look without @setup: @paid only grows, and nothing hangs on it */
-	if ((READ_ONCE(hf->paid) & need) == need)
-		return 0;
-	if (!nowait)
-		mutex_lock(&hf->setup);
-	else if (!mutex_trylock(&hf->setup))
-		return -EAGAIN;
-	more = need & ~hf->paid;
-	if (more && !hwt_user_charge(hf->user,
-				     hweight_long(more) * hwt_base_units))
-		ret = -EDQUOT;
-	else
-		WRITE_ONCE(hf->paid, hf->paid | more);
-	mutex_unlock(&hf->setup);
-	return ret;
-}
-
 /**
  * hwt_file_uncharge() - a closing file gives its user back what it charged
  * @hf: the file, whose timers are freed
@@ -222,27 +178,17 @@ void hwt_file_uncharge(struct hwt_file *hf)
 {
 	hwt_rearms_uncharge(hf, hf->rearms);
 	hwt_user_uncharge(hf->user,
-			  hweight_long(hf->paid) * hwt_base_units +
+			  hweight_long(hf->clocks) * hwt_base_units +
 			  hf->nexts * HWT_UEXT_UNITS + hwt_file_units);
 }
 
 /* NO_RECORD periodic timers: the re-arms the kernel does on its own */
 
-/* The re-arms per second a timer costs its user if the kernel re-arms it. */
-unsigned long hwt_rearms(u32 uflags, u64 period)
-{
-	if (!(uflags & HWT_U_NO_RECORD) || !period)
-		return 0;
-	return DIV64_U64_ROUND_UP(NSEC_PER_SEC, period);
-}
-
-/* Charge @n re-arms per second to the file's user; false past the cap. */
-bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n)
+/* hwt_rearms_charge() of @n > 0 */
+bool __hwt_rearms_charge(struct hwt_file *hf, unsigned long n)
 {
 	struct hwt_user *u = hf->user;
 
-	if (!n)
-		return true;
 	if (!hwt_charge_within(&u->rearms, n,
 			       READ_ONCE(hwt_max_rearms_per_user)))
 		return false;
@@ -250,10 +196,9 @@ bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n)
 	return true;
 }
 
-void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n)
+/* hwt_rearms_uncharge() of @n > 0 */
+void __hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n)
 {
-	if (!n)
-		return;
 	atomic_long_sub(n, &hf->user->rearms);
 	hf->rearms -= n;
 }

@@ -2,6 +2,7 @@
 #ifndef _HWT_DEV_ACCOUNT_H
 #define _HWT_DEV_ACCOUNT_H
 
+#include <linux/math64.h>
 #include <linux/refcount.h>
 #include <linux/uidgid.h>
 
@@ -48,15 +49,37 @@ struct hwt_user *hwt_user_get(const struct cred *cred);
 void hwt_user_put(struct hwt_user *u);
 bool hwt_user_charge(struct hwt_user *u, unsigned int n);
 void hwt_user_uncharge(struct hwt_user *u, unsigned int n);
-int hwt_bases_charge(struct hwt_file *hf, unsigned int clk, bool nowait);
 void hwt_file_uncharge(struct hwt_file *hf);
-unsigned long hwt_rearms(u32 uflags, u64 period);
-bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
-void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
+bool __hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
+void __hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);
 bool hwt_pass_rearm_take(struct hwt_file *hf);
 struct hwt_uext *hwt_uext_alloc(void);
 void hwt_uext_free(struct hwt_uext *e);
 int hwt_account_init(void);
 void hwt_account_exit(void);
+
+/*
+ * NO_RECORD periodic timers: the re-arms per second a timer costs its user
+ * if the kernel re-arms it. Every other timer costs none, and the charges
+ * below are a compare for it.
+ */
+static inline unsigned long hwt_rearms(u32 uflags, u64 period)
+{
+	if (!(uflags & HWT_U_NO_RECORD) || !period)
+		return 0;
+	return DIV64_U64_ROUND_UP(NSEC_PER_SEC, period);
+}
+
+/* Charge @n re-arms per second to the file's user; false past the cap. */
+static inline bool hwt_rearms_charge(struct hwt_file *hf, unsigned long n)
+{
+	return !n || __hwt_rearms_charge(hf, n);
+}
+
+static inline void hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n)
+{
+	if (n)
+		__hwt_rearms_uncharge(hf, n);
+}
 
 #endif /* _HWT_DEV_ACCOUNT_H */

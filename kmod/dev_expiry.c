@@ -42,60 +42,73 @@ static enum hrtimer_restart hwt_file_more(struct hrtimer *hrt);
 static enum hrtimer_restart hwt_file_ahead(struct hrtimer *hrt);
 static void hwt_file_drain(struct work_struct *work);
 
-/*
- * Set up the base of clock index @clk on first use; with @nowait (io_uring's
- * inline issue), -EAGAIN rather than wait for another thread's set-up.
- */
-static int hwt_file_base_one(struct hwt_file *hf, unsigned int clk,
-			     bool nowait)
+/* Set up the base of clock index @clk, with @hf->setup held. */
+static int hwt_file_base_init(struct hwt_file *hf, unsigned int clk)
 {
+	struct hwt_file_run *run = &hf->run[clk];
+	int ret;
+
+	lockdep_assert_held(&hf->setup);
+	ret = hwt_base_init(&hf->base[clk], hwt_clockids[clk], hwt_file_tick,
+			    HRTIMER_MODE_ABS, hwt_utimer_slack,
+			    GFP_KERNEL_ACCOUNT);
+	if (ret)
+		return ret;
+	hf->base[clk].owner = hf;
+	run->base = &hf->base[clk];
+	hwt_hrtimer_setup(&run->more, hwt_file_more, hwt_clockids[clk],
+			  HRTIMER_MODE_REL_SOFT);
+	hwt_hrtimer_setup(&run->ahead, hwt_file_ahead, hwt_clockids[clk],
+			  HRTIMER_MODE_REL_SOFT);
+	INIT_WORK(&run->drain, hwt_file_drain);
+	/* the base is complete before anyone sees the bit */
+	smp_mb__before_atomic();
+	set_bit(clk, &hf->clocks);
+	return 0;
+}
+
+/**
+ * hwt_file_bases_setup() - set up the bases @need that a file lacks
+ * @hf: the file, no lock held
+ * @need: the bases' clock indexes, as bits (hwt_file_base())
+ * @nowait: io_uring's inline issue: -EAGAIN rather than wait for another
+ *	    thread's set-up
+ *
+ * Each base counts against the user's max_timers_per_user from its set-up
+ * to the file's release (hwt_base_units): those missing are charged
+ * together first, and a file past its user's limit gets none. What a base
+ * that failed to set up was charged goes back.
+ *
+ * Context: process context, no lock held; may sleep unless @nowait.
+ * Return: 0, -EDQUOT, -ENOMEM, or -EAGAIN (@nowait only).
+ */
+int hwt_file_bases_setup(struct hwt_file *hf, unsigned long need, bool nowait)
+{
+	unsigned long more;
+	unsigned int clk;
 	int ret = 0;
 
-	/* pairs with the barrier before set_bit() below */
-	if (test_bit_acquire(clk, &hf->clocks))
-		return 0;
 	if (!nowait)
 		mutex_lock(&hf->setup);
 	else if (!mutex_trylock(&hf->setup))
 		return -EAGAIN;
-	if (!test_bit(clk, &hf->clocks)) {
-		ret = hwt_base_init(&hf->base[clk], hwt_clockids[clk],
-				    hwt_file_tick, HRTIMER_MODE_ABS,
-				    hwt_utimer_slack, GFP_KERNEL_ACCOUNT);
-		if (!ret) {
-			struct hwt_file_run *run = &hf->run[clk];
-
-			hf->base[clk].owner = hf;
-			run->base = &hf->base[clk];
-			hwt_hrtimer_setup(&run->more, hwt_file_more,
-					  hwt_clockids[clk],
-					  HRTIMER_MODE_REL_SOFT);
-			hwt_hrtimer_setup(&run->ahead, hwt_file_ahead,
-					  hwt_clockids[clk],
-					  HRTIMER_MODE_REL_SOFT);
-			INIT_WORK(&run->drain, hwt_file_drain);
-			/* the base is complete before anyone sees the bit */
-			smp_mb__before_atomic();
-			set_bit(clk, &hf->clocks);
-		}
+	more = need & ~hf->clocks;
+	if (more && !hwt_user_charge(hf->user,
+				     hweight_long(more) * hwt_base_units)) {
+		ret = -EDQUOT;
+		goto out;
 	}
+	for_each_set_bit(clk, &more, HWT_NR_CLOCKS) {
+		ret = hwt_file_base_init(hf, clk);
+		if (ret)
+			break;
+	}
+	if (ret)
+		hwt_user_uncharge(hf->user, hweight_long(more & ~hf->clocks) *
+					    hwt_base_units);
+out:
 	mutex_unlock(&hf->setup);
 	return ret;
-}
-
-/*
- * Set up the bases timers of clock index @clk need: CLOCK_REALTIME timers
- * move between the CLOCK_REALTIME and CLOCK_MONOTONIC bases (see
- * HWT_CLK_ELAPSED), so they get both.
- */
-int hwt_file_base(struct hwt_file *hf, unsigned int clk, bool nowait)
-{
-	int ret;
-
-	if (clk != HWT_CLK_REAL && clk != HWT_CLK_ELAPSED)
-		return hwt_file_base_one(hf, clk, nowait);
-	ret = hwt_file_base_one(hf, HWT_CLK_MONO, nowait);
-	return ret ?: hwt_file_base_one(hf, HWT_CLK_REAL, nowait);
 }
 
 /**
@@ -164,7 +177,7 @@ void hwt_file_bases_follow(struct hwt_file *hf)
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		struct hwt_base *b = &hf->base[clk];
 
-		/* pairs with the barrier before set_bit() in hwt_file_base_one() */
+		/* pairs with the barrier before set_bit() in hwt_file_bases_setup() */
 		if (!test_bit_acquire(clk, &hf->clocks) ||
 		    !hwt_hrtimer_elsewhere(b))
 			continue;

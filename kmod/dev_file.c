@@ -60,7 +60,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 		   min(READ_ONCE(hwt_max_timers_per_fd), HWT_ID_MAX));
 	/* in timers, as max_timers_per_user counts: see dev_account.c */
 	seq_printf(m, "charged:\t%lu\n",
-		   hwt_file_units + hweight_long(READ_ONCE(hf->paid)) *
+		   hwt_file_units + hweight_long(READ_ONCE(hf->clocks)) *
 		   hwt_base_units + hwt_ids_units_of(&hf->ids) +
 		   hf->nexts * HWT_UEXT_UNITS);
 	seq_printf(m, "user_charged:\t%ld\n",

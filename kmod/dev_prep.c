@@ -70,9 +70,7 @@ int hwt_prep_add(struct hwt_file *hf, struct hwt_prepped_op *s, bool nowait)
 	if (clk < 0)
 		return clk;
 	/* the bases count against the user's timers from their set-up */
-	ret = hwt_bases_charge(hf, clk, nowait);
-	if (!ret)
-		ret = hwt_file_base(hf, clk, nowait);
+	ret = hwt_file_base(hf, clk, nowait);
 	if (!ret && (f & HWTIMER_F_CANCEL_ON_SET))
 		ret = hwt_cos_join(hf, nowait);
 	if (ret)
