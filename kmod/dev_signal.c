@@ -89,22 +89,6 @@ void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
 	sig->efd[sig->nefd++] = e;
 }
 
-/**
- * hwt_signalling() - whether a run may still signal a timer's eventfd
- * @t: the timer, of a locked file
- *
- * Return: true if @t has an eventfd that a run took under the lock and has
- * not signalled yet: a MOD, CANCEL or DRAIN that ends @t's arming now must
- * wait for that run (hwt_signals_wait()) before it returns.
- */
-bool hwt_signalling(struct hwt_utimer *t)
-{
-	struct hwt_efd *e = hwt_efd(t);
-
-	/* pairs with the release in hwt_efd_done() */
-	return e && atomic_read_acquire(&e->busy);
-}
-
 /*
  * Do one eventfd's wake-ups that passes left, with @hf->sig_lock held (one
  * for each pass that left it: hwt_signal_leave()); false if none is left.

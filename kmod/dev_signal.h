@@ -81,12 +81,27 @@ struct hwt_efd *hwt_efd_new(struct eventfd_ctx *ctx);
 void hwt_efd_put(struct hwt_efd *e);
 void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
 		      struct hwt_efd *e);
-bool hwt_signalling(struct hwt_utimer *t);
 void hwt_signals_wait(struct hwt_file *hf);
 void hwt_signals_left(struct work_struct *work);
 void hwt_signals_flush(struct hwt_file *hf);
 void hwt_wake_readers(struct hwt_file *hf, struct hwt_signals *sig);
 void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 	__releases(&hf->lock);
+
+/**
+ * hwt_signalling() - whether a run may still signal a timer's eventfd
+ * @t: the timer, of a locked file
+ *
+ * Return: true if @t has an eventfd that a run took under the lock and has
+ * not signalled yet: a MOD, CANCEL or DRAIN that ends @t's arming now must
+ * wait for that run (hwt_signals_wait()) before it returns.
+ */
+static inline bool hwt_signalling(struct hwt_utimer *t)
+{
+	struct hwt_efd *e = hwt_efd(t);
+
+	/* pairs with the release in hwt_efd_done() */
+	return e && atomic_read_acquire(&e->busy);
+}
 
 #endif /* _HWT_DEV_SIGNAL_H */

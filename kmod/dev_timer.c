@@ -72,14 +72,6 @@ u64 hwt_utimer_slack(const struct hwt_node *n)
 	return hwt_ext(container_of(n, struct hwt_utimer, node))->slack;
 }
 
-/* Set a timer's slack, which needs the larger object unless it is 0. */
-void hwt_utimer_set_slack(struct hwt_utimer *t, u64 slack)
-{
-	if (t->flags & HWT_U_EXT)
-		hwt_ext(t)->slack = slack;
-	t->node.slack = slack && (t->flags & HWT_U_EXT);
-}
-
 /*
  * Re-arm a periodic timer that fired: for the next period that ends after
  * @when, on the fixed-rate grid or @period after the fire time. The periods
