@@ -16,9 +16,10 @@
 # hwt_cputime.ko (bench/hwt_cputime.c) loaded, so that CPU per timer is
 # every CPU's busy time to the microsecond, interrupts and softirqs on an
 # idle CPU included (dev_bench_cpu.c), not /proc/stat's 10 ms ticks;
-# then hwtimer_bench.ko's lateness runs alone (2,000 one-shots of 0.5-5 ms
-# one at a time, on hwtimer and on a soft and a hard hrtimer), in the same
-# section of the results.
+# then hwtimer_bench.ko: the in-kernel API's cancel + arm beside hrtimer's
+# and timer_list's, 1,000 and 10,000 pending, and its lateness runs
+# (2,000 one-shots of 0.5-5 ms one at a time, on hwtimer and on a soft and
+# a hard hrtimer), in the same section of the results.
 # Two vCPUs: Debian's 6.1 hangs under icount at "Booting SMP configuration"
 # when it boots with two (sleep on or off), so it boots with maxcpus=1 and
 # the guest brings the second online before dev_bench runs, which works.
@@ -82,10 +83,13 @@ insmod /hwt/bench/hwt_cputime.ko ||
 /hwt/bench/dev_bench.bin "$@"
 rc=$?
 rmmod hwt_cputime 2>/dev/null
-# the in-kernel API's lateness beside hrtimer's, one-shots one at a time
+# the in-kernel API beside hrtimer's and timer_list's: what a cancel + arm
+# costs with 1,000 and 10,000 pending, and one-shots' lateness, one at a
+# time
 if [ -f /hwt/modules/hwtimer_bench.ko ]; then
-	insmod /hwt/modules/hwtimer_bench.ko lateness_only=1 nlate=2000 &&
-		dmesg | sed -n 's/.*hwtimer_bench: \({.*"workload":"lateness".*}\)$/\1/p'
+	insmod /hwt/modules/hwtimer_bench.ko max_n=10000 ops=20000 nlate=2000 &&
+		dmesg | sed -n -e 's/.*hwtimer_bench: \({.*"workload":"lateness".*}\)$/\1/p' \
+			-e 's/.*hwtimer_bench: \({.*"cancel_arm_ns".*}\)$/\1/p'
 	rmmod hwtimer_bench 2>/dev/null
 fi
 exit $rc
