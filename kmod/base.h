@@ -106,8 +106,9 @@
  * queue as long as the user made it (epoll on dup()ed eventfds), which no
  * count of units bounds. So a pass does them while it has run less than
  * its bound (HWT_PASS_NS; in a hard interrupt, dev_expiry.c's
- * HWT_HARD_NS), and at least one, and leaves the rest to the file's
- * worker (dev_signal.c), which owes each pass its own.
+ * HWT_HARD_NS, counted from its first wake-up, since a hard pass's few
+ * units read no clock), and at least one, and leaves the rest to the
+ * file's worker (dev_signal.c), which owes each pass its own.
  *
  * A pass thus lasts at most HWT_PASS_NS plus one step of HWT_PASS_CHECK
  * cold units or one wake-up, as long as HWT_PASS_MIN cold units take less
