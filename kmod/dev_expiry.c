@@ -177,7 +177,7 @@ void hwt_file_bases_follow(struct hwt_file *hf)
 	for (clk = 0; clk < HWT_NR_CLOCKS; clk++) {
 		struct hwt_base *b = &hf->base[clk];
 
-		/* pairs with the barrier before set_bit() in hwt_file_bases_setup() */
+		/* pairs with the barrier before set_bit() in hwt_file_base_init() */
 		if (!test_bit_acquire(clk, &hf->clocks) ||
 		    !hwt_hrtimer_elsewhere(b))
 			continue;

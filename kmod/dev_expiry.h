@@ -29,7 +29,7 @@ static inline int hwt_file_base(struct hwt_file *hf, unsigned int clk,
 {
 	unsigned long need = hwt_bases_of(clk);
 
-	/* pairs with the barrier before set_bit() in hwt_file_bases_setup() */
+	/* pairs with the barrier before set_bit() in hwt_file_base_init() */
 	if (likely((smp_load_acquire(&hf->clocks) & need) == need))
 		return 0;
 	return hwt_file_bases_setup(hf, need, nowait);
