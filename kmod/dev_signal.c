@@ -273,11 +273,12 @@ static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
  * @hf: the file, locked
  * @sig: what the run collected under the lock
  *
- * The lock was taken by hwt_lock_signals(). The wake-ups are done with
- * @hf->sig_lock held, taken before the file's lock is dropped, so that a
- * MOD, CANCEL or DRAIN that ends one of the timers' armings afterwards
- * finds the run still busy or done (hwt_signals_wait()). Interrupts stay
- * as the hold found them until then.
+ * The lock was taken by hwt_lock_signals(). The eventfds' wake-ups are
+ * done with @hf->sig_lock held, taken before the file's lock is dropped,
+ * so that a MOD, CANCEL or DRAIN that ends one of the timers' armings
+ * afterwards finds the run still busy or done (hwt_signals_wait()).
+ * Interrupts stay as the hold found them until then. A run that signals
+ * no eventfd wakes readers once it has dropped the file's lock.
  *
  * Readers and pollers first: they are what the file is for, and nothing
  * counts their wake-ups; then the file's eventfd, then the timers'. Each
@@ -286,8 +287,9 @@ static void hwt_signal_leave(struct hwt_file *hf, struct hwt_efd *e)
  *
  * A pass (@sig->bound set) does them while it has run less than
  * @sig->bound (from its start, or from its first wake-up if it read no
- * clock as it began), and at least one: each walks a wait queue as long as its users made it
- * (epoll instances on dup()ed eventfds), which no budget of units covers.
+ * clock as it began), and at least one: each walks a wait queue as long
+ * as its users made it (epoll instances on dup()ed eventfds), which no
+ * budget of units covers.
  * The rest go, busy, to the file's worker, as a backlog does (base.h): a
  * pass is never longer than its bound and one wake-up.
  */
@@ -319,11 +321,10 @@ void hwt_unlock_signal(struct hwt_file *hf, struct hwt_signals *sig)
 		 * No eventfd: nothing a MOD or CANCEL waits for, and readers
 		 * need no order but the records' (hwt_signals_wait()).
 		 */
-		spin_unlock(&hf->lock);
+		spin_unlock_irqrestore(&hf->lock, sig->flags);
 		if (sig->poll)
 			wake_up_interruptible_poll(&hf->wq,
 						   EPOLLIN | EPOLLRDNORM);
-		local_irq_restore(sig->flags);
 		return;
 	}
 	spin_lock(&hf->sig_lock);
