@@ -36,6 +36,7 @@
 #include <linux/prandom.h>
 
 #include "wheel.c"
+#include "wheel_cascade.c"
 #include "wheel_clock.c"
 #ifndef HWT_BENCH_BEFORE
 #include "wheel_look.c"

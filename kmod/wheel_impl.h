@@ -2,9 +2,9 @@
 /*
  * What the parts of the wheel core share, and nobody else sees: wheel.c
  * places nodes (geometry, add, del, mod), wheel_look.c finds each level's
- * next event (wheel_look.h), wheel_clock.c moves the clock (pop, cascades,
- * forward, rebase). They need the level arithmetic below and each other's
- * node movers.
+ * next event (wheel_look.h), wheel_clock.c moves the clock (pop, forward,
+ * rebase), wheel_cascade.c moves slots' nodes down the levels. They need
+ * the level arithmetic below and each other's node movers.
  */
 #ifndef _HWT_WHEEL_IMPL_H
 #define _HWT_WHEEL_IMPL_H
@@ -267,6 +267,9 @@ static __always_inline void hwt_slot_emptied(struct hwt_wheel *w,
 /* wheel.c: parking and moving nodes */
 void hwt_park(struct hwt_wheel *w, struct hwt_node *n);
 void hwt_move(struct hwt_wheel *w, struct hwt_node *n);
+/* wheel_cascade.c: a slot's nodes one level down, as far as @budget goes */
+void hwt_cascade(struct hwt_wheel *w, unsigned int lvl, unsigned int idx,
+		 unsigned int *budget);
 
 /*
  * Queue @n, whose key is not before the clock, in slot @idx of

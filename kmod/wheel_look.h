@@ -3,7 +3,7 @@
  * hwtimer wheel core: what each level has to do next, and when (struct
  * hwt_events), as the two halves that move the clock share it:
  * wheel_look.c looks the events up and answers hwt_wheel_next() and its
- * kin, wheel_clock.c pops and cascades by them. The looks that every pop
+ * kin, wheel_clock.c and wheel_cascade.c pop and cascade by them. The looks that every pop
  * makes are inline here; see wheel.h for the design.
  */
 #ifndef _HWT_WHEEL_LOOK_H

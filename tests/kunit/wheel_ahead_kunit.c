@@ -12,6 +12,7 @@
 #include <linux/prandom.h>
 
 #include "wheel.c"
+#include "wheel_cascade.c"
 #include "wheel_clock.c"
 #include "wheel_look.c"
 #include "wheel_test.h"
