@@ -21,6 +21,10 @@
  *    timers (/proc/meminfo), for hwtimer, timerfd, POSIX timers and
  *    io_uring timeouts.
  *
+ *  - a cyclictest-like victim on every CPU, idle and under 100,000 timers
+ *    a second of hwtimer's and of stress-ng's timer stressors' shapes
+ *    (dev_bench_victim.c).
+ *
  * The expiry and one-at-a-time lateness parts are in dev_bench_expiry.c.
  * Output: one JSON object per line on stdout.
  */
@@ -620,5 +624,7 @@ int main(int argc, char **argv)
 		latency_all();
 	if (wanted(argc, argv, "memory"))
 		memory_all();
+	if (wanted(argc, argv, "victim"))
+		victim_all();
 	return 0;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What dev_bench.c (floors, arm + cancel, memory, main), dev_bench_uring.c
- * (arm + cancel through io_uring), dev_bench_expiry.c (expiry, lateness)
- * and dev_bench_cpu.c (CPU time) share.
+ * (arm + cancel through io_uring), dev_bench_expiry.c (expiry, lateness),
+ * dev_bench_cpu.c (CPU time) and dev_bench_victim.c (the rest of the
+ * machine under a load) share.
  */
 #ifndef HWT_DEV_BENCH_H
 #define HWT_DEV_BENCH_H
@@ -69,5 +70,7 @@ void herd_all(void);
 void latency_all(void);
 void uring_cmd_all(void);
 void trace_rate(uint64_t rate, bool all);
+/* dev_bench_victim.c: a cyclictest-like victim under each load */
+void victim_all(void);
 
 #endif /* HWT_DEV_BENCH_H */

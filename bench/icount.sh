@@ -12,7 +12,8 @@
 # the host is doing, and repeats from run to run. It ignores caches and
 # memory stalls (every instruction costs 1 ns): it ranks the work on a path.
 #
-# Each kernel, one boot: dev_bench floor arm_cancel uring rate, with
+# Each kernel, one boot: dev_bench floor arm_cancel uring rate victim (a
+# cyclictest-like victim under each 100,000/s load: dev_bench_victim.c), with
 # hwt_cputime.ko (bench/hwt_cputime.c) loaded, so that CPU per timer is
 # every CPU's busy time to the microsecond, interrupts and softirqs on an
 # idle CPU included (dev_bench_cpu.c), not /proc/stat's 10 ms ticks;
@@ -43,12 +44,15 @@
 # usage: bench/icount.sh OUT RAW
 # environment:
 #   HWT_ICOUNT_KERNELS  the labels of scripts/common.sh to run (default:
-#                       BENCH_KERNELS, else 6.1,6.12)
+#                       BENCH_KERNELS, else 6.1,6.12,6.12-rt)
 #   HWT_ICOUNT_SHIFT    icount's shift (default 0: 1 ns = 1 instruction)
 #   HWT_ICOUNT_CPU      the CPU model (default max,erms=off,fsrm=off)
 #   HWT_ICOUNT_SMP      vCPUs (default 2)
 #   HWT_ICOUNT_PARTS    dev_bench's sections (default
-#                       floor,arm_cancel,uring,rate)
+#                       floor,arm_cancel,uring,rate,victim)
+#   HWT_ICOUNT_RT_PARTS those of a PREEMPT_RT kernel (default rate,victim:
+#                       delivery and what it costs the rest of the machine,
+#                       as bench/guests.sh's 6.12-rt guest)
 #   HWT_GUEST_LOCK      a file to flock around each boot, as guests.sh
 #   HWT_ICOUNT_APPEND   more of the guest's command line, such as
 #                       DEV_BENCH_RATES=3000,10000 (dev_bench's environment:
@@ -58,10 +62,11 @@ set -uo pipefail
 
 out=$1/icount raw=$2
 mkdir -p "$out" "$raw"
-kernels=${HWT_ICOUNT_KERNELS:-${BENCH_KERNELS:-6.1,6.12}}
+kernels=${HWT_ICOUNT_KERNELS:-${BENCH_KERNELS:-6.1,6.12,6.12-rt}}
 shift_=${HWT_ICOUNT_SHIFT:-0}
 cpu=${HWT_ICOUNT_CPU:-max,erms=off,fsrm=off}
-parts=${HWT_ICOUNT_PARTS:-floor,arm_cancel,uring,rate}
+parts=${HWT_ICOUNT_PARTS:-floor,arm_cancel,uring,rate,victim}
+rt_parts=${HWT_ICOUNT_RT_PARTS:-rate,victim}
 src=$(hwt_src_dir)
 
 log "icount: building the library and dev_bench"
@@ -105,6 +110,8 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	smp=${HWT_ICOUNT_SMP:-2}
 	boot=()
 	[ "$label" = 6.1 ] && [ "$smp" -gt 1 ] && boot=(maxcpus=1 tsc=reliable)
+	p=$parts
+	[[ $label == *-rt ]] && p=$rt_parts
 	log "icount guest on stock $label ($rel): shift $shift_, $smp vCPU(s), -cpu $cpu"
 	"$HWT_TOP/tests/vm/build.sh" "$(hwt_stock_headers "$rel")" "$out/mod-$label" ||
 		die "module build against $rel failed"
@@ -118,7 +125,7 @@ for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	HWT_QEMU_ICOUNT=$shift_ HWT_QEMU_SMP=$smp HWT_QEMU_CPU=$cpu HWT_QEMU_MEM=4G \
 		"$HWT_TOP/tests/vm/qemu.sh" "$(hwt_stock_image "$rel")" "$out/$label.initrd.gz" \
 		bench "$out/$label.console" "$out/$label.results" 5400 \
-		hwt.bench=dev_bench "hwt.args=$parts" "${boot[@]}" ${HWT_ICOUNT_APPEND:-}
+		hwt.bench=dev_bench "hwt.args=$p" "${boot[@]}" ${HWT_ICOUNT_APPEND:-}
 	rc=$?
 	wall=$((SECONDS - t0))
 	[ -n "${HWT_GUEST_LOCK:-}" ] && flock -u 9

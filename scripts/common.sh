@@ -87,8 +87,8 @@ hwt_dev_bench() {
 	gcc -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -static \
 		-I"$HWT_TOP/uapi" -I"$HWT_TOP/userspace-tool/lib" -I"$1/include" \
 		"$b/dev_bench.c" "$b/dev_bench_cpu.c" "$b/dev_bench_expiry.c" \
-		"$b/dev_bench_trace.c" "$b/dev_bench_uring.c" "$b/uheap.c" \
-		"$1/lib/libhwtimer.a" -luring -o "$2"
+		"$b/dev_bench_trace.c" "$b/dev_bench_uring.c" "$b/dev_bench_victim.c" \
+		"$b/uheap.c" "$1/lib/libhwtimer.a" -luring -pthread -o "$2"
 }
 
 # hwt_trace_guest_build REL OUT: what bench/trace_rate.sh's and
