@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* bench/op_bench.c's stand-in for <linux/lockdep.h>: see bench/native/README. */
+#include "kshim/sync.h"
