@@ -16,7 +16,7 @@ categories (CATEGORIES, RULES below) add up to the total; the harness
 counted apart, and the door's count per pair is the rest.
 
 usage: op_breakdown.py CALLGRIND_OUT --door DOOR --pairs N --pending N
-                       [--top TOP] [--table]
+                       [--run OP_BENCH_JSON] [--top TOP] [--table]
 prints one JSON line for bench/run.sh's opcost.jsonl, or with --table a
 readable table (and, with --top, the costliest functions of each
 category).
@@ -273,6 +273,8 @@ def main():
     ap.add_argument("--pending", type=int, required=True)
     ap.add_argument("--top", type=int, default=0)
     ap.add_argument("--table", action="store_true")
+    ap.add_argument("--run", help="op_bench's own JSON line, for its "
+                    "counts of hrtimer arms")
     ap.add_argument("--tree", default=os.path.join(os.path.dirname(
         os.path.abspath(__file__)), ".."))
     a = ap.parse_args()
@@ -295,6 +297,13 @@ def main():
                          "cancel": round(marked["cancel"] / p, 1)}
     elif "pairs" in marked:
         row["per_op"] = {"mean": round(marked["pairs"] / p / 2, 1)}
+    if a.run:
+        ran = json.loads(a.run)
+        if ran.get("door") != a.door or ran.get("pairs") != p:
+            sys.exit(f"op_breakdown: --run is not of {a.door}, {p} pairs")
+        for k in ("per_call", "hrtimer_starts", "hrtimer_cancels"):
+            if k in ran:
+                row[k] = ran[k]
     if not a.table:
         print(json.dumps(row))
         return

@@ -94,6 +94,42 @@ for impl in wheel heap2 heap4 rbtree timer_list; do
 done
 # what the workloads cost around no structure: each one's own share is the rest
 callgrind "$out/core_bench" null null arm_cancel modify
+# the op path's doors: an ADD + CANCEL pair through BATCH, one ioctl per
+# op, the io_uring commands and the in-kernel API, and a userspace heap's
+# pair beside them, at 1,000 and 100,000 pending (bench/op_bench.c). The
+# module's own files, those of Kbuild's hwtimer-y that the op path
+# reaches, built over the shims of bench/native (bench/native/kstubs.c
+# names the rest); bench/op_breakdown.py sorts each pair's instructions
+# into categories.
+log "layer 1: the op path's instructions per ADD + CANCEL pair (bench/op_bench.c)"
+op_src=()
+for f in main wheel wheel_clock wheel_look base base_expiry api kbase dev_file \
+	dev_account dev_ids dev_timer dev_queue dev_expiry dev_timens dev_prep \
+	dev_ops dev_ioctl dev_batch dev_uring; do
+	op_src+=("$HWT_TOP/kmod/$f.c")
+done
+gcc -O2 -g -std=gnu11 -Wall -Wno-unused-function -Wno-incompatible-pointer-types \
+	-DHWT_SHIM_FAST -DHWT_WHEEL_HOOKS -DHWT_VERSION='"bench"' -DCONFIG_IO_URING=1 \
+	-DHWT_COMPAT_IO_URING_CMD_H -DHWT_COMPAT_URING_CMD_SQE \
+	-I"$HWT_TOP/bench/native/include" -I"$HWT_TOP/tests/native/include" \
+	-I"$HWT_TOP/kmod" -I"$HWT_TOP/kmod/include" -I"$HWT_TOP" -I"$HWT_TOP/bench" \
+	"$HWT_TOP/bench/op_bench.c" "$HWT_TOP/bench/uheap.c" "$HWT_TOP/bench/native/kshim.c" \
+	"$HWT_TOP/bench/native/kstubs.c" "${op_src[@]}" -o "$out/op_bench" ||
+	die "cannot build op_bench"
+: > "$raw/opcost.jsonl"
+op_pairs=100000
+for pend in 1000 100000; do
+	for door in batch one kapi uring_batch uring_one uheap; do
+		valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" \
+			--toggle-collect='measure_*' --compress-pos=no --compress-strings=no \
+			"$out/op_bench" -d $door -n $pend -p $op_pairs > "$out/cg.stdout" \
+			2>"$out/cg.stderr" ||
+			die "callgrind on op_bench -d $door -n $pend failed (see $out/cg.stderr)"
+		python3 "$HWT_TOP/bench/op_breakdown.py" "$out/cg.out" --door $door \
+			--pairs $op_pairs --pending $pend --run "$(cat "$out/cg.stdout")" \
+			>> "$raw/opcost.jsonl" || die "op_breakdown.py on $door/$pend failed"
+	done
+done
 # beside them, what the wheel did per operation: nodes moved, levels looked
 # at, looks at every level (a counting build, wheel_impl.h's look hooks)
 gcc -O2 -g -std=gnu11 -w -DHWT_SHIM_FAST -DHWT_WHEEL_COUNT \
