@@ -21,6 +21,7 @@ import sys
 
 import report_delivery as delivery
 import report_icount as icount
+import report_opcost as opcost
 from report_fmt import fmt_ns, ratio
 
 
@@ -674,6 +675,7 @@ def main():
             md.append(f'| {r["workload"]} | {r["moves_per_op"]:.2f} | {r["looks_per_op"]:.2f} | '
                       f'{r["combines_per_op"]:.2f} |')
         md.append('')
+    md += opcost.section(read_jsonl(os.path.join(raw, 'opcost.jsonl')))
     sweep = [r for r in native if r['workload'].startswith('sweep_')]
     if sweep:
         sw_impls = ['wheel', 'heap2', 'rbtree', 'timer_list']
