@@ -38,7 +38,9 @@ def section(rows):
     big = pendings[-1]
     md = ['### Where an ADD + CANCEL pair\'s instructions go (callgrind, native op path)', '',
           '`bench/op_bench.c` builds the module\'s own files for userspace over the shims of '
-          '`bench/native` (locks, clocks, hrtimers, the slab, user memory), loads it with its '
+          '`bench/native` (locks, clocks, hrtimers, the slab, user memory), with the kernel\'s '
+          'code generation (no SSE; an endbr64 and ftrace\'s nop at each function\'s entry), '
+          'loads it with its '
           'own `module_init()`, opens the device through its `open()`, and counts under '
           'callgrind what a pair costs through each door: a CANCEL of a random pending timer '
           'and an ADD with a relative deadline of 1 .. 60 s, no slack, no eventfd. Each door '
