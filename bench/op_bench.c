@@ -3,7 +3,7 @@
  * Layer 1 of make bench, the op path: what an ADD + CANCEL pair costs in
  * instructions through each door of the module, counted by callgrind
  * outside the kernel, as bench/core_bench.c counts the wheel alone. The
- * module's own files are built for userspace (bench/run.sh has the list)
+ * module's own files are built for userspace (bench/opcost.sh has the list)
  * over shims of the kernel's infrastructure (bench/native/include/kshim,
  * bench/native/kshim.c: locks, clocks, hrtimers, the slab, user memory,
  * pinned pages), and the module is loaded as the kernel would: its

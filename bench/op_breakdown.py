@@ -17,7 +17,7 @@ counted apart, and the door's count per pair is the rest.
 
 usage: op_breakdown.py CALLGRIND_OUT --door DOOR --pairs N --pending N
                        [--run OP_BENCH_JSON] [--top TOP] [--table]
-prints one JSON line for bench/run.sh's opcost.jsonl, or with --table a
+prints one JSON line for bench/opcost.sh's opcost.jsonl, or with --table a
 readable table (and, with --top, the costliest functions of each
 category).
 """
