@@ -383,6 +383,7 @@ static int hwt_prep(struct hwt_file *hf, struct hwt_prepped_op *s,
 	def = hwt_opdef(s->op.op);
 	if (!def || (s->op.flags & ~def->flags))
 		return -EINVAL;
+	s->def = def;
 	/* direct calls on the hot path, as the network stack makes them */
 	return INDIRECT_CALL_3(def->prep, hwt_prep_add, hwt_prep_cancel,
 			       hwt_prep_mod, hf, s, nowait);
@@ -462,8 +463,8 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 		}
 		if (s->op.result)
 			continue;
-		/* its prep succeeded: a known op */
-		s->op.result = INDIRECT_CALL_3(hwt_opdef(s->op.op)->run,
+		/* its prep succeeded: @def is known */
+		s->op.result = INDIRECT_CALL_3(s->def->run,
 					       hwt_do_add, hwt_do_cancel,
 					       hwt_do_mod, hf, s, &rs);
 		ended |= s->ended;

@@ -5,19 +5,22 @@
 #include "dev.h"
 
 struct eventfd_ctx;
+struct hwt_opdef;
 
 /*
  * One operation of a batch, with what it needs allocated beforehand: for
  * a timer with a period, slack or an eventfd, what it has besides its entry
  * (@ext), and for an eventfd, its context and an entry for it in case it
  * is not the file's last one; and the slack it arms with, its own or the
- * file's. @added is the timer an ADD created, for hwt_undo_adds();
- * @ended says that a MOD or CANCEL ended an arming whose eventfd a run was
- * signalling (hwt_signalling(), hwt_signals_wait()).
+ * file's. @def is what the operation is, once its prep passed; @added is
+ * the timer an ADD created, for hwt_undo_adds(); @ended says that a MOD
+ * or CANCEL ended an arming whose eventfd a run was signalling
+ * (hwt_signalling(), hwt_signals_wait()).
  */
 struct hwt_prepped_op {
 	struct hwtimer_op op;
 	u64 slack;
+	const struct hwt_opdef *def;
 	struct hwt_uext *ext;
 	struct hwt_utimer *added;
 	struct eventfd_ctx *ctx;

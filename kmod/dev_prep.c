@@ -145,9 +145,14 @@ void hwt_prepped_free(struct hwt_prepped_op *preps, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		hwt_uext_free(preps[i].ext);
-		if (preps[i].ctx)
-			eventfd_ctx_put(preps[i].ctx);
-		kfree(preps[i].efd);
+		struct hwt_prepped_op *s = &preps[i];
+
+		/* a plain timer's prep allocated nothing */
+		if (likely(!s->ext && !s->ctx && !s->efd))
+			continue;
+		hwt_uext_free(s->ext);
+		if (s->ctx)
+			eventfd_ctx_put(s->ctx);
+		kfree(s->efd);
 	}
 }
