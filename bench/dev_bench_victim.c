@@ -9,7 +9,8 @@
  * timers a second for a second:
  *
  *  - hwtimer's expiry ring and hwtimer's read(), dev_bench rate's loads
- *    (dev_bench_expiry.c);
+ *    (dev_bench_expiry.c), and what a program would use instead, its own
+ *    heap and one timerfd;
  *  - stress-ng's timer stressor (--timer 1 --timer-freq 100000): one POSIX
  *    timer on CLOCK_REALTIME, periodic, SIGEV_SIGNAL to a handler that
  *    counts;
@@ -180,8 +181,11 @@ static void victims_report(const char *name, uint64_t from, uint64_t to,
 	emit("victim", name, "late_p99_ns", (double)all[n * 99 / 100], extra);
 }
 
-/* a hwtimer way at VICTIM_RATE: the victims' window is its timers' */
-static void victim_hwtimer(enum way way, const char *name)
+/*
+ * A hwtimer way at VICTIM_RATE, or with @heap the heap + one timerfd: the
+ * victims' window is from the first deadline to the last timer taken.
+ */
+static void victim_timers(enum way way, bool heap, const char *name)
 {
 	static struct rec_log log[VICTIM_RATE];
 	static int64_t late[VICTIM_RATE];
@@ -195,7 +199,10 @@ static void victim_hwtimer(enum way way, const char *name)
 	memset(log, 0, sizeof(log));
 	victims_start();
 	b0 = busy_ns();
-	expiry_hwtimer(late, 0, way, name);
+	if (heap)
+		expiry_uheap(late);
+	else
+		expiry_hwtimer(late, 0, way, name);
 	b0 = busy_ns() - b0;
 	victims_stop_all();
 	rec_log = NULL;
@@ -307,8 +314,9 @@ void victim_all(void)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		fprintf(stderr, "dev_bench: victim: mlockall: %s\n", strerror(errno));
 	victim_idle();
-	victim_hwtimer(WAY_RING, "hwtimer expiry ring");
-	victim_hwtimer(WAY_READ, "hwtimer read()");
+	victim_timers(WAY_RING, false, "hwtimer expiry ring");
+	victim_timers(WAY_READ, false, "hwtimer read()");
+	victim_timers(WAY_READ, true, "userspace heap + one timerfd");
 	victim_stressor(1, "stress-ng --timer");
 	victim_stressor(HRT_PROCS, "stress-ng --hrtimers");
 	munlockall();
