@@ -245,16 +245,23 @@ void hwt_base_rearm(struct hwt_base *b)
 /*
  * Arm for a node just queued: the window from its deadline to its slack's
  * end, or the wheel's next if the node made its slot big enough to be
- * cascaded ahead of its start (@early, hwt_wheel_early()).
+ * cascaded ahead of its start (@early, hwt_wheel_early()). Most nodes end
+ * after the armed window, which then stands: that is looked at here, as
+ * hwt_base_arm() would, without the call.
  */
-static void hwt_base_arm_node(struct hwt_base *b, const struct hwt_node *n,
-			      bool early)
+static inline void hwt_base_arm_node(struct hwt_base *b,
+				     const struct hwt_node *n, bool early)
 {
+	u64 latest;
+
 	if (unlikely(early)) {
 		hwt_base_arm_next(b);
 		return;
 	}
-	hwt_base_arm(b, n->expires, hwt_wheel_late(b->wheel, n));
+	latest = hwt_wheel_late(b->wheel, n);
+	if (likely(b->armed != U64_MAX) && (s64)(latest - b->armed) >= 0)
+		return;
+	hwt_base_arm(b, n->expires, latest);
 }
 
 /**
