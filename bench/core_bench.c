@@ -36,8 +36,9 @@
 #include <linux/prandom.h>
 
 #include "wheel.c"
-/* a wheel from before the cascades had a file of their own has none */
+/* a wheel from before the split of wheel.c and wheel_clock.c has neither */
 #if __has_include("wheel_cascade.c")
+#include "wheel_geometry.c"
 #include "wheel_cascade.c"
 #endif
 #include "wheel_clock.c"

@@ -38,7 +38,7 @@ op_kflags=(-fno-pie -mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx -mno-red-zon
 	-fcf-protection=branch -pg -mfentry -mnop-mcount)
 rm -rf "$out/op_obj"
 mkdir -p "$out/op_obj"
-for f in main wheel wheel_clock wheel_cascade wheel_look base base_expiry api kbase dev_file \
+for f in main wheel wheel_geometry wheel_clock wheel_cascade wheel_look base base_expiry api kbase dev_file \
 	dev_account dev_ids dev_timer dev_queue dev_expiry dev_timens dev_prep \
 	dev_ops dev_ioctl dev_batch dev_uring; do
 	gcc "${op_cflags[@]}" "${op_kflags[@]}" -c "$HWT_TOP/kmod/$f.c" -o "$out/op_obj/$f.o" ||

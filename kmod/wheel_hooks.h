@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the module's build of the wheel core (wheel.c, wheel_look.c,
- * wheel_clock.c and wheel_cascade.c, with HWT_WHEEL_HOOKS) does besides moving nodes: it
+ * What the module's build of the wheel core (wheel*.c, with
+ * HWT_WHEEL_HOOKS) does besides moving nodes: it
  * traces cascades, and it keeps per-CPU occupancy counts, so that sysfs
  * can show what every wheel of the system holds by adding up one row per
  * CPU instead of walking, and locking, every wheel. The userspace build of

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the parts of the wheel core share, and nobody else sees: wheel.c
- * places nodes (geometry, add, del, mod), wheel_look.c finds each level's
+ * What the parts of the wheel core share, and nobody else sees:
+ * wheel_geometry.c sets the wheel up (geometry, init, clear), wheel.c
+ * places nodes (add, del, mod), wheel_look.c finds each level's
  * next event (wheel_look.h), wheel_clock.c moves the clock (pop, forward,
  * rebase), wheel_cascade.c moves slots' nodes down the levels. They need
  * the level arithmetic below and each other's node movers.

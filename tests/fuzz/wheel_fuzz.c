@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "wheel.c"
+#include "wheel_geometry.c"
 #include "wheel_cascade.c"
 #include "wheel_clock.c"
 #include "wheel_look.c"

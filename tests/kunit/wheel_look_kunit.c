@@ -15,6 +15,7 @@
 #include <kunit/test.h>
 
 #include "wheel.c"
+#include "wheel_geometry.c"
 #include "wheel_cascade.c"
 #include "wheel_clock.c"
 #include "wheel_look.c"

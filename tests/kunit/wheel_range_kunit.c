@@ -12,6 +12,7 @@
 #include <linux/prandom.h>
 
 #include "wheel.c"
+#include "wheel_geometry.c"
 #include "wheel_cascade.c"
 #include "wheel_clock.c"
 #include "wheel_look.c"

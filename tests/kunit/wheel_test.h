@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers of the wheel core's KUnit suites (tests/kunit/wheel_*_kunit.c),
- * which include the core's source (wheel.c, wheel_cascade.c, wheel_clock.c
- * and wheel_look.c) before this file, in the kernel and natively alike.
+ * which include the core's source (wheel*.c) before this file, in the
+ * kernel and natively alike.
  */
 #ifndef _HWT_WHEEL_TEST_H
 #define _HWT_WHEEL_TEST_H
