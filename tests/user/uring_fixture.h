@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the io_uring suites share: the fixture of uring_test and
- * uring_batch_test, one open /dev/hwtimer and a 64-entry ring, named after
- * each suite; a way to submit one SQE and take its CQE; and a way to reap
- * many CQEs (uring_sqe_test and uring_order_test use those). Include it
- * once, after kselftest_harness.h, helpers.h and liburing.h.
+ * What the io_uring suites share: the fixture of uring_test,
+ * uring_submit_test and uring_batch_test, one open /dev/hwtimer and a
+ * 64-entry ring, named after each suite; a way to submit one SQE and take
+ * its CQE, and a short ADD so submitted; and a way to reap many CQEs
+ * (uring_sqe_test and uring_order_test use those). Include it once, after
+ * kselftest_harness.h, helpers.h, liburing.h and libhwtimer.h.
  */
 #ifndef _HWT_URING_FIXTURE_H
 #define _HWT_URING_FIXTURE_H
@@ -26,6 +27,15 @@ static inline int submit_one(struct io_uring *ring, uint64_t *user_data)
 		*user_data = cqe->user_data;
 	io_uring_cqe_seen(ring, cqe);
 	return ret;
+}
+
+/* a short ADD on CLOCK_MONOTONIC, submitted alone: its id, or an errno */
+static inline int uring_add(struct io_uring *ring, int fd, uint64_t expires,
+			    unsigned int flags, uint64_t cookie)
+{
+	hwtimer_uring_prep_add(io_uring_get_sqe(ring), fd, CLOCK_MONOTONIC,
+			       expires, flags, cookie);
+	return submit_one(ring, NULL);
 }
 
 /* reap @n CQEs of @ring into @res, indexed by user_data (< @n) */
