@@ -85,19 +85,6 @@ static struct hwt_efd *hwt_efd_of(struct hwt_file *hf, struct hwt_prepped_op *s)
 }
 
 /*
- * The clock index of an ADD: that of @op->clockid, or HWT_CLK_ELAPSED for a
- * relative CLOCK_REALTIME deadline. -EINVAL for a clock hwtimer lacks.
- */
-static int hwt_op_clk(const struct hwtimer_op *op)
-{
-	int clk = hwt_clock_index(op->clockid);
-
-	if (clk == HWT_CLK_REAL && !(op->flags & HWTIMER_F_ABS))
-		return HWT_CLK_ELAPSED;
-	return clk;
-}
-
-/*
  * @rs->prepaid: units a chunk charged its user at once for its ADDs; each
  * whose entry needs one takes it, or charges its own once they are gone
  */
@@ -106,7 +93,7 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 {
 	struct hwt_nows *nows = &rs->nows;
 	struct hwtimer_op *op = &s->op;
-	unsigned int clk = hwt_op_clk(op);
+	unsigned int clk = s->clk;
 	unsigned long rearms = hwt_rearms(hwt_uflags(op->flags), op->period);
 	u64 now, deadline, asked;
 	struct hwt_utimer *t;

@@ -12,10 +12,11 @@ struct hwt_opdef;
  * a timer with a period, slack or an eventfd, what it has besides its entry
  * (@ext), and for an eventfd, its context and an entry for it in case it
  * is not the file's last one; and the slack it arms with, its own or the
- * file's. @def is what the operation is, once its prep passed; @added is
- * the timer an ADD created, for hwt_undo_adds(); @ended says that a MOD
- * or CANCEL ended an arming whose eventfd a run was signalling
- * (hwt_signalling(), hwt_signals_wait()).
+ * file's. @def is what the operation is, once its prep passed, and @clk
+ * an ADD's clock index (HWT_CLK_ELAPSED for a relative CLOCK_REALTIME
+ * deadline); @added is the timer an ADD created, for hwt_undo_adds();
+ * @ended says that a MOD or CANCEL ended an arming whose eventfd a run was
+ * signalling (hwt_signalling(), hwt_signals_wait()).
  */
 struct hwt_prepped_op {
 	struct hwtimer_op op;
@@ -25,6 +26,7 @@ struct hwt_prepped_op {
 	struct hwt_utimer *added;
 	struct eventfd_ctx *ctx;
 	struct hwt_efd *efd;
+	unsigned int clk;
 	bool ended;
 };
 

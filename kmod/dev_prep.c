@@ -69,6 +69,9 @@ int hwt_prep_add(struct hwt_file *hf, struct hwt_prepped_op *s, bool nowait)
 	clk = hwt_clock_index(op->clockid);
 	if (clk < 0)
 		return clk;
+	/* a relative CLOCK_REALTIME deadline is elapsed time */
+	s->clk = clk == HWT_CLK_REAL && !(f & HWTIMER_F_ABS) ?
+		 HWT_CLK_ELAPSED : clk;
 	/* the bases count against the user's timers from their set-up */
 	ret = hwt_file_base(hf, clk, nowait);
 	if (!ret && (f & HWTIMER_F_CANCEL_ON_SET))
