@@ -70,9 +70,11 @@ static inline void wait_done(struct kunit *test, struct completion *c,
 /* Poll until @cond or @ms pass; the test then checks @cond itself. */
 #define wait_until(cond, ms) ({						\
 	unsigned int __left = (ms);					\
-	while (!(cond) && __left--)					\
-		msleep(1);						\
-	(cond);								\
+	bool __met;							\
+									\
+	while (!(__met = (cond)) && __left--)				\
+		fsleep(1000);						\
+	__met;								\
 })
 
 #endif /* _HWT_API_TEST_H */
