@@ -33,7 +33,6 @@
 #include "api_test.h"
 #include "compat/compat.h"
 
-
 /* Two online CPUs, or skip. */
 static void two_cpus(struct kunit *test, unsigned int *a, unsigned int *b)
 {

@@ -129,7 +129,8 @@ static void check_clock_never_early(struct kunit *test, unsigned int clock)
 
 		if (i & 1)
 			KUNIT_EXPECT_EQ(test, hwtimer_start(&p[i].t,
-				hwtimer_now(&p[i].t) + delay, 0, HWTIMER_ABS), 0);
+							    hwtimer_now(&p[i].t) + delay,
+							    0, HWTIMER_ABS), 0);
 		else
 			KUNIT_EXPECT_EQ(test, hwtimer_start(&p[i].t, delay, 0,
 							    HWTIMER_REL), 0);
@@ -225,7 +226,7 @@ static void kbase_rejects_bad_arguments(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0, 0x100), -EINVAL);
 	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, 0,
-			HWTIMER_IF_EARLIER | HWTIMER_IF_IDLE), -EINVAL);
+					    HWTIMER_IF_EARLIER | HWTIMER_IF_IDLE), -EINVAL);
 	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, U64_MAX, 0, HWTIMER_REL), -ERANGE);
 	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, U64_MAX, 0, HWTIMER_ABS), -ERANGE);
 	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, MS, U64_MAX, HWTIMER_REL), -ERANGE);

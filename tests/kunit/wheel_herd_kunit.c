@@ -398,8 +398,8 @@ static void herd_stress(struct kunit *test, unsigned int shift,
 		case 6:				/* the clock is set back */
 			if (r & 0xc000)
 				goto advance;
-			d = prandom_u32_state(&m->rnd) % (u32)min_t(u64, 4 * (tick << HWT_LVL_BITS),
-								      U32_MAX);
+			d = prandom_u32_state(&m->rnd) %
+			    (u32)min_t(u64, 4 * (tick << HWT_LVL_BITS), U32_MAX);
 			m->now -= d;
 			hwt_wheel_rebase(m->w, m->now);
 			m->setbacks++;

@@ -604,7 +604,8 @@ static void wheel_fixed_delay_spaces_from_fire(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hwt_period_next(d, d + 7, d + 8, p, true, &over), d + 7 + p);
 	KUNIT_EXPECT_EQ(test, over, 0ULL);
 	/* re-armed late: skip whole periods from the fire time, no burst */
-	KUNIT_EXPECT_EQ(test, hwt_period_next(d, d + 7, d + 7 + 250, p, true, &over), d + 7 + 3 * p);
+	KUNIT_EXPECT_EQ(test, hwt_period_next(d, d + 7, d + 7 + 250, p, true, &over),
+			d + 7 + 3 * p);
 	KUNIT_EXPECT_EQ(test, over, 2ULL);
 }
 

@@ -35,6 +35,46 @@ static u64 slots_ahead(const struct hwt_wheel *w, unsigned int lvl, u64 key,
 	return ((key >> s) - (clk >> s)) & (U64_MAX >> s);
 }
 
+/* The keys of look_level_of_a_key_in_every_geometry(), in one geometry. */
+static void look_levels_of_keys(struct kunit *test, struct hwt_wheel *w,
+				unsigned int shift, unsigned int levels)
+{
+	u64 tick = 1ULL << shift, horizon, clk;
+	unsigned int l, d;
+
+	horizon = min(hwt_wheel_horizon(w), 1ULL << 62);
+	clk = w->clk;
+	for (l = 0; l <= levels; l++) {
+		/* 64 slots of level l, if that fits */
+		u64 edge = shift + HWT_LVL_BITS * (l + 1) + 1 < 63 ?
+			   (HWT_LVL_SIZE * tick) << (l * HWT_LVL_BITS) :
+			   horizon;
+
+		for (d = 0; d < 6; d++) {
+			static const s64 around[] = { 1, 63, -1, 0, 1, 2 };
+			u64 ahead = d < 2 ? around[d] * tick :
+				    edge + around[d] * (s64)tick;
+			unsigned int lvl;
+			u64 key;
+
+			if (ahead >= horizon || (d >= 2 && edge >= horizon))
+				ahead = horizon - tick;
+			key = clk + (ahead & ~(tick - 1));
+			lvl = hwt_level(w, key, clk);
+			KUNIT_ASSERT_LT_MSG(test, lvl, levels,
+					    "shift %u levels %u ahead %llu",
+					    shift, levels,
+					    (unsigned long long)ahead);
+			KUNIT_ASSERT_LE(test, slots_ahead(w, lvl, key, clk),
+					(u64)w->lvl[lvl].mask);
+			if (lvl)
+				KUNIT_ASSERT_GE(test,
+						slots_ahead(w, lvl - 1, key, clk),
+						(u64)HWT_LVL_SIZE);
+		}
+	}
+}
+
 /*
  * Every geometry, clocks anywhere (wrapping ones too), keys from a tick
  * ahead to the horizon and around every level's boundaries: hwt_level()
@@ -47,7 +87,7 @@ static void look_level_of_a_key_in_every_geometry(struct kunit *test)
 		0, (1ULL << 40) + 12345, (1ULL << 63) - 777777,
 		U64_MAX - (1ULL << 35),
 	};
-	unsigned int shift, levels, c, l, d;
+	unsigned int shift, levels, c;
 	struct hwt_wheel *w = new_wheel(test, HWT_SHIFT_MIN, 0, 0);
 
 	for (shift = HWT_SHIFT_MIN; shift <= HWT_SHIFT_MAX; shift++) {
@@ -55,41 +95,9 @@ static void look_level_of_a_key_in_every_geometry(struct kunit *test)
 
 		for (levels = 1; levels <= max; levels++) {
 			for (c = 0; c < ARRAY_SIZE(clocks); c++) {
-				u64 tick = 1ULL << shift, horizon, clk;
-
 				KUNIT_ASSERT_EQ(test, hwt_wheel_init(w, shift, levels,
 								     clocks[c]), 0);
-				horizon = min(hwt_wheel_horizon(w), 1ULL << 62);
-				clk = w->clk;
-				for (l = 0; l <= levels; l++) {
-					/* 64 slots of level l, if that fits */
-					u64 edge = shift + HWT_LVL_BITS * (l + 1) + 1 < 63 ?
-						   (HWT_LVL_SIZE * tick) << (l * HWT_LVL_BITS) :
-						   horizon;
-
-					for (d = 0; d < 6; d++) {
-						static const s64 around[] = { 1, 63, -1, 0, 1, 2 };
-						u64 ahead = d < 2 ? around[d] * tick :
-							    edge + around[d] * (s64)tick;
-						unsigned int lvl;
-						u64 key;
-
-						if (ahead >= horizon || (d >= 2 && edge >= horizon))
-							ahead = horizon - tick;
-						key = clk + (ahead & ~(tick - 1));
-						lvl = hwt_level(w, key, clk);
-						KUNIT_ASSERT_LT_MSG(test, lvl, levels,
-								    "shift %u levels %u ahead %llu",
-								    shift, levels,
-								    (unsigned long long)ahead);
-						KUNIT_ASSERT_LE(test, slots_ahead(w, lvl, key, clk),
-								(u64)w->lvl[lvl].mask);
-						if (lvl)
-							KUNIT_ASSERT_GE(test,
-									slots_ahead(w, lvl - 1, key, clk),
-									(u64)HWT_LVL_SIZE);
-					}
-				}
+				look_levels_of_keys(test, w, shift, levels);
 			}
 		}
 	}

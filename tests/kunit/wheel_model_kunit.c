@@ -251,8 +251,8 @@ advance:
 			check_wheel(test, m->w);
 #ifdef MODEL_DEBUG
 		printf("op %u r%%16=%u now=%llu clk=%llu high=%llu pending=%lu\n", op, r % 16,
-			(unsigned long long)m->now, (unsigned long long)m->w->clk,
-			(unsigned long long)m->w->high, hwt_wheel_pending(m->w));
+		       (unsigned long long)m->now, (unsigned long long)m->w->clk,
+		       (unsigned long long)m->w->high, hwt_wheel_pending(m->w));
 #endif
 	}
 	model_advance(test, m, 2 * m->reach);

@@ -8,7 +8,7 @@
 #define _HWT_WHEEL_TEST_H
 
 #define SHIFT	20
-#define TICK	(1ULL << SHIFT)
+#define TICK	BIT_ULL(SHIFT)
 #define SEC	1000000000ULL
 #define MS	1000000ULL
 #define YEAR	(365ULL * 24 * 3600 * SEC)
@@ -100,7 +100,7 @@ static struct hwt_node *run_until_budget(struct kunit *test,
 }
 
 static __maybe_unused struct hwt_node *run_until(struct kunit *test, struct hwt_wheel *w,
-				  u64 *now, u64 until, unsigned int *wakeups)
+						 u64 *now, u64 until, unsigned int *wakeups)
 {
 	return run_until_budget(test, w, now, until, wakeups, UNLIMITED);
 }
@@ -126,7 +126,7 @@ static __maybe_unused unsigned int lvl_count(const struct hwt_wheel *w,
  * left half cascaded holds the clock before its first key.
  */
 static __maybe_unused void check_wheel(struct kunit *test,
-					const struct hwt_wheel *w)
+				       const struct hwt_wheel *w)
 {
 	unsigned long total = 0, parked = 0;
 	const struct hwt_node *n;
