@@ -113,7 +113,7 @@ TEST_F(abi, add_ignores_its_output_fields)
 		.clockid = CLOCK_MONOTONIC, .expires = SEC,
 		.id = 77, .gen = 77, .result = -5,
 	};
-	uint32_t first;
+	__u32 first;
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	first = op.id;
@@ -185,7 +185,7 @@ TEST_F(abi, add_struct_across_pages_is_read_intact)
 	ASSERT_NE(MAP_FAILED, map);
 	op = op_across_pages(map);
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, op));
-	EXPECT_EQ((uint32_t)HWTIMER_OP_ADD, op->op);
+	EXPECT_EQ((__u32)HWTIMER_OP_ADD, op->op);
 	ASSERT_EQ(0, t_get(self->fd, op->id, &g));
 	EXPECT_EQ(0x1122334455667788ULL, g.cookie);
 	munmap(map, 8192);
@@ -219,7 +219,7 @@ TEST_F(abi, add_short_struct_einval)
 
 TEST_F(abi, add_longer_struct_with_zero_tail_works)
 {
-	struct { struct hwtimer_op op; uint64_t future[2]; } big = {
+	struct { struct hwtimer_op op; __u64 future[2]; } big = {
 		.op = { .clockid = CLOCK_MONOTONIC, .expires = SEC },
 	};
 
@@ -230,7 +230,7 @@ TEST_F(abi, add_longer_struct_with_zero_tail_works)
 
 TEST_F(abi, add_longer_struct_with_unknown_field_e2big)
 {
-	struct { struct hwtimer_op op; uint64_t future[2]; } big = {
+	struct { struct hwtimer_op op; __u64 future[2]; } big = {
 		.op = { .clockid = CLOCK_MONOTONIC, .expires = SEC },
 		.future = { 0, 1 },
 	};
@@ -243,7 +243,7 @@ TEST_F(abi, add_longer_struct_with_unknown_field_e2big)
 TEST_F(abi, get_ignores_its_output_fields)
 {
 	struct hwtimer_get g;
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 5, &id));
 	ASSERT_EQ(0, t_get(self->fd, id, &g));

@@ -16,8 +16,8 @@ HWT_DEV_FIXTURE(batch)
 
 /* BATCH */
 
-static long batch(int fd, struct hwtimer_op *ops, uint32_t n, uint32_t flags,
-		  uint32_t *done)
+static long batch(int fd, struct hwtimer_op *ops, __u32 n, __u32 flags,
+		  __u32 *done)
 {
 	struct hwtimer_batch b = {
 		.ops = (uintptr_t)ops, .count = n,
@@ -39,7 +39,7 @@ TEST_F(batch, batch_gives_each_op_its_result)
 		{ .op = HWTIMER_OP_ADD, .flags = HWTIMER_F_REALTIME,
 		  .clockid = CLOCK_REALTIME, .expires = SEC },
 	};
-	uint32_t done;
+	__u32 done;
 
 	EXPECT_EQ(4, batch(self->fd, ops, 4, 0, &done));
 	EXPECT_EQ(4U, done);
@@ -58,7 +58,7 @@ TEST_F(batch, batch_stop_on_error_stops)
 		{ .op = HWTIMER_OP_CANCEL, .id = 99999 },
 		{ .op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC, .expires = SEC },
 	};
-	uint32_t done;
+	__u32 done;
 
 	EXPECT_EQ(2, batch(self->fd, ops, 3, HWTIMER_BATCH_STOP_ON_ERROR, &done));
 	EXPECT_EQ(2U, done);
@@ -69,9 +69,9 @@ TEST_F(batch, batch_stop_on_error_stops)
 /* a failure on the last entry of a kernel-side chunk still stops the batch */
 TEST_F(batch, batch_stop_on_error_at_every_position)
 {
-	const uint32_t n = 200;
+	const __u32 n = 200;
 	struct hwtimer_op *ops = calloc(n, sizeof(*ops));
-	uint32_t bad, i, done;
+	__u32 bad, i, done;
 
 	ASSERT_NE(NULL, ops);
 	for (bad = 60; bad < 132; bad++) {
@@ -94,9 +94,9 @@ TEST_F(batch, batch_stop_on_error_at_every_position)
 
 TEST_F(batch, batch_of_thousands)
 {
-	const uint32_t n = 4096;
+	const __u32 n = 4096;
 	struct hwtimer_op *ops = calloc(n, sizeof(*ops));
-	uint32_t i;
+	__u32 i;
 
 	ASSERT_NE(NULL, ops);
 	for (i = 0; i < n; i++) {
@@ -168,7 +168,7 @@ TEST_F(batch, batch_resubmits_as_it_came_back)
 	ASSERT_EQ(3, t_ioctl(self->fd, HWTIMER_IOC_BATCH, &b));
 	for (i = 0; i < 3; i++) {
 		EXPECT_EQ(0, ops[i].result);
-		EXPECT_EQ((uint32_t)i + 4, ops[i].id);
+		EXPECT_EQ((__u32)i + 4, ops[i].id);
 		/* now CANCEL them: the ids and generations are in place */
 		ops[i].op = HWTIMER_OP_CANCEL;
 		ops[i].flags = HWTIMER_F_GEN;
@@ -204,7 +204,7 @@ static void fill_adds(struct hwtimer_op *ops, unsigned int n)
 }
 
 /* How many timers the file holds: DRAIN counts the pending ones. */
-static uint32_t drain_count(int fd)
+static __u32 drain_count(int fd)
 {
 	struct hwtimer_drain d = { 0 };
 
@@ -239,7 +239,7 @@ TEST_F(batch, batch_stops_before_a_read_only_chunk)
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned int per = page / sizeof(struct hwtimer_op), i;
 	struct hwtimer_op *ops;
-	uint32_t done = 0;
+	__u32 done = 0;
 	char *map;
 
 	ASSERT_LE(64U, per);
@@ -306,7 +306,7 @@ TEST_F(batch, batch_results_survive_a_racing_mprotect)
 	struct flipper f = { .size = 4 * sysconf(_SC_PAGESIZE) };
 	unsigned int n = f.size / sizeof(struct hwtimer_op), round, i;
 	unsigned int faulted = 0, partial = 0;
-	uint64_t reported = 0;
+	__u64 reported = 0;
 	struct hwtimer_op *ops;
 	pthread_t th;
 
@@ -351,14 +351,14 @@ TEST_F(batch, drain_stops_before_a_read_only_chunk)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct hwtimer_drain d = { .max = 300 };
-	uint32_t *ids;
+	__u32 *ids;
 	char *map;
 	int i;
 
 	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, map);
-	ids = (uint32_t *)(map + page) - 256;
+	ids = (__u32 *)(map + page) - 256;
 	d.ids = (uintptr_t)ids;
 	for (i = 0; i < 300; i++)
 		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
@@ -384,7 +384,7 @@ TEST_F(batch, drain_stops_before_a_read_only_chunk)
 TEST_F(batch, drain_finds_the_few_left_among_many_freed_ids)
 {
 	struct hwtimer_op *ops = calloc(10000, sizeof(*ops));
-	uint32_t ids[16], i;
+	__u32 ids[16], i;
 	struct hwtimer_drain d = { .ids = (uintptr_t)ids, .max = 16 };
 
 	ASSERT_NE(NULL, ops);
@@ -413,7 +413,7 @@ TEST_F(batch, an_empty_file_gives_its_table_back)
 {
 	struct hwtimer_op *ops = calloc(10000, sizeof(*ops));
 	struct hwtimer_drain d = { 0 };
-	uint32_t i, id;
+	__u32 i, id;
 
 	ASSERT_NE(NULL, ops);
 	fill_adds(ops, 10000);
@@ -441,7 +441,7 @@ TEST_F(batch, an_empty_file_gives_its_table_back)
 TEST_F(batch, drain_bad_array_efault_cancels_nothing)
 {
 	struct hwtimer_drain d = { .ids = 8, .max = 4 };
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
 	EXPECT_EQ(-EFAULT, t_ioctl(self->fd, HWTIMER_IOC_DRAIN, &d));

@@ -46,7 +46,7 @@ FIXTURE_TEARDOWN(bound)
 	close(self->fd);
 }
 
-static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
+static long batch(int fd, struct hwtimer_op *ops, __u32 n)
 {
 	struct hwtimer_batch b = {
 		.ops = (uintptr_t)ops, .count = n, .op_size = sizeof(*ops),
@@ -59,17 +59,17 @@ static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
  * Add @n one-shot MONOTONIC timers, timer i at @base + i * @step % @mod
  * (@mod 0: no modulo), cookie i. Returns 0, or the first error.
  */
-static long add_many(int fd, uint32_t n, uint32_t flags, uint64_t base,
-		     uint64_t step, uint64_t mod)
+static long add_many(int fd, __u32 n, __u32 flags, __u64 base,
+		     __u64 step, __u64 mod)
 {
 	static struct hwtimer_op ops[4096];
-	uint32_t i, k, chunk;
+	__u32 i, k, chunk;
 	long ret;
 
 	for (i = 0; i < n; i += chunk) {
 		chunk = n - i < 4096 ? n - i : 4096;
 		for (k = 0; k < chunk; k++) {
-			uint64_t off = (uint64_t)(i + k) * step;
+			__u64 off = (__u64)(i + k) * step;
 
 			ops[k] = (struct hwtimer_op){
 				.op = HWTIMER_OP_ADD, .flags = flags,
@@ -88,9 +88,9 @@ static long add_many(int fd, uint32_t n, uint32_t flags, uint64_t base,
 }
 
 /* ns one ADD of add_many() takes here, timed over @n on a scratch file */
-static uint64_t add_cost(uint32_t n)
+static __u64 add_cost(__u32 n)
 {
-	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC);
+	__u64 t0 = t_now_ns(CLOCK_MONOTONIC);
 	int fd = t_open();
 
 	if (fd < 0 || add_many(fd, n, 0, 3600 * SEC, 1, 0))
@@ -122,10 +122,10 @@ TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
 {
 	const size_t tracelen = 64 << 20;
 	unsigned long long budget = t_sysfs_u64("wheel/pass_budget");
-	uint64_t l2, start, per;
+	__u64 l2, start, per;
 	unsigned long long passes = 0, fired = 0, moved = 0, most = 0, units = 0;
 	struct hwtimer_info info = { 0 };
-	uint32_t n = 1000000;
+	__u32 n = 1000000;
 	char *trace, *p;
 
 	if (getenv("HWT_BOUND_N"))
@@ -208,8 +208,8 @@ TEST_F_TIMEOUT(bound, backlog_drains_without_rearming, 900)
 	unsigned long long budget = t_sysfs_u64("wheel/pass_budget");
 	unsigned long long deferred, arms, cont, handed;
 	struct hwtimer_info info = { 0 };
-	uint64_t start, per;
-	uint32_t n = 100000;
+	__u64 start, per;
+	__u32 n = 100000;
 
 	if (getenv("HWT_BACKLOG_N"))
 		n = strtoul(getenv("HWT_BACKLOG_N"), NULL, 0);
@@ -247,10 +247,10 @@ TEST_F_TIMEOUT(bound, backlog_drains_without_rearming, 900)
  * since). A machine slower than that estimate gets a new file and thrice
  * the time, up to twice.
  */
-static void rearm_ops(struct hwtimer_op *ops, uint32_t i, uint32_t chunk,
-		      uint64_t start, int efd)
+static void rearm_ops(struct hwtimer_op *ops, __u32 i, __u32 chunk,
+		      __u64 start, int efd)
 {
-	uint32_t k;
+	__u32 k;
 
 	for (k = 0; k < chunk; k++)
 		/* periods 256 us apart: ~40 level-3 slots of re-arms */
@@ -260,7 +260,7 @@ static void rearm_ops(struct hwtimer_op *ops, uint32_t i, uint32_t chunk,
 				 HWTIMER_F_EVENTFD,
 			.clockid = CLOCK_MONOTONIC, .eventfd = efd,
 			.expires = start,
-			.period = 2 * SEC + (uint64_t)(i + k) * 256000,
+			.period = 2 * SEC + (__u64)(i + k) * 256000,
 		};
 }
 
@@ -270,8 +270,8 @@ TEST_F_TIMEOUT(bound, rearms_during_a_backlog_do_not_wake_it, 900)
 	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), scratch;
 	struct hwtimer_info info = { 0 };
 	unsigned long long w0, wakeups;
-	uint32_t n = 20000, i, k, chunk, margin = 3;
-	uint64_t start, per;
+	__u32 n = 20000, i, k, chunk, margin = 3;
+	__u64 start, per;
 
 	ASSERT_LE(0, efd);
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
@@ -340,7 +340,7 @@ static void *stall_faults(void *arg)
 			continue;
 		usleep(5000);
 		copy = (struct uffdio_copy){
-			.dst = msg.arg.pagefault.address & ~(uint64_t)(st->size - 1),
+			.dst = msg.arg.pagefault.address & ~(__u64)(st->size - 1),
 			.src = (uintptr_t)zero, .len = st->size,
 		};
 		ioctl(st->uffd, UFFDIO_COPY, &copy);
@@ -401,7 +401,7 @@ TEST_F_TIMEOUT(bound, stalled_read_never_rebases_monotonic, 120)
 	close(efd);
 }
 
-static long add_norecord(int fd, int efd, uint64_t period, uint32_t *id)
+static long add_norecord(int fd, int efd, __u64 period, __u32 *id)
 {
 	return t_add_efd(fd, HWTIMER_F_NO_RECORD, period, period, efd, id);
 }
@@ -409,9 +409,9 @@ static long add_norecord(int fd, int efd, uint64_t period, uint32_t *id)
 /* A NO_RECORD periodic timer's period has a floor; a record timer's not. */
 TEST_F(bound, norecord_period_floor_erange)
 {
-	const uint64_t floor = HWTIMER_NO_RECORD_MIN_PERIOD_NS;
+	const __u64 floor = HWTIMER_NO_RECORD_MIN_PERIOD_NS;
 	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_LE(0, efd);
 	EXPECT_EQ(-ERANGE, add_norecord(self->fd, efd, 1, NULL));
@@ -430,7 +430,7 @@ TEST_F(bound, norecord_rearms_capped_per_user_edquot)
 {
 	long long old = t_param_set("max_rearms_per_user", 5000);
 	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK), fd2;
-	uint32_t id[5], i;
+	__u32 id[5], i;
 
 	ASSERT_LE(0, efd);
 	ASSERT_LE(0, old);
@@ -470,10 +470,10 @@ TEST_F(bound, shared_eventfd_signalled_once_per_pass)
 	static struct hwtimer_op ops[256];
 	static struct hwtimer_record recs[256];
 	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	uint64_t at = t_now_ns(CLOCK_MONOTONIC) + 50 * MS, v = 0;
+	__u64 at = t_now_ns(CLOCK_MONOTONIC) + 50 * MS, v = 0;
 	unsigned long long runs;
 	long got = 0, r;
-	uint32_t i;
+	__u32 i;
 
 	ASSERT_LE(0, efd);
 	for (i = 0; i < 256; i++)
@@ -517,10 +517,10 @@ static void alarm_every_ms(int on)
 /* A long BATCH stops for a signal; done says where to go on. */
 TEST_F_TIMEOUT(bound, batch_stops_for_signal, 300)
 {
-	const uint32_t n = 65536;
+	const __u32 n = 65536;
 	struct hwtimer_op *ops = calloc(n, sizeof(*ops));
 	struct hwtimer_drain d = { 0 };
-	uint32_t i, done = 0, calls = 0;
+	__u32 i, done = 0, calls = 0;
 
 	ASSERT_NE(NULL, ops);
 	for (i = 0; i < n; i++)
@@ -551,10 +551,10 @@ TEST_F_TIMEOUT(bound, batch_stops_for_signal, 300)
 /* A long read() stops for a signal with the records it has, none lost. */
 TEST_F_TIMEOUT(bound, read_stops_for_signal, 300)
 {
-	const uint32_t n = 100000;
+	const __u32 n = 100000;
 	struct hwtimer_record *recs = calloc(n, sizeof(*recs));
 	char *seen = calloc(n, 1);
-	uint32_t got = 0, calls = 0;
+	__u32 got = 0, calls = 0;
 
 	ASSERT_NE(NULL, recs);
 	ASSERT_NE(NULL, seen);

@@ -176,7 +176,7 @@ static int churn_beside(void *arg)
 	unsigned long edquot = 0, ok = 0;
 	int b = t_open();
 	pthread_t th;
-	uint32_t id;
+	__u32 id;
 	long ret;
 
 	if (c.fd < 0 || b < 0)

@@ -38,9 +38,9 @@ FIXTURE_TEARDOWN_PARENT(budget)
  * Run @n entries of @ops (ADDs or CANCELs) in BATCHes; 0, the first
  * entry's error if one failed, or -EIO if a BATCH came up short.
  */
-static long batch_all(int fd, struct hwtimer_op *ops, uint32_t n)
+static long batch_all(int fd, struct hwtimer_op *ops, __u32 n)
 {
-	uint32_t i, k;
+	__u32 i, k;
 
 	for (i = 0; i < n; i += 256) {
 		struct hwtimer_batch b = {

@@ -332,7 +332,7 @@ TEST_F(budget, a_file_and_its_bases_count_against_the_budget)
 }
 
 /* a timer's period, or -1 */
-static long long get_period(int fd, uint32_t id)
+static long long get_period(int fd, __u32 id)
 {
 	struct hwtimer_get g;
 
@@ -340,7 +340,7 @@ static long long get_period(int fd, uint32_t id)
 }
 
 /* an ADD of a plain timer, or of one with slack, which has more besides */
-static long add_plain(int fd, uint64_t slack, uint32_t *id)
+static long add_plain(int fd, __u64 slack, __u32 *id)
 {
 	struct hwtimer_op op = {
 		.clockid = CLOCK_MONOTONIC, .expires = 3600 * SEC,
@@ -365,7 +365,7 @@ static int extras_counted(void *arg)
 	int limit = *(int *)arg, fd;
 	struct t_costs c = t_costs();
 	unsigned long long base;
-	uint32_t plain, slack;
+	__u32 plain, slack;
 
 	if (set_limit(limit, c.file + c.base + 3))
 		return 1;
@@ -520,7 +520,7 @@ TEST_F_TIMEOUT(budget, files_with_every_clock_hold_no_more_than_the_budget, 600)
 #define PAGE_ALLOC	TRACEFS "/events/kmem/mm_page_alloc/"
 
 /* Pages this process allocated during @fn(@fd, @entries), by tracepoint. */
-static long pages_during(long (*fn)(int, uint32_t), int fd, uint32_t entries,
+static long pages_during(long (*fn)(int, __u32), int fd, __u32 entries,
 			 long *ret)
 {
 	char line[512], filter[64];
@@ -543,7 +543,7 @@ static long pages_during(long (*fn)(int, uint32_t), int fd, uint32_t entries,
 	return f ? n : -1;
 }
 
-static long ring_setup(int fd, uint32_t entries)
+static long ring_setup(int fd, __u32 entries)
 {
 	struct hwtimer_ring_setup rs = { .entries = entries };
 

@@ -26,7 +26,7 @@
 FIXTURE(clock)
 {
 	int fd, tfd;
-	int64_t stepped;	/* to undo in the teardown */
+	__s64 stepped;		/* to undo in the teardown */
 };
 
 FIXTURE_SETUP(clock)
@@ -42,7 +42,7 @@ FIXTURE_SETUP(clock)
 FIXTURE_TEARDOWN(clock)
 {
 	struct timespec ts;
-	uint64_t t;
+	__u64 t;
 
 	if (self->stepped) {
 		t = t_now_ns(CLOCK_REALTIME) - self->stepped;
@@ -55,9 +55,9 @@ FIXTURE_TEARDOWN(clock)
 }
 
 /* Step CLOCK_REALTIME by @delta ns; the teardown steps it back. */
-static int step(int64_t *stepped, int64_t delta)
+static int step(__s64 *stepped, __s64 delta)
 {
-	uint64_t t = t_now_ns(CLOCK_REALTIME) + delta;
+	__u64 t = t_now_ns(CLOCK_REALTIME) + delta;
 	struct timespec ts = { .tv_sec = t / SEC, .tv_nsec = t % SEC };
 
 	if (clock_settime(CLOCK_REALTIME, &ts))
@@ -66,7 +66,7 @@ static int step(int64_t *stepped, int64_t delta)
 	return 0;
 }
 
-static void tfd_arm(int tfd, uint64_t ns, int flags)
+static void tfd_arm(int tfd, __u64 ns, int flags)
 {
 	struct itimerspec its = {
 		.it_value = { .tv_sec = ns / SEC, .tv_nsec = ns % SEC },
@@ -79,7 +79,7 @@ static void tfd_arm(int tfd, uint64_t ns, int flags)
  * How long, on CLOCK_MONOTONIC from @t0, until @fd is readable: a timeout
  * of @max_ms gives 0.
  */
-static uint64_t fires_after(int fd, uint64_t t0, int max_ms)
+static __u64 fires_after(int fd, __u64 t0, int max_ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
@@ -89,11 +89,11 @@ static uint64_t fires_after(int fd, uint64_t t0, int max_ms)
 }
 
 static void expect_elapsed(struct __test_metadata *_metadata,
-			   struct _test_data_clock *self, int64_t delta)
+			   struct _test_data_clock *self, __s64 delta)
 {
-	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC), a, b;
+	__u64 t0 = t_now_ns(CLOCK_MONOTONIC), a, b;
 	struct hwtimer_record r;
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_REALTIME, 300 * MS, 0, 0, &id));
 	tfd_arm(self->tfd, 300 * MS, 0);
@@ -114,7 +114,7 @@ static void expect_elapsed(struct __test_metadata *_metadata,
 
 TEST_F(clock, relative_is_elapsed_across_a_set_back)
 {
-	expect_elapsed(_metadata, self, -(int64_t)STEP);
+	expect_elapsed(_metadata, self, -(__s64)STEP);
 }
 
 TEST_F(clock, relative_is_elapsed_across_a_set_forward)
@@ -124,8 +124,8 @@ TEST_F(clock, relative_is_elapsed_across_a_set_forward)
 
 TEST_F(clock, absolute_follows_a_set_forward)
 {
-	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC), d = t_now_ns(CLOCK_REALTIME) + 3 * SEC;
-	uint64_t a, b;
+	__u64 t0 = t_now_ns(CLOCK_MONOTONIC), d = t_now_ns(CLOCK_REALTIME) + 3 * SEC;
+	__u64 a, b;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
 	tfd_arm(self->tfd, d, TFD_TIMER_ABSTIME);
@@ -140,11 +140,11 @@ TEST_F(clock, absolute_follows_a_set_forward)
 
 TEST_F(clock, absolute_follows_a_set_back)
 {
-	uint64_t t0, d = t_now_ns(CLOCK_REALTIME) + 300 * MS;
+	__u64 t0, d = t_now_ns(CLOCK_REALTIME) + 300 * MS;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
 	tfd_arm(self->tfd, d, TFD_TIMER_ABSTIME);
-	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
+	ASSERT_EQ(0, step(&self->stepped, -(__s64)STEP));
 	/* now 5 s before the deadline: neither fires for a second */
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1000));
@@ -159,8 +159,8 @@ TEST_F(clock, mod_switches_between_absolute_and_relative)
 {
 	struct hwtimer_op op = { 0 };
 	struct hwtimer_record r;
-	uint64_t t0, a;
-	uint32_t id;
+	__u64 t0, a;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
 			     t_now_ns(CLOCK_REALTIME) + 60 * SEC, 0, 0, &id));
@@ -169,7 +169,7 @@ TEST_F(clock, mod_switches_between_absolute_and_relative)
 	op.expires = 300 * MS;
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
+	ASSERT_EQ(0, step(&self->stepped, -(__s64)STEP));
 	a = fires_after(self->fd, t0, t_ms(10000));
 	EXPECT_LE(300 * MS, a);
 	EXPECT_GT(3 * SEC, a);
@@ -181,7 +181,7 @@ TEST_F(clock, mod_switches_between_absolute_and_relative)
 	op.expires = t_now_ns(CLOCK_REALTIME) + 300 * MS;
 	op.gen = 0;
 	ASSERT_LE(0, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-	ASSERT_EQ(0, step(&self->stepped, -(int64_t)STEP));
+	ASSERT_EQ(0, step(&self->stepped, -(__s64)STEP));
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1000));
 	ASSERT_EQ(0, step(&self->stepped, STEP));
@@ -191,8 +191,8 @@ TEST_F(clock, mod_switches_between_absolute_and_relative)
 /* HWTIMER_F_CANCEL_ON_SET, against timerfd's TFD_TIMER_CANCEL_ON_SET */
 
 static void cancel_on_set(struct __test_metadata *_metadata,
-			  struct _test_data_clock *self, int64_t delta,
-			  uint64_t period)
+			  struct _test_data_clock *self, __s64 delta,
+			  __u64 period)
 {
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET | HWTIMER_F_REALTIME,
@@ -201,7 +201,7 @@ static void cancel_on_set(struct __test_metadata *_metadata,
 	};
 	struct hwtimer_record r;
 	struct hwtimer_get g = { 0 };
-	uint64_t t0, ticks;
+	__u64 t0, ticks;
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	tfd_arm(self->tfd, op.expires, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET);
@@ -216,7 +216,7 @@ static void cancel_on_set(struct __test_metadata *_metadata,
 	EXPECT_EQ(HWTIMER_STATE_CANCELED, (int)g.state);
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(op.id, r.id);
-	EXPECT_EQ((uint32_t)HWTIMER_REC_CANCELED, r.flags);
+	EXPECT_EQ((__u32)HWTIMER_REC_CANCELED, r.flags);
 	EXPECT_EQ(op.expires, r.deadline);
 	EXPECT_GT(r.deadline, r.fired);		/* it did not fire */
 	/* withdrawn for good, periodic or not: nothing re-armed it */
@@ -228,7 +228,7 @@ static void cancel_on_set(struct __test_metadata *_metadata,
 
 TEST_F(clock, cancel_on_set_withdraws_on_a_set_back)
 {
-	cancel_on_set(_metadata, self, -(int64_t)SEC, 0);
+	cancel_on_set(_metadata, self, -(__s64)SEC, 0);
 }
 
 TEST_F(clock, cancel_on_set_withdraws_on_a_set_forward)
@@ -293,7 +293,7 @@ TEST_F(clock, cancel_on_set_withdraws_a_fired_timer_not_read)
 	ASSERT_EQ(0, step(&self->stepped, 3600 * SEC));
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(op.id, r.id);
-	EXPECT_EQ((uint32_t)HWTIMER_REC_CANCELED, r.flags);
+	EXPECT_EQ((__u32)HWTIMER_REC_CANCELED, r.flags);
 	EXPECT_EQ(0ULL, r.overruns);
 	EXPECT_EQ(HWTIMER_STATE_IDLE, t_get_state(self->fd, op.id));
 	EXPECT_EQ(0, fires_after(self->fd, t_now_ns(CLOCK_MONOTONIC), 300));
@@ -304,7 +304,7 @@ struct held_copy {
 	int uffd;
 	int fd;
 	long size;
-	int64_t *stepped;
+	__s64 *stepped;
 	int stepped_ok;
 };
 
@@ -329,7 +329,7 @@ static void *step_during_copy(void *arg)
 	op.expires = t_now_ns(CLOCK_REALTIME) + 3600 * SEC;
 	t_ioctl(h->fd, HWTIMER_IOC_ADD, &op);
 	copy = (struct uffdio_copy){
-		.dst = msg.arg.pagefault.address & ~(uint64_t)(h->size - 1),
+		.dst = msg.arg.pagefault.address & ~(__u64)(h->size - 1),
 		.src = (uintptr_t)zero, .len = h->size,
 	};
 	ioctl(h->uffd, UFFDIO_COPY, &copy);
@@ -378,7 +378,7 @@ TEST_F_TIMEOUT(clock, cancel_on_set_during_a_read_is_reported, 60)
 	pthread_join(th, NULL);
 	ASSERT_TRUE(h.stepped_ok);
 	EXPECT_EQ(op.id, r->id);
-	EXPECT_EQ((uint32_t)HWTIMER_REC_CANCELED, r->flags);
+	EXPECT_EQ((__u32)HWTIMER_REC_CANCELED, r->flags);
 	EXPECT_EQ(HWTIMER_STATE_IDLE, t_get_state(self->fd, op.id));
 	munmap(r, h.size);
 	close(h.uffd);
@@ -397,7 +397,7 @@ TEST_F_TIMEOUT(clock, cancel_on_set_during_a_read_is_reported, 60)
 TEST_F(clock, cancel_on_set_armed_right_after_a_set_stays)
 {
 	int i, withdrawn = 0, tfd_cancelled = 0;
-	uint64_t ticks;
+	__u64 ticks;
 
 	ASSERT_EQ(0, fcntl(self->tfd, F_SETFL, O_NONBLOCK));
 	for (i = 0; i < 200; i++) {
@@ -427,7 +427,7 @@ TEST_F(clock, cancel_on_set_armed_right_after_a_set_stays)
 /* without the flag, a set only moves the deadline relative to now */
 TEST_F(clock, without_cancel_on_set_a_set_withdraws_nothing)
 {
-	uint64_t t0;
+	__u64 t0;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
 			     t_now_ns(CLOCK_REALTIME) + 30 * SEC, 0, 0, NULL));
@@ -444,7 +444,7 @@ TEST_F(clock, mod_clears_cancel_on_set)
 		.clockid = CLOCK_REALTIME,
 		.expires = t_now_ns(CLOCK_REALTIME) + 30 * SEC,
 	};
-	uint64_t t0;
+	__u64 t0;
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	op.flags = HWTIMER_F_ABS;
@@ -475,7 +475,7 @@ TEST_F(clock, mod_cancel_on_set_of_a_monotonic_timer_einval)
 		.flags = HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
 		.expires = t_now_ns(CLOCK_MONOTONIC) + SEC,
 	};
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
 	op.id = id;
@@ -485,7 +485,7 @@ TEST_F(clock, mod_cancel_on_set_of_a_monotonic_timer_einval)
 TEST_F(clock, mod_cancel_on_set_relative_einval)
 {
 	struct hwtimer_op op = { .flags = HWTIMER_F_CANCEL_ON_SET, .expires = SEC };
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
 			     t_now_ns(CLOCK_REALTIME) + SEC, 0, 0, &id));
@@ -519,7 +519,7 @@ TEST_F(clock, cancel_on_set_with_no_record_einval)
 	if (ret) {
 		EXPECT_TRUE(t_file_is_empty(self->fd));
 	} else {
-		uint64_t t0 = t_now_ns(CLOCK_MONOTONIC);
+		__u64 t0 = t_now_ns(CLOCK_MONOTONIC);
 
 		ASSERT_EQ(0, step(&self->stepped, SEC));
 		fires_after(self->fd, t0, t_ms(2000));
@@ -542,7 +542,7 @@ TEST_F(clock, mod_cancel_on_set_of_a_no_record_timer_einval)
 		.expires = t_now_ns(CLOCK_REALTIME) + 3600 * SEC,
 	};
 	struct hwtimer_get g = { 0 };
-	uint64_t expires = op.expires;
+	__u64 expires = op.expires;
 
 	ASSERT_LE(0, efd);
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));

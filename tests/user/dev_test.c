@@ -33,7 +33,7 @@ TEST_F(dev, add_fires_once_with_a_full_record)
 	};
 	struct hwtimer_record r[4];
 	struct hwtimer_get g;
-	uint64_t before = t_now_ns(CLOCK_MONOTONIC), after;
+	__u64 before = t_now_ns(CLOCK_MONOTONIC), after;
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	EXPECT_NE(0U, op.id);
@@ -49,7 +49,7 @@ TEST_F(dev, add_fires_once_with_a_full_record)
 	EXPECT_LE(r[0].fired, after);
 	EXPECT_EQ(0ULL, r[0].overruns);
 	EXPECT_EQ(0U, r[0].flags);
-	EXPECT_EQ((uint32_t)CLOCK_MONOTONIC, r[0].clockid);
+	EXPECT_EQ((__u32)CLOCK_MONOTONIC, r[0].clockid);
 	ASSERT_EQ(0, t_get(self->fd, op.id, &g));
 	EXPECT_EQ(HWTIMER_STATE_IDLE, g.state);
 	ASSERT_EQ(0, t_set_nonblock(self->fd));
@@ -63,7 +63,7 @@ TEST_F(dev, add_accepts_zero_op_or_its_own)
 	};
 
 	EXPECT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_EQ((uint32_t)HWTIMER_OP_ADD, op.op);
+	EXPECT_EQ((__u32)HWTIMER_OP_ADD, op.op);
 	op.op = HWTIMER_OP_MOD;
 	op.id = 0;
 	op.gen = 0;
@@ -95,12 +95,12 @@ ADD_EINVAL(add_no_record_without_eventfd_einval, flags, HWTIMER_F_NO_RECORD)
 /* ids stay dense: the one freed last is handed out next */
 TEST_F(dev, ids_are_reused_last_freed_first)
 {
-	uint32_t id[4];
+	__u32 id[4];
 	int i;
 
 	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id[i]));
-		EXPECT_EQ((uint32_t)i + 1, id[i]);
+		EXPECT_EQ((__u32)i + 1, id[i]);
 	}
 	EXPECT_EQ(1, t_cancel(self->fd, id[1]));
 	EXPECT_EQ(1, t_cancel(self->fd, id[0]));
@@ -120,8 +120,8 @@ TEST_F(dev, ids_are_reused_last_freed_first)
  */
 TEST_F(dev, fixed_rate_grid_starts_at_a_past_first_deadline)
 {
-	const uint64_t p = 10 * MS;
-	uint64_t d0 = t_now_ns(CLOCK_MONOTONIC) - 25 * MS;
+	const __u64 p = 10 * MS;
+	__u64 d0 = t_now_ns(CLOCK_MONOTONIC) - 25 * MS;
 	struct hwtimer_record r;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC, d0, p, 0, NULL));
@@ -201,9 +201,9 @@ TEST_F(dev, add_slack_out_of_range_erange)
 
 TEST_F(dev, add_past_deadline_fires_at_once)
 {
-	uint64_t now = t_now_ns(CLOCK_MONOTONIC);
+	__u64 now = t_now_ns(CLOCK_MONOTONIC);
 	struct hwtimer_record r;
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
 			     now - SEC, 0, 0, &id));
@@ -218,7 +218,7 @@ TEST_F(dev, add_past_deadline_fires_at_once)
 TEST_F(dev, mod_rearms_with_a_new_generation)
 {
 	struct hwtimer_get g;
-	uint32_t id, gen;
+	__u32 id, gen;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
 	ASSERT_EQ(0, t_get(self->fd, id, &g));
@@ -234,7 +234,7 @@ TEST_F(dev, mod_of_a_fired_timer_drops_its_record)
 {
 	struct hwtimer_record r;
 	struct hwtimer_get g;
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &id));
 	do {
@@ -249,8 +249,8 @@ TEST_F(dev, mod_of_a_fired_timer_drops_its_record)
 TEST_F(dev, mod_if_earlier_is_a_kick)
 {
 	struct hwtimer_get g;
-	uint64_t deadline;
-	uint32_t id;
+	__u64 deadline;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
 	ASSERT_EQ(0, t_get(self->fd, id, &g));
@@ -267,8 +267,8 @@ TEST_F(dev, mod_if_idle_leaves_a_pending_timer)
 {
 	struct hwtimer_record r;
 	struct hwtimer_get g;
-	uint64_t deadline;
-	uint32_t id;
+	__u64 deadline;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 20 * MS, 0, 0, &id));
 	ASSERT_EQ(0, t_get(self->fd, id, &g));
@@ -286,7 +286,7 @@ TEST_F(dev, mod_if_idle_leaves_a_pending_timer)
 TEST_F(dev, mod_adds_a_period)
 {
 	struct hwtimer_record r;
-	uint32_t id;
+	__u32 id;
 	int i;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
@@ -294,7 +294,7 @@ TEST_F(dev, mod_adds_a_period)
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(1, t_read(self->fd, &r, 1));
 		EXPECT_EQ(id, r.id);
-		EXPECT_EQ((uint32_t)HWTIMER_REC_PERIODIC, r.flags);
+		EXPECT_EQ((__u32)HWTIMER_REC_PERIODIC, r.flags);
 	}
 }
 
@@ -308,7 +308,7 @@ TEST_F(dev, mod_unknown_id_enoent)
 TEST_F(dev, name)							\
 {									\
 	struct hwtimer_op op = { .expires = MS };			\
-	uint32_t id;							\
+	__u32 id;							\
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id)); \
 	op.id = id;							\
 	op.field = value;						\
@@ -318,7 +318,7 @@ TEST_F(dev, name)							\
 TEST_F(dev, mod_period_on_autoremove_einval)
 {
 	struct hwtimer_get g;
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
 			     10 * SEC, 0, 0, &id));
@@ -345,7 +345,7 @@ TEST_F(dev, mod_of_a_stale_generation_estale)
 		.clockid = CLOCK_MONOTONIC, .expires = 10 * SEC,
 	};
 	struct hwtimer_get g;
-	uint32_t gen;
+	__u32 gen;
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	gen = op.gen;
@@ -372,7 +372,7 @@ TEST_F(dev, mod_of_a_stale_generation_estale)
 TEST_F(dev, cancel_reports_pending_and_deletes)
 {
 	struct hwtimer_get g;
-	uint32_t a, b;
+	__u32 a, b;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &a));
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &b));
@@ -419,7 +419,7 @@ TEST_F(dev, cancel_of_a_reused_id_estale)
 		.clockid = CLOCK_MONOTONIC, .expires = 10 * SEC,
 	};
 	struct hwtimer_op op = { .flags = HWTIMER_F_GEN };
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &old));
 	ASSERT_EQ(1, t_cancel(self->fd, old.id));
@@ -434,7 +434,7 @@ TEST_F(dev, cancel_of_a_reused_id_estale)
 TEST_F(dev, cancel_reserved_field_einval)
 {
 	struct hwtimer_op op = { .period = 1 };
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
 	op.id = id;
@@ -456,7 +456,7 @@ TEST_F(dev, get_unknown_id_enoent)
 TEST_F(dev, get_reserved_field_einval)
 {
 	struct hwtimer_get g = { .flags = 1 };
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
 	g.id = id;
@@ -474,8 +474,8 @@ TEST_F(dev, get_reports_a_periodic_timer)
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	ASSERT_EQ(0, t_get(self->fd, op.id, &g));
 	EXPECT_EQ(HWTIMER_STATE_PENDING, g.state);
-	EXPECT_EQ((uint32_t)HWTIMER_F_FIXED_DELAY, g.timer_flags);
-	EXPECT_EQ((uint32_t)CLOCK_BOOTTIME, g.clockid);
+	EXPECT_EQ((__u32)HWTIMER_F_FIXED_DELAY, g.timer_flags);
+	EXPECT_EQ((__u32)CLOCK_BOOTTIME, g.clockid);
 	EXPECT_EQ(op.gen, g.gen);
 	EXPECT_EQ(2 * SEC, g.period);
 	EXPECT_EQ(42ULL, g.cookie);
@@ -490,7 +490,7 @@ TEST_F(dev, realtime_set_back_keeps_working)
 {
 	struct timespec ts;
 	struct hwtimer_record r;
-	uint32_t id;
+	__u32 id;
 
 	if (geteuid())
 		SKIP(return, "setting the clock needs root");
@@ -514,7 +514,7 @@ TEST_F(dev, files_cannot_see_each_others_timers)
 {
 	int other = t_open();
 	struct hwtimer_get g;
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_LE(0, other);
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, &id));
@@ -529,7 +529,7 @@ TEST_F(dev, fork_and_dup_share_the_timers)
 {
 	int dupfd = dup(self->fd);
 	struct hwtimer_get g;
-	uint32_t id;
+	__u32 id;
 	pid_t pid;
 	int status;
 

@@ -42,7 +42,7 @@ FIXTURE_TEARDOWN(efdcount)
 	close(self->fd);
 }
 
-static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
+static long batch(int fd, struct hwtimer_op *ops, __u32 n)
 {
 	struct hwtimer_batch b = {
 		.ops = (uintptr_t)ops, .count = n, .op_size = sizeof(*ops),
@@ -59,9 +59,9 @@ static long set_file_eventfd(int fd, int efd)
 }
 
 /* an eventfd's counter, 0 if nothing was added (EFD_NONBLOCK) */
-static uint64_t take(int efd)
+static __u64 take(int efd)
 {
-	uint64_t v = 0;
+	__u64 v = 0;
 
 	if (read(efd, &v, sizeof(v)) != sizeof(v))
 		return 0;
@@ -81,10 +81,10 @@ static unsigned long long passes_that_fired(int fd)
  * not signalled yet waits for it, the wake-ups left to the worker
  * included, so the counters are final after it.
  */
-static long cancel_all(int fd, uint32_t n)
+static long cancel_all(int fd, __u32 n)
 {
 	static struct hwtimer_op ops[256];
-	uint32_t i;
+	__u32 i;
 
 	for (i = 0; i < n; i++)
 		ops[i] = (struct hwtimer_op){ .op = HWTIMER_OP_CANCEL,
@@ -112,14 +112,14 @@ static long read_all(int fd, long n)
  * 1, so cascading may take units of the passes), with the file's eventfd
  * set. Both count the passes that expired them, and so agree.
  */
-static void herd(struct __test_metadata *_metadata, uint32_t n)
+static void herd(struct __test_metadata *_metadata, __u32 n)
 {
 	static struct hwtimer_op ops[256];
 	int fd = t_open(), efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	int ffd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	uint64_t at = t_now_ns(CLOCK_MONOTONIC) + 10 * MS, shared, file;
+	__u64 at = t_now_ns(CLOCK_MONOTONIC) + 10 * MS, shared, file;
 	unsigned long long passes;
-	uint32_t i;
+	__u32 i;
 
 	ASSERT_LE(0, fd);
 	ASSERT_LE(0, efd);
@@ -153,7 +153,7 @@ static void herd(struct __test_metadata *_metadata, uint32_t n)
 
 TEST_F_TIMEOUT(efdcount, herds_count_passes_on_shared_and_file_eventfd, 300)
 {
-	static const uint32_t sizes[] = { 32, 40, 48, 56, 63, 64, 65, 100 };
+	static const __u32 sizes[] = { 32, 40, 48, 56, 63, 64, 65, 100 };
 	unsigned int i;
 
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
@@ -171,9 +171,9 @@ TEST_F_TIMEOUT(efdcount, an_eventfd_counts_once_per_pass_in_every_role, 300)
 	static struct hwtimer_op ops[144];
 	int x = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	int y = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	uint64_t at = t_now_ns(CLOCK_MONOTONIC) + 10 * MS, vx, vy;
+	__u64 at = t_now_ns(CLOCK_MONOTONIC) + 10 * MS, vx, vy;
 	unsigned long long passes;
-	uint32_t i;
+	__u32 i;
 
 	ASSERT_LE(0, x);
 	ASSERT_LE(0, y);
@@ -215,8 +215,8 @@ TEST_F_TIMEOUT(efdcount, an_eventfd_counts_once_per_pass_in_every_role, 300)
 TEST_F_TIMEOUT(efdcount, a_budget_spent_on_exactly_what_was_due_ends_the_run, 120)
 {
 	static struct hwtimer_op ops[64];
-	uint64_t now = t_now_ns(CLOCK_MONOTONIC);
-	uint32_t i;
+	__u64 now = t_now_ns(CLOCK_MONOTONIC);
+	__u32 i;
 
 	for (i = 0; i < 64; i++)
 		ops[i] = (struct hwtimer_op){
@@ -288,7 +288,7 @@ TEST_F_TIMEOUT(efdcount, norecord_periodic_eventfds_count_every_expiry_when_busy
 	static struct hwtimer_op ops[NEFD];
 	unsigned long long fired, left, sum = 0;
 	int efd[NEFD], ep, i, k;
-	uint64_t v[NEFD], at;
+	__u64 v[NEFD], at;
 	struct hogs h;
 
 	if (geteuid())

@@ -23,10 +23,10 @@
 #include "kselftest_harness.h"
 #include "helpers.h"
 
-static uint64_t rs;
+static __u64 rs;
 static unsigned long nomem;	/* allocations that failed: fault injection */
 
-static uint64_t rnd(void)
+static __u64 rnd(void)
 {
 	rs ^= rs << 13;
 	rs ^= rs >> 7;
@@ -34,9 +34,9 @@ static uint64_t rnd(void)
 	return rs;
 }
 
-static uint64_t edge_u64(uint64_t max_delay)
+static __u64 edge_u64(__u64 max_delay)
 {
-	static const uint64_t v[] = {
+	static const __u64 v[] = {
 		0, 1, 2, 1023, 1024, 1ULL << 20, MS, SEC, 60 * SEC, 3600 * SEC,
 		1ULL << 62, (1ULL << 63) - 1, 1ULL << 63, ~0ULL, ~0ULL - 1,
 	};
@@ -53,30 +53,30 @@ static uint64_t edge_u64(uint64_t max_delay)
 	}
 }
 
-static uint32_t edge_u32(void)
+static __u32 edge_u32(void)
 {
-	static const uint32_t v[] = {
+	static const __u32 v[] = {
 		0, 1, 2, 3, 4, 7, 8, 0xff, 0x7fffffff, 0x80000000, 0xffffffff,
 	};
 
-	return rnd() % 3 ? v[rnd() % (sizeof(v) / sizeof(v[0]))] : (uint32_t)rnd();
+	return rnd() % 3 ? v[rnd() % (sizeof(v) / sizeof(v[0]))] : (__u32)rnd();
 }
 
 struct arena {
 	int fd, efd;
-	uint64_t max_delay;
+	__u64 max_delay;
 	char *buf;		/* a read-write area... */
 	char *ro;		/* ...a read-only page... */
 	char *hole;		/* ...and an unmapped one right after buf */
 	size_t buflen;
-	uint32_t ids[256];
+	__u32 ids[256];
 };
 
-static void random_op(struct arena *a, struct hwtimer_op *op, uint32_t opcode)
+static void random_op(struct arena *a, struct hwtimer_op *op, __u32 opcode)
 {
 	memset(op, 0, sizeof(*op));
 	if (rnd() % 16 == 0) {
-		uint64_t *w = (uint64_t *)op;
+		__u64 *w = (__u64 *)op;
 		size_t i;
 
 		for (i = 0; i < sizeof(*op) / 8; i++)
@@ -84,10 +84,10 @@ static void random_op(struct arena *a, struct hwtimer_op *op, uint32_t opcode)
 		return;
 	}
 	op->op = rnd() % 8 ? opcode : edge_u32();
-	op->flags = rnd() % 4 ? (uint32_t)(rnd() % 256) : edge_u32();
+	op->flags = rnd() % 4 ? (__u32)(rnd() % 256) : edge_u32();
 	op->id = rnd() % 3 ? a->ids[rnd() % 256] : edge_u32();
-	op->clockid = rnd() % 4 ? (uint32_t)(rnd() % 8) : edge_u32();
-	op->eventfd = rnd() % 2 ? a->efd : (int32_t)edge_u32();
+	op->clockid = rnd() % 4 ? (__u32)(rnd() % 8) : edge_u32();
+	op->eventfd = rnd() % 2 ? a->efd : (__s32)edge_u32();
 	op->expires = edge_u64(a->max_delay);
 	op->period = rnd() % 3 ? 0 : edge_u64(a->max_delay);
 	op->slack = rnd() % 3 ? 0 : edge_u64(a->max_delay);
@@ -95,7 +95,7 @@ static void random_op(struct arena *a, struct hwtimer_op *op, uint32_t opcode)
 	if (rnd() % 32 == 0)
 		op->gen = edge_u32();
 	if (rnd() % 32 == 0)
-		op->result = (int32_t)edge_u32();
+		op->result = (__s32)edge_u32();
 	if (rnd() % 32 == 0)
 		op->padding = edge_u32();
 	/* mostly plausible: the flags that operation takes */
@@ -148,7 +148,7 @@ static unsigned long random_cmd(void)
 	case 3:		/* another type byte */
 		return _IOC(_IOC_DIR(cmd), rnd() % 256, _IOC_NR(cmd), _IOC_SIZE(cmd));
 	case 4:
-		return (unsigned long)(uint32_t)rnd();
+		return (unsigned long)(__u32)rnd();
 	default:
 		return cmd;
 	}
@@ -182,7 +182,7 @@ static void fuzz_one(struct arena *a, long *bad_errno)
 		case 0x05: {
 			struct hwtimer_batch *b = arg;
 			struct hwtimer_op *ops = (void *)(a->buf + 8192);
-			uint32_t i, n = rnd() % 300;
+			__u32 i, n = rnd() % 300;
 
 			for (i = 0; i < n && i < 400; i++)
 				random_op(a, &ops[i], 1 + rnd() % 3);
@@ -199,13 +199,13 @@ static void fuzz_one(struct arena *a, long *bad_errno)
 			memset(d, 0, sizeof(*d));
 			d->ids = rnd() % 4 ? (uintptr_t)(a->buf + 8192) :
 					     (uintptr_t)random_ptr(a, 4);
-			d->max = rnd() % 4 ? (uint32_t)(rnd() % 1024) : edge_u32();
+			d->max = rnd() % 4 ? (__u32)(rnd() % 1024) : edge_u32();
 			if (rnd() % 16 == 0)
 				d->flags = edge_u32();
 			break;
 		}
 		default: {
-			uint64_t *w = arg;
+			__u64 *w = arg;
 			size_t i;
 
 			for (i = 0; i < 16; i++)
@@ -280,11 +280,11 @@ FIXTURE_TEARDOWN(fuzz)
 TEST_F_TIMEOUT(fuzz, million_random_calls, 3600)
 {
 	const char *env = getenv("HWT_FUZZ_SEED");
-	uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) | 1;
+	__u64 seed = env ? strtoull(env, NULL, 0) : (__u64)time(NULL) | 1;
 	unsigned long calls, target, i;
 	unsigned int secs;
 	long bad = 0;
-	uint64_t end;
+	__u64 end;
 
 	env = getenv("HWT_FUZZ_CALLS");
 	target = env ? strtoul(env, NULL, 0) : 1000000;

@@ -24,7 +24,7 @@
 FIXTURE(geometry) {
 	int fd;
 	struct hwtimer_op *ops;
-	uint8_t *seen;
+	__u8 *seen;
 };
 
 FIXTURE_SETUP(geometry)
@@ -45,7 +45,7 @@ FIXTURE_TEARDOWN(geometry)
 	close(self->fd);
 }
 
-static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
+static long batch(int fd, struct hwtimer_op *ops, __u32 n)
 {
 	struct hwtimer_batch b = {
 		.ops = (uintptr_t)ops, .count = n, .op_size = sizeof(*ops),
@@ -56,7 +56,7 @@ static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
 
 static int cmp_u64(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
 
 	return x < y ? -1 : x > y;
 }
@@ -69,13 +69,13 @@ static int cmp_u64(const void *a, const void *b)
  * *@late_p99, and what the file's wheel moved per timer fired in *@moves.
  */
 static void every_timer_once(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(geometry) *self, uint64_t *late_max,
-			     uint64_t *late_p99, double *moves)
+			     FIXTURE_DATA(geometry) *self, __u64 *late_max,
+			     __u64 *late_p99, double *moves)
 {
 	struct hwtimer_info info = { 0 };
 	struct hwtimer_record r[256];
-	uint64_t range, t0, *late = calloc(N, sizeof(*late));
-	uint32_t i, got = 0, early = 0;
+	__u64 range, t0, *late = calloc(N, sizeof(*late));
+	__u32 i, got = 0, early = 0;
 
 	ASSERT_NE(NULL, late);
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
@@ -89,12 +89,12 @@ static void every_timer_once(struct __test_metadata *_metadata,
 			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
 			.flags = HWTIMER_F_ABS, .cookie = i,
 			/* each batch of 256 reaches over the whole range */
-			.expires = t0 + (uint64_t)(i % 256) * range / 256 +
-				   (uint64_t)i * range / N,
+			.expires = t0 + (__u64)(i % 256) * range / 256 +
+				   (__u64)i * range / N,
 		};
 	for (i = 0; i < N; i += 256) {
-		uint32_t k, n = N - i < 256 ? N - i : 256;
-		uint64_t now = t_now_ns(CLOCK_MONOTONIC);
+		__u32 k, n = N - i < 256 ? N - i : 256;
+		__u64 now = t_now_ns(CLOCK_MONOTONIC);
 
 		/*
 		 * a batch arms for a time past the last, as a busy user does,
@@ -125,7 +125,7 @@ static void every_timer_once(struct __test_metadata *_metadata,
 			continue;
 		}
 		ASSERT_LT(0, n);
-		for (i = 0; i < (uint32_t)n; i++) {
+		for (i = 0; i < (__u32)n; i++) {
 			ASSERT_GT(N, r[i].cookie);
 			ASSERT_EQ(0, self->seen[r[i].cookie]);
 			self->seen[r[i].cookie] = 1;
@@ -152,7 +152,7 @@ static void every_timer_once(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(geometry, every_timer_once_across_the_range, 600)
 {
-	uint64_t late_max, late_p99;
+	__u64 late_max, late_p99;
 	double moves;
 
 	every_timer_once(_metadata, self, &late_max, &late_p99, &moves);
@@ -170,7 +170,7 @@ TEST_F_TIMEOUT(geometry, busy_cpus_catch_up_in_linear_work, 600)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN), c;
 	pid_t pids[64];
-	uint64_t late_max, late_p99;
+	__u64 late_max, late_p99;
 	double moves;
 
 	ASSERT_LT(0, cpus);

@@ -41,7 +41,7 @@ static inline long t_ioctl(int fd, unsigned long cmd, void *arg)
 	return ret < 0 ? -errno : ret;
 }
 
-static inline uint64_t t_now_ns(clockid_t clk)
+static inline __u64 t_now_ns(clockid_t clk)
 {
 	struct timespec ts;
 
@@ -65,9 +65,9 @@ static inline int t_pin_cpu(unsigned int cpu)
  * ADD a timer; on success *id is set. CLOCK_REALTIME takes
  * HWTIMER_F_REALTIME too, as the uapi asks.
  */
-static inline long t_add(int fd, uint32_t flags, clockid_t clk,
-			   uint64_t expires, uint64_t period, uint64_t cookie,
-			   uint32_t *id)
+static inline long t_add(int fd, __u32 flags, clockid_t clk,
+			   __u64 expires, __u64 period, __u64 cookie,
+			   __u32 *id)
 {
 	struct hwtimer_op op = {
 		.flags = flags | HWT_CLOCK_FLAGS(clk),
@@ -81,8 +81,8 @@ static inline long t_add(int fd, uint32_t flags, clockid_t clk,
 	return ret;
 }
 
-static inline long t_add_efd(int fd, uint32_t flags, uint64_t expires,
-			       uint64_t period, int efd, uint32_t *id)
+static inline long t_add_efd(int fd, __u32 flags, __u64 expires,
+			       __u64 period, int efd, __u32 *id)
 {
 	struct hwtimer_op op = {
 		.flags = flags | HWTIMER_F_EVENTFD, .clockid = CLOCK_MONOTONIC,
@@ -95,8 +95,8 @@ static inline long t_add_efd(int fd, uint32_t flags, uint64_t expires,
 	return ret;
 }
 
-static inline long t_mod(int fd, uint32_t id, uint32_t flags,
-			   uint64_t expires, uint64_t period, uint32_t *gen)
+static inline long t_mod(int fd, __u32 id, __u32 flags,
+			   __u64 expires, __u64 period, __u32 *gen)
 {
 	struct hwtimer_op op = {
 		.id = id, .flags = flags, .expires = expires, .period = period,
@@ -108,14 +108,14 @@ static inline long t_mod(int fd, uint32_t id, uint32_t flags,
 	return ret;
 }
 
-static inline long t_cancel(int fd, uint32_t id)
+static inline long t_cancel(int fd, __u32 id)
 {
 	struct hwtimer_op op = { .id = id };
 
 	return t_ioctl(fd, HWTIMER_IOC_CANCEL, &op);
 }
 
-static inline long t_get(int fd, uint32_t id, struct hwtimer_get *g)
+static inline long t_get(int fd, __u32 id, struct hwtimer_get *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->id = id;
@@ -123,7 +123,7 @@ static inline long t_get(int fd, uint32_t id, struct hwtimer_get *g)
 }
 
 /* A timer's HWTIMER_STATE_*, or -errno. */
-static inline long t_get_state(int fd, uint32_t id)
+static inline long t_get_state(int fd, __u32 id)
 {
 	struct hwtimer_get g;
 	long ret = t_get(fd, id, &g);

@@ -27,19 +27,19 @@
 
 struct grow {
 	int fd;
-	uint32_t *ids;		/* ids[i]: the id of the timer with cookie i */
-	_Atomic uint32_t published;	/* ids below this are set */
+	__u32 *ids;		/* ids[i]: the id of the timer with cookie i */
+	_Atomic __u32 published;	/* ids below this are set */
 	_Atomic int done;
-	uint32_t cancelled, failed;
+	__u32 cancelled, failed;
 };
 
 static void *canceller(void *arg)
 {
 	struct grow *g = arg;
-	uint32_t next = 0;
+	__u32 next = 0;
 
 	for (;;) {
-		uint32_t top = atomic_load(&g->published);
+		__u32 top = atomic_load(&g->published);
 		int done = atomic_load(&g->done);
 
 		for (; next < top; next += 2) {
@@ -84,7 +84,7 @@ TEST_F_TIMEOUT(ids, frees_while_the_table_grows_are_kept, 600)
 	struct hwtimer_batch b = {
 		.ops = (uintptr_t)self->ops, .op_size = sizeof(*self->ops),
 	};
-	uint32_t i, k, top = 0, wrong = 0;
+	__u32 i, k, top = 0, wrong = 0;
 	pthread_t th;
 
 	ASSERT_EQ(0, pthread_create(&th, NULL, canceller, &self->g));
@@ -137,7 +137,7 @@ TEST_F(ids, ids_of_a_table_given_back_are_stale)
 		.count = CHUNK,
 	};
 	struct hwtimer_op op = { 0 };
-	uint32_t id, gen, i, k;
+	__u32 id, gen, i, k;
 
 	for (i = 0; i < 5000; i += CHUNK) {
 		for (k = 0; k < CHUNK; k++)
@@ -167,7 +167,7 @@ TEST_F(ids, ids_of_a_table_given_back_are_stale)
 
 /* MOD and CANCEL with HWTIMER_F_GEN of @id, generation @gen */
 static void expect_gen_ops(struct __test_metadata *_metadata, int fd,
-			   uint32_t id, uint32_t gen, long err)
+			   __u32 id, __u32 gen, long err)
 {
 	struct hwtimer_op op = { .id = id, .gen = gen, .flags = HWTIMER_F_GEN };
 
@@ -186,7 +186,7 @@ static void expect_gen_ops(struct __test_metadata *_metadata, int fd,
  */
 TEST_F(ids, an_id_never_handed_out_is_enoent_with_gen)
 {
-	uint32_t id, i;
+	__u32 id, i;
 
 	for (i = 1; i <= 3; i++) {
 		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0,
@@ -212,7 +212,7 @@ TEST_F(ids, an_id_never_handed_out_stays_enoent_once_the_table_goes)
 		.ops = (uintptr_t)self->ops, .op_size = sizeof(*self->ops),
 		.count = CHUNK,
 	};
-	uint32_t i, k, top;
+	__u32 i, k, top;
 
 	for (i = 0; i < 640; i += CHUNK) {
 		for (k = 0; k < CHUNK; k++)
@@ -282,7 +282,7 @@ TEST_F(ids, a_chunk_that_cannot_be_allocated_enomem)
 {
 	unsigned long long lo, hi;
 	char v[32];
-	uint32_t id, i;
+	__u32 id, i;
 	long ret;
 
 	if (geteuid() || access(FAILSLAB "probability", W_OK))

@@ -67,7 +67,7 @@ TEST_F(observe, counters_match_a_scripted_scenario)
 	unsigned long long before[NCOUNTERS], after[NCOUNTERS], hist0, hist1;
 	struct hwtimer_record r[16];
 	char buf[1024];
-	uint32_t ids[10];
+	__u32 ids[10];
 	int i, got = 0;
 
 	global_counters(before);
@@ -248,7 +248,7 @@ TEST_F(observe, one_far_timer_wakes_up_once)
 TEST_F(observe, close_traces_each_cancel)
 {
 	char *trace = malloc(1 << 20), *p, want[64];
-	uint32_t id[3], fired;
+	__u32 id[3], fired;
 	int fd, i, n;
 
 	ASSERT_NE(NULL, trace);
@@ -287,8 +287,8 @@ TEST_F(observe, tracepoints_carry_their_fields)
 	char *trace = malloc(1 << 20), want[128];
 	struct hwtimer_info info = { 0 };
 	struct hwtimer_record r;
-	uint32_t a, b, b2, c;
-	uint64_t l2, at;
+	__u32 a, b, b2, c;
+	__u64 l2, at;
 
 	ASSERT_NE(NULL, trace);
 	if (access(TRACEFS "/events/hwtimer/enable", W_OK))

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <linux/types.h>
+
 /*
  * The calibration: T_PACE_LOOPS steps of a dependent multiply-add, and
  * what they take in an idle guest of make check on the reference machine
@@ -27,7 +29,7 @@
 #define T_PACE_LOOPS	2000000
 #define T_PACE_REF_NS	4500000ULL
 
-static inline uint64_t t_pace_now(void)
+static inline __u64 t_pace_now(void)
 {
 	struct timespec ts;
 
@@ -35,7 +37,7 @@ static inline uint64_t t_pace_now(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static uint64_t t_pace_ns;	/* the calibration's fastest run, once measured */
+static __u64 t_pace_ns;		/* the calibration's fastest run, once measured */
 
 /**
  * t_slow() - how many times slower than the reference this guest runs
@@ -49,7 +51,7 @@ static inline double t_slow(void)
 {
 	static double slow;
 	const char *env;
-	uint64_t best = UINT64_MAX;
+	__u64 best = UINT64_MAX;
 	int r;
 
 	if (slow)
@@ -59,8 +61,8 @@ static inline double t_slow(void)
 		slow = strtod(env, NULL);
 	} else {
 		for (r = 0; r < 3; r++) {
-			volatile uint64_t x = 1;
-			uint64_t t0 = t_pace_now(), t;
+			volatile __u64 x = 1;
+			__u64 t0 = t_pace_now(), t;
 			int i;
 
 			for (i = 0; i < T_PACE_LOOPS; i++)

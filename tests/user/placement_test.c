@@ -30,11 +30,11 @@ static bool preempt_rt(void)
  * @n one-shot timers, the first @first ns from now, then one every @gap;
  * the id of the last, or 0 if an ADD failed
  */
-static uint32_t add_spread(int fd, unsigned int n, uint64_t first,
-			   uint64_t gap)
+static __u32 add_spread(int fd, unsigned int n, __u64 first,
+			__u64 gap)
 {
-	uint64_t now = t_now_ns(CLOCK_MONOTONIC);
-	uint32_t id = 0;
+	__u64 now = t_now_ns(CLOCK_MONOTONIC);
+	__u32 id = 0;
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
@@ -92,7 +92,7 @@ TEST_F(placement, expiry_runs_in_the_interrupt_but_on_rt)
  */
 TEST_F(placement, a_herd_goes_on_past_the_interrupt)
 {
-	uint64_t at = t_now_ns(CLOCK_MONOTONIC) + t_ms(200) * MS;
+	__u64 at = t_now_ns(CLOCK_MONOTONIC) + t_ms(200) * MS;
 	unsigned int i;
 
 	for (i = 0; i < NHERD; i++)
@@ -140,7 +140,7 @@ TEST_F(placement, expiry_runs_on_the_cpu_that_armed_it)
 TEST_F(placement, no_wakeup_when_nobody_waits)
 {
 	struct hwtimer_record r[NSPREAD];
-	uint32_t last = add_spread(self->fd, NSPREAD, MS, 100 * 1000);
+	__u32 last = add_spread(self->fd, NSPREAD, MS, 100 * 1000);
 
 	ASSERT_NE(0, last);
 	while (t_get_state(self->fd, last) == HWTIMER_STATE_PENDING)

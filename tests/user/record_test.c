@@ -16,7 +16,7 @@
 
 HWT_DEV_FIXTURE(record)
 
-static long record_size(int fd, uint32_t size, uint32_t *known)
+static long record_size(int fd, __u32 size, __u32 *known)
 {
 	struct hwtimer_record_size rs = { .size = size, .known = 12345 };
 	long ret = t_ioctl(fd, HWTIMER_IOC_RECORD_SIZE, &rs);
@@ -30,7 +30,7 @@ static long record_size(int fd, uint32_t size, uint32_t *known)
 TEST_F(record, record_size_is_opt_in)
 {
 	struct hwtimer_info info;
-	uint32_t known;
+	__u32 known;
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_EQ(HWTIMER_RECORD_SIZE_VER0, record_size(self->fd, 0, &known));
@@ -46,7 +46,7 @@ TEST_F(record, larger_records_are_zero_extended)
 {
 	unsigned char buf[3 * 64];
 	struct hwtimer_record r;
-	uint32_t id;
+	__u32 id;
 	int i;
 
 	ASSERT_EQ(64, record_size(self->fd, 64, NULL));
@@ -100,7 +100,7 @@ TEST_F(record, read_bad_buffer_efault_keeps_the_record)
 {
 	struct hwtimer_record r;
 	struct hwtimer_get g;
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 0, &id));
 	do {
@@ -168,7 +168,7 @@ TEST_F(record, timer_eventfd_is_signalled)
 {
 	int efd = eventfd(0, EFD_CLOEXEC);
 	struct pollfd p = { .fd = efd, .events = POLLIN };
-	uint64_t v = 0;
+	__u64 v = 0;
 
 	ASSERT_LE(0, efd);
 	ASSERT_EQ(0, t_add_efd(self->fd, 0, 5 * MS, 0, efd, NULL));
@@ -191,7 +191,7 @@ TEST_F(record, eventfd_closed_before_expiry_is_harmless)
 
 TEST_F(record, saturated_eventfd_loses_no_record)
 {
-	uint64_t max = 0xfffffffffffffffeULL;
+	__u64 max = 0xfffffffffffffffeULL;
 	struct hwtimer_record r;
 	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 
@@ -240,7 +240,7 @@ TEST_F(record, no_record_periodic_only_signals)
 {
 	int efd = eventfd(0, EFD_CLOEXEC);
 	struct hwtimer_record r;
-	uint64_t v = 0;
+	__u64 v = 0;
 
 	ASSERT_LE(0, efd);
 	ASSERT_EQ(0, t_add_efd(self->fd, HWTIMER_F_NO_RECORD, 2 * MS, 2 * MS,
@@ -257,12 +257,12 @@ TEST_F(record, autoremove_deletes_once_read)
 {
 	struct hwtimer_record r;
 	struct hwtimer_get g;
-	uint32_t id;
+	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
 			     MS, 0, 0, &id));
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
-	EXPECT_EQ((uint32_t)HWTIMER_REC_REMOVED, r.flags);
+	EXPECT_EQ((__u32)HWTIMER_REC_REMOVED, r.flags);
 	EXPECT_EQ(-ENOENT, t_get(self->fd, id, &g));
 	EXPECT_TRUE(t_file_is_empty(self->fd));
 }

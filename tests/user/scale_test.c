@@ -20,7 +20,7 @@
 FIXTURE(scale) {
 	int fd, efd_file, efd_timer, ep;
 	struct hwtimer_op *ops;
-	uint8_t *seen;
+	__u8 *seen;
 };
 
 FIXTURE_SETUP(scale)
@@ -51,7 +51,7 @@ FIXTURE_TEARDOWN(scale)
 	close(self->fd);
 }
 
-static long batch(int fd, struct hwtimer_op *ops, uint32_t n)
+static long batch(int fd, struct hwtimer_op *ops, __u32 n)
 {
 	struct hwtimer_batch b = {
 		.ops = (uintptr_t)ops, .count = n, .op_size = sizeof(*ops),
@@ -66,8 +66,8 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 	struct epoll_event ev = { .events = EPOLLIN };
 	static struct hwtimer_record recs[4096];
 	struct hwtimer_drain d = { 0 };
-	uint64_t t0, got = 0, timer_signals = 0, file_signals = 0, v;
-	uint32_t i, chunk = 10000;
+	__u64 t0, got = 0, timer_signals = 0, file_signals = 0, v;
+	__u32 i, chunk = 10000;
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_SET_EVENTFD, &e));
 	ev.data.fd = self->fd;
@@ -82,7 +82,7 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 		op->op = HWTIMER_OP_ADD;
 		op->clockid = CLOCK_MONOTONIC;
 		/* spread over a second, many sharing a tick */
-		op->expires = (uint64_t)rand() % SPREAD;
+		op->expires = (__u64)rand() % SPREAD;
 		op->cookie = i;
 		if (i % 2) {	/* half also signal their own eventfd */
 			op->flags = HWTIMER_F_EVENTFD;
@@ -91,7 +91,7 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 	}
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	for (i = 0; i < N; i += chunk) {
-		uint32_t j, n = N - i < chunk ? N - i : chunk;
+		__u32 j, n = N - i < chunk ? N - i : chunk;
 
 		ASSERT_EQ(n, batch(self->fd, &self->ops[i], n));
 		for (j = i; j < i + n; j++)
@@ -119,7 +119,7 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 				continue;
 			ASSERT_LT(0, n);
 			for (r = 0; r < n; r++) {
-				uint64_t c = recs[r].cookie;
+				__u64 c = recs[r].cookie;
 
 				ASSERT_GT(N, c);
 				ASSERT_EQ(0, self->seen[c]) TH_LOG("cookie %llu twice",

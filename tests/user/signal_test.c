@@ -31,8 +31,8 @@
 struct inv {
 	int fd;			/* set, with @victim, before E can fire */
 	int efd;		/* E */
-	uint32_t victim;	/* the timer the canceller cancels */
-	uint64_t cancel_ns;	/* how long its CANCEL took */
+	__u32 victim;		/* the timer the canceller cancels */
+	__u64 cancel_ns;	/* how long its CANCEL took */
 	long cancel_ret;
 };
 
@@ -56,7 +56,7 @@ static bool wait_for_e(struct inv *v)
 static void *hog(void *arg)
 {
 	struct inv *v = arg;
-	uint64_t t0;
+	__u64 t0;
 
 	if (pin_fifo(0, 10) || !wait_for_e(v))
 		return NULL;
@@ -71,7 +71,7 @@ static void *canceller(void *arg)
 {
 	struct inv *v = arg;
 	struct hwtimer_op op = { 0 };
-	uint64_t t0;
+	__u64 t0;
 
 	if (pin_fifo(1, 50) || !wait_for_e(v))
 		return NULL;
@@ -90,7 +90,7 @@ static void *canceller(void *arg)
 static bool arm_backlog(struct __test_metadata *_metadata, struct inv *v,
 			bool victim_efd)
 {
-	uint64_t margin, at;
+	__u64 margin, at;
 	int fd, i;
 
 	for (margin = 2 * SEC; margin <= 128 * SEC; margin *= 4) {
@@ -137,7 +137,7 @@ static void run_inversion(struct __test_metadata *_metadata, bool victim_efd)
 	ASSERT_EQ(0, pin_fifo(0, 0));
 	armed = arm_backlog(_metadata, &v, victim_efd);
 	if (!armed)
-		ASSERT_EQ(sizeof(uint64_t), write(v.efd, &(uint64_t){ 1 }, 8));
+		ASSERT_EQ(sizeof(__u64), write(v.efd, &(__u64){ 1 }, 8));
 	pthread_join(c, NULL);
 	pthread_join(h, NULL);
 	if (!armed)
@@ -209,7 +209,7 @@ TEST_F_TIMEOUT(signal, a_pass_leaves_slow_wakeups_to_the_worker, 300)
 	enum { NEFD = 8, WATCHERS = 500 };
 	int efd[NEFD], ep, fd, i;
 	unsigned long long left;
-	uint64_t at, v;
+	__u64 at, v;
 
 	if (geteuid())
 		SKIP(return, "needs root for %d files", NEFD * WATCHERS);
@@ -279,8 +279,8 @@ TEST_F_TIMEOUT(signal, a_cancel_waits_only_for_the_wakeups_left_before_it, 300)
 	unsigned int runs, highpri;
 	struct hwtimer_drain dr = { 0 };
 	int efd[NEFD], ep, fd, i, k, traced;
-	uint32_t id[NEFD];
-	uint64_t at, t0;
+	__u32 id[NEFD];
+	__u64 at, t0;
 
 	if (geteuid())
 		SKIP(return, "needs root for %d files", NEFD * WATCHERS);
@@ -318,7 +318,7 @@ TEST_F_TIMEOUT(signal, a_cancel_waits_only_for_the_wakeups_left_before_it, 300)
 	close(ep);
 }
 
-static uint64_t cpu_ns(int who)
+static __u64 cpu_ns(int who)
 {
 	struct rusage ru;
 
@@ -338,9 +338,9 @@ static uint64_t cpu_ns(int who)
 TEST_F_TIMEOUT(signal, wakeups_of_a_timer_are_not_charged_to_its_owner, 300)
 {
 	enum { WATCHERS = 1000, WRITES = 200 };
-	uint64_t t0, per_wakeup, owner, n, one = 1;
+	__u64 t0, per_wakeup, owner, n, one = 1;
 	int efd, ep, fd, k;
-	uint32_t id;
+	__u32 id;
 
 	if (geteuid())
 		SKIP(return, "needs root for %d files", WATCHERS);

@@ -23,7 +23,7 @@ HWT_DEV_FIXTURE(slack)
  */
 TEST_F(slack, slack_is_a_window_after_the_deadline)
 {
-	uint64_t t0 = t_now_ns(CLOCK_MONOTONIC) + 200 * MS;
+	__u64 t0 = t_now_ns(CLOCK_MONOTONIC) + 200 * MS;
 	struct hwtimer_op a = {
 		.flags = HWTIMER_F_ABS, .clockid = CLOCK_MONOTONIC,
 		.expires = t0, .slack = 100 * MS, .cookie = 1,
@@ -50,7 +50,7 @@ TEST_F(slack, slack_is_a_window_after_the_deadline)
 
 /* SLACK: the file's default slack */
 
-static long file_slack(int fd, uint32_t flags, uint64_t *slack)
+static long file_slack(int fd, __u32 flags, __u64 *slack)
 {
 	struct hwtimer_slack sl = { .slack = *slack, .flags = flags };
 	long ret = t_ioctl(fd, HWTIMER_IOC_SLACK, &sl);
@@ -61,7 +61,7 @@ static long file_slack(int fd, uint32_t flags, uint64_t *slack)
 
 TEST_F(slack, slack_default_is_read_and_set)
 {
-	uint64_t v = 0;
+	__u64 v = 0;
 
 	ASSERT_EQ(0, file_slack(self->fd, 0, &v));
 	EXPECT_EQ(0ULL, v);
@@ -79,7 +79,7 @@ TEST_F(slack, slack_default_applies_to_adds_without_slack)
 {
 	struct hwtimer_info info;
 	struct hwtimer_op op = { .clockid = CLOCK_MONOTONIC, .expires = MS };
-	uint64_t v;
+	__u64 v;
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	op.period = info.max_delay_ns / 2 + 1;
@@ -128,7 +128,7 @@ TEST_F(slack, slack_past_the_end_of_ktime_does_not_spin)
 
 TEST_F(slack, slack_unknown_flag_einval)
 {
-	uint64_t v = 0;
+	__u64 v = 0;
 
 	EXPECT_EQ(-EINVAL, file_slack(self->fd, 2, &v));
 }
@@ -136,7 +136,7 @@ TEST_F(slack, slack_unknown_flag_einval)
 /* without HWTIMER_SLACK_SET the value is an out field: not read */
 TEST_F(slack, slack_value_without_set_is_not_read)
 {
-	uint64_t v = MS;
+	__u64 v = MS;
 
 	EXPECT_EQ(0, file_slack(self->fd, 0, &v));
 	EXPECT_EQ(0ULL, v);
@@ -154,7 +154,7 @@ TEST_F(slack, slack_nonzero_padding_einval)
 
 TEST_F(slack, slack_out_of_range_erange)
 {
-	uint64_t v = ~0ULL;
+	__u64 v = ~0ULL;
 
 	EXPECT_EQ(-ERANGE, file_slack(self->fd, HWTIMER_SLACK_SET, &v));
 	v = 0;
@@ -180,7 +180,7 @@ TEST_F(slack, slack_bad_pointer_efault)
 TEST(slack_default_from_the_openers_timer_slack)
 {
 	int before = t_open(), after;
-	uint64_t v = 0;
+	__u64 v = 0;
 
 	HWT_NEED_DEVICE();
 	ASSERT_LE(0, before);

@@ -23,29 +23,29 @@
 
 /* What the ledger knows of one timer id. */
 struct tl {
-	uint8_t alive;		/* added and not yet removed */
-	uint8_t periodic;
-	uint8_t untracked;	/* too many armings to keep gens for */
-	uint8_t ngens;
-	uint8_t dropped;	/* periodic: the last cancel dropped a record */
-	uint8_t autoremove;
-	uint32_t first_gen;	/* the ADD's: older records are an earlier timer's */
-	uint32_t armings;	/* ADD, and MODs that re-armed an idle timer */
-	uint32_t ended;		/* armings cancelled or drained while pending */
-	uint32_t reads;
-	uint32_t gens[MAX_GENS];
-	uint64_t fires;		/* periodic: records plus overruns */
-	uint64_t first_deadline;
-	uint64_t stopped;	/* periodic: when the final cancel ran */
+	__u8 alive;		/* added and not yet removed */
+	__u8 periodic;
+	__u8 untracked;		/* too many armings to keep gens for */
+	__u8 ngens;
+	__u8 dropped;		/* periodic: the last cancel dropped a record */
+	__u8 autoremove;
+	__u32 first_gen;	/* the ADD's: older records are an earlier timer's */
+	__u32 armings;		/* ADD, and MODs that re-armed an idle timer */
+	__u32 ended;		/* armings cancelled or drained while pending */
+	__u32 reads;
+	__u32 gens[MAX_GENS];
+	__u64 fires;		/* periodic: records plus overruns */
+	__u64 first_deadline;
+	__u64 stopped;		/* periodic: when the final cancel ran */
 };
 
 /* The ledger of one file, in memory shared by both processes. */
 struct ledger {
 	pthread_mutex_t lock;
-	uint64_t adds, cancels1, cancels0, drained, records, mods0, mods1;
-	uint64_t removed;	/* ids gone: cancel, drain-unlisted, autoremove */
-	uint64_t fired_before;	/* expiries of the earlier timers of reused ids */
-	uint64_t violations;
+	__u64 adds, cancels1, cancels0, drained, records, mods0, mods1;
+	__u64 removed;		/* ids gone: cancel, drain-unlisted, autoremove */
+	__u64 fired_before;	/* expiries of the earlier timers of reused ids */
+	__u64 violations;
 	char why[256];
 	struct tl t[MAX_IDS];
 };
@@ -59,13 +59,13 @@ struct shared {
 
 static struct shared *sh;
 
-static void violation(struct ledger *l, const char *fmt, uint32_t id, uint64_t v)
+static void violation(struct ledger *l, const char *fmt, __u32 id, __u64 v)
 {
 	if (!l->violations++)
 		snprintf(l->why, sizeof(l->why), fmt, id, (unsigned long long)v);
 }
 
-static struct tl *tl_of(struct ledger *l, uint32_t id)
+static struct tl *tl_of(struct ledger *l, __u32 id)
 {
 	return id && id < MAX_IDS ? &l->t[id] : NULL;
 }
@@ -75,7 +75,7 @@ static struct tl *tl_of(struct ledger *l, uint32_t id)
  * cancelled or drained while pending. A periodic timer expires once per
  * record it queued: those read, and one a cancel dropped.
  */
-static uint64_t tl_fired(const struct tl *t)
+static __u64 tl_fired(const struct tl *t)
 {
 	return t->periodic ? t->reads + t->dropped : t->armings - t->ended;
 }
@@ -106,7 +106,7 @@ static void on_add(struct ledger *l, const struct hwtimer_op *op)
 	t->first_deadline = op->expires;
 }
 
-static void on_mod(struct ledger *l, uint32_t id, long ret)
+static void on_mod(struct ledger *l, __u32 id, long ret)
 {
 	struct tl *t = tl_of(l, id);
 
@@ -121,7 +121,7 @@ static void on_mod(struct ledger *l, uint32_t id, long ret)
 		t->armings++;
 }
 
-static void on_cancel(struct ledger *l, uint32_t id, long ret)
+static void on_cancel(struct ledger *l, __u32 id, long ret)
 {
 	struct tl *t = tl_of(l, id);
 
@@ -159,7 +159,7 @@ static void on_record(struct ledger *l, const struct hwtimer_record *r)
 	 * earlier timer of the id, whose record was read before the ledger
 	 * saw its end
 	 */
-	if (!t || (int32_t)((r->gen - t->first_gen) << 8) < 0)
+	if (!t || (__s32)((r->gen - t->first_gen) << 8) < 0)
 		return;
 	t->reads++;
 	if (r->flags & HWTIMER_REC_PERIODIC) {
@@ -179,9 +179,9 @@ static void on_record(struct ledger *l, const struct hwtimer_record *r)
 		t->alive = 0;
 }
 
-static void on_drain(struct ledger *l, const uint32_t *ids, uint32_t n)
+static void on_drain(struct ledger *l, const __u32 *ids, __u32 n)
 {
-	uint32_t i, id;
+	__u32 i, id;
 
 	l->drained += n;
 	for (i = 0; i < n; i++) {

@@ -39,7 +39,7 @@
 #include "helpers.h"
 #include "stress_ledger.h"
 
-static uint64_t seed;
+static __u64 seed;
 
 /* Workers */
 
@@ -48,19 +48,19 @@ struct worker {
 	struct ledger *l;
 	unsigned int rnd;
 	int periodic_owner;
-	uint32_t recent[64];	/* ids this worker added lately */
+	__u32 recent[64];	/* ids this worker added lately */
 	unsigned int nrecent;
 };
 
-static uint32_t rnd32(struct worker *w)
+static __u32 rnd32(struct worker *w)
 {
-	return (uint32_t)rand_r(&w->rnd) << 16 ^ (uint32_t)rand_r(&w->rnd);
+	return (__u32)rand_r(&w->rnd) << 16 ^ (__u32)rand_r(&w->rnd);
 }
 
 /* An id this worker added lately, or any; never a periodic timer's. */
-static uint32_t some_id(struct worker *w)
+static __u32 some_id(struct worker *w)
 {
-	uint32_t id;
+	__u32 id;
 
 	do {
 		id = w->nrecent ? w->recent[rnd32(w) % (w->nrecent < 64 ? w->nrecent : 64)] :
@@ -69,7 +69,7 @@ static uint32_t some_id(struct worker *w)
 	return id;
 }
 
-static void remember(struct worker *w, uint32_t id)
+static void remember(struct worker *w, __u32 id)
 {
 	w->recent[w->nrecent++ % 64] = id;
 }
@@ -174,11 +174,11 @@ static void *work(void *arg)
 	struct worker *w = arg;
 	struct pollfd p = { .fd = w->fd, .events = POLLIN };
 	struct hwtimer_get g;
-	uint32_t id;
+	__u32 id;
 	long ret;
 
 	while (!atomic_load(&sh->stop)) {
-		uint32_t r = rnd32(w) % 100;
+		__u32 r = rnd32(w) % 100;
 
 		atomic_fetch_add(&sh->ops, 1);
 		if (r < 25) {
@@ -272,10 +272,10 @@ static void read_all(int fd, struct ledger *l)
 static const char *settle(int fd, struct ledger *l, char *msg,
 			  size_t len)
 {
-	uint32_t *ids = calloc(MAX_IDS, sizeof(*ids));
+	__u32 *ids = calloc(MAX_IDS, sizeof(*ids));
 	struct hwtimer_drain d;
 	unsigned long long alive = 0, armings = 0, fired, v;
-	uint32_t id;
+	__u32 id;
 
 	t_set_nonblock(fd);
 	pthread_mutex_lock(&l->lock);
@@ -393,7 +393,7 @@ TEST_F_TIMEOUT(stress, ledger_balances, 600)
 	pid_t child;
 
 	env = getenv("HWT_STRESS_SEED");
-	seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
+	seed = env ? strtoull(env, NULL, 0) : (__u64)time(NULL);
 	ksft_print_msg("stress: seed %llu, %u s (HWT_STRESS_SEED, HWT_STRESS_SECONDS)\n",
 		       (unsigned long long)seed, secs);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,

@@ -58,14 +58,14 @@ FIXTURE_TEARDOWN(timing)
 TEST_F(timing, never_early)
 {
 	enum { N = 64 };
-	uint64_t want[N + 1];
+	__u64 want[N + 1];
 	int seen[N + 1] = { 0 };
 	int i, got = 0;
 
 	srand(1);
 	for (i = 1; i <= N; i++) {
-		uint64_t delay = (uint64_t)(rand() % 40000) * 1000 + rand() % 1000;
-		uint64_t t0 = t_now_ns(variant->clk);
+		__u64 delay = (__u64)(rand() % 40000) * 1000 + rand() % 1000;
+		__u64 t0 = t_now_ns(variant->clk);
 		struct hwtimer_op op = {
 			.flags = (variant->abs ? HWTIMER_F_ABS : 0) |
 				 HWT_CLOCK_FLAGS(variant->clk),
@@ -80,11 +80,11 @@ TEST_F(timing, never_early)
 	while (got < N) {
 		struct hwtimer_record r[N];
 		long n = t_read(self->fd, r, N);
-		uint64_t seen_at = t_now_ns(variant->clk);
+		__u64 seen_at = t_now_ns(variant->clk);
 
 		ASSERT_LT(0, n);
 		for (i = 0; i < n; i++) {
-			uint64_t c = r[i].cookie;
+			__u64 c = r[i].cookie;
 
 			ASSERT_TRUE(c >= 1 && c <= N);
 			EXPECT_EQ(0, seen[c]++);
@@ -93,7 +93,7 @@ TEST_F(timing, never_early)
 			EXPECT_LE(want[c], seen_at)
 				TH_LOG("timer %llu seen %lld ns early", (unsigned long long)c,
 				       (long long)(want[c] - seen_at));
-			EXPECT_EQ((uint32_t)variant->clk, r[i].clockid);
+			EXPECT_EQ((__u32)variant->clk, r[i].clockid);
 		}
 		got += n;
 	}
@@ -110,7 +110,7 @@ TEST_F(timing, one_shot_fires_exactly_once)
 	};
 	struct hwtimer_record r[4];
 	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
-	uint64_t cnt = 0;
+	__u64 cnt = 0;
 
 	ASSERT_LE(0, efd);
 	if (variant->abs) {
@@ -135,8 +135,8 @@ TEST_F(timing, one_shot_fires_exactly_once)
  */
 TEST_F(timing, fixed_rate_overruns_are_exact)
 {
-	const uint64_t p = 10 * MS;
-	uint64_t d0 = t_now_ns(variant->clk) + p, before, after, lo, hi;
+	const __u64 p = 10 * MS;
+	__u64 d0 = t_now_ns(variant->clk) + p, before, after, lo, hi;
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_ABS | HWT_CLOCK_FLAGS(variant->clk),
 		.clockid = variant->clk, .expires = d0, .period = p,
@@ -147,7 +147,7 @@ TEST_F(timing, fixed_rate_overruns_are_exact)
 
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 	for (round = 0; round < 3; round++) {
-		uint64_t d = round ? r.deadline + (r.overruns + 1) * p : d0;
+		__u64 d = round ? r.deadline + (r.overruns + 1) * p : d0;
 
 		/* the reader is blocked for ~5.5 periods */
 		usleep(55000);
@@ -181,7 +181,7 @@ TEST_F(timing, fixed_rate_overruns_are_exact)
  */
 TEST_F(timing, fixed_delay_spacing)
 {
-	const uint64_t p = 5 * MS;
+	const __u64 p = 5 * MS;
 	struct hwtimer_op op = {
 		.flags = HWTIMER_F_FIXED_DELAY | (variant->abs ? HWTIMER_F_ABS : 0) |
 			 HWT_CLOCK_FLAGS(variant->clk),
@@ -233,17 +233,17 @@ FIXTURE_TEARDOWN(timing_fresh)
 	close(self->fd);
 }
 
-static uint64_t efd_take(int efd)
+static __u64 efd_take(int efd)
 {
-	uint64_t v = 0;
+	__u64 v = 0;
 
 	return read(efd, &v, 8) == 8 ? v : 0;
 }
 
 /* Spin for about @ns, so the racing operation lands anywhere near expiry. */
-static void spin(uint64_t ns)
+static void spin(__u64 ns)
 {
-	uint64_t end = t_now_ns(CLOCK_MONOTONIC) + ns;
+	__u64 end = t_now_ns(CLOCK_MONOTONIC) + ns;
 
 	while (t_now_ns(CLOCK_MONOTONIC) < end)
 		;
@@ -261,11 +261,11 @@ TEST_F(timing_fresh, nothing_after_cancel)
 
 	srand(2);
 	for (i = 0; i < 1000; i++) {
-		uint32_t id;
+		__u32 id;
 		long ret;
 
 		ASSERT_EQ(0, t_add_efd(self->fd, 0, 1 * MS, 0, self->efd, &id));
-		spin((uint64_t)(rand() % 2000) * 1000);
+		spin((__u64)(rand() % 2000) * 1000);
 		ret = t_cancel(self->fd, id);
 		ASSERT_LE(0, ret);
 		if (ret == 1)	/* 2: it fired first, its record dropped */
@@ -317,8 +317,8 @@ TEST_F_TIMEOUT(timing_fresh, nothing_after_cancel_behind_slow_signals, 300)
 		}
 	}
 	for (i = 0; i < ROUNDS; i++) {
-		uint64_t at;
-		uint32_t id;
+		__u64 at;
+		__u32 id;
 		long ret;
 
 		/* armed from CPU 0, so the pass runs there */
@@ -366,7 +366,7 @@ TEST_F_TIMEOUT(timing_fresh, nothing_after_cancel_behind_slow_signals, 300)
 TEST_F(timing_fresh, nothing_from_an_earlier_arming_after_mod)
 {
 	struct hwtimer_record r[8];
-	uint32_t id, gen;
+	__u32 id, gen;
 	int i;
 
 	ASSERT_EQ(0, t_add_efd(self->fd, 0, 1 * MS, 0, self->efd, &id));
@@ -374,7 +374,7 @@ TEST_F(timing_fresh, nothing_from_an_earlier_arming_after_mod)
 	for (i = 0; i < 1000; i++) {
 		long n;
 
-		spin((uint64_t)(rand() % 2000) * 1000);
+		spin((__u64)(rand() % 2000) * 1000);
 		ASSERT_LE(0, t_mod(self->fd, id, 0, 60 * SEC, 0, &gen));
 		efd_take(self->efd);
 		spin(2 * MS);
@@ -397,9 +397,9 @@ TEST_F(timing_fresh, nothing_after_close)
 
 		ASSERT_LE(0, fd);
 		for (j = 0; j < 16; j++)
-			ASSERT_EQ(0, t_add_efd(fd, 0, (uint64_t)j * 100000, 0,
+			ASSERT_EQ(0, t_add_efd(fd, 0, (__u64)j * 100000, 0,
 						 self->efd, NULL));
-		spin((uint64_t)(i % 20) * 100000);
+		spin((__u64)(i % 20) * 100000);
 		close(fd);
 		efd_take(self->efd);
 		spin(2 * MS);
