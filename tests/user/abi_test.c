@@ -70,8 +70,10 @@ TEST_F(abi, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IO(HWTIMER_IOC_MAGIC, 0x3f), NULL));
 	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IOWR('x', 0x01, struct hwtimer_op), buf));
 	/* right number, wrong direction: CANCEL was _IOW before ABI v1 */
-	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IOR(HWTIMER_IOC_MAGIC, 0x01, struct hwtimer_op), buf));
-	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IOW(HWTIMER_IOC_MAGIC, 0x03, struct hwtimer_op), buf));
+	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IOR(HWTIMER_IOC_MAGIC, 0x01, struct hwtimer_op),
+				   buf));
+	EXPECT_EQ(-ENOTTY, t_ioctl(self->fd, _IOW(HWTIMER_IOC_MAGIC, 0x03, struct hwtimer_op),
+				   buf));
 	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 

@@ -87,7 +87,7 @@ TEST_F(batch, batch_stop_on_error_at_every_position)
 		EXPECT_EQ(-EINVAL, ops[bad].result);
 		EXPECT_EQ(0U, ops[bad + 1].id);
 		ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN,
-				       &(struct hwtimer_drain){ 0 }));
+				     &(struct hwtimer_drain){ 0 }));
 	}
 	free(ops);
 }

@@ -172,7 +172,7 @@ TEST_F_TIMEOUT(bound, one_slot_runs_stay_within_budget, 1200)
 		c = strtoul(strstr(p, " cascaded=") + 10, NULL, 10);
 		u = strtoul(strstr(p, " units=") + 7, NULL, 10);
 		ASSERT_LE(u, budget) TH_LOG("pass %llu: %u fired, %u moved, %u units",
-					     passes, f, c, u);
+					    passes, f, c, u);
 		/* each expiry a unit, each move at most one, at least a quarter */
 		ASSERT_LE(u, f + c);
 		ASSERT_LE(f + c / 4, u);
@@ -225,8 +225,10 @@ TEST_F_TIMEOUT(bound, backlog_drains_without_rearming, 900)
 	arms = t_fdinfo_u64(self->fd, "arms");
 	cont = t_fdinfo_u64(self->fd, "continued");
 	handed = t_fdinfo_u64(self->fd, "handed_off");
-	TH_LOG("%u timers: %llu passes left work, %llu went on in the run, %llu in the worker, %llu arms",
+#define BACKLOG_FMT	"%u timers: %llu passes left work, %llu went on in the run, %llu in the worker, %llu arms"
+	TH_LOG(BACKLOG_FMT,
 	       n, deferred, cont, handed, arms);
+#undef BACKLOG_FMT
 	EXPECT_LE(n / budget / 2, deferred);
 	EXPECT_LT(0ULL, cont + handed);
 	/* the first ADD, each level's early cascade and the last pass */

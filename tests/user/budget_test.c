@@ -113,11 +113,9 @@ static int as_user_weighed(uid_t uid, int (*fn)(void *), void *arg)
 	return WEXITSTATUS(status);
 }
 
-
 #define HOARD_BUDGET	65536
 #define HOARD_TIMERS	8192
 #define HOARD_FILES	64
-
 
 /*
  * What a timer held grows the slab by here, in bytes (*@bytes): HOARD_TIMERS
@@ -186,9 +184,11 @@ static int hoard(void *arg)
 	for (i = 0; i < nfd; i++)
 		entries += t_fdinfo_u64(fd[i], "id_slots");
 	held_kib = slab_kib() - slab0;
-	printf("# %d files, %s: %llu entries held, slab grew %llu KiB; the budget's worth is %llu KiB\n",
+#define HOARD_FMT	"# %d files, %s: %llu entries held, slab grew %llu KiB; the budget's worth is %llu KiB\n"
+	printf(HOARD_FMT,
 	       nfd, quota ? "then EDQUOT" : "no EDQUOT", entries, held_kib,
 	       HOARD_BUDGET * timer_bytes / 1024);
+#undef HOARD_FMT
 	if (!quota)
 		return 4;
 	if (entries > 2ULL * HOARD_BUDGET)
@@ -490,9 +490,11 @@ static int pin(void *arg)
 		     PIN_SLAB_KIB;
 	printf("# %d files (%d with a timer of every kind, %d ADDs refused), then open(): %s\n",
 	       nfd, full, edquot, strerror(open_err));
-	printf("# the slab grew %llu KiB, %llu bytes a file; the budget's worth is %llu KiB (a timer: %llu bytes), with what open() costs any file (%llu bytes)\n",
+#define PIN_FMT	"# the slab grew %llu KiB, %llu bytes a file; the budget's worth is %llu KiB (a timer: %llu bytes), with what open() costs any file (%llu bytes)\n"
+	printf(PIN_FMT,
 	       held_kib, nfd ? held_kib * 1024 / nfd : 0, budget_kib, timer_bytes,
 	       file_bytes);
+#undef PIN_FMT
 	for (i = 0; i < nfd; i++)
 		close(fd[i]);
 	if (open_err != EDQUOT && open_err != EMFILE)

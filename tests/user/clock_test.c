@@ -163,7 +163,7 @@ TEST_F(clock, mod_switches_between_absolute_and_relative)
 	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
-			     t_now_ns(CLOCK_REALTIME) + 60 * SEC, 0, 0, &id));
+			   t_now_ns(CLOCK_REALTIME) + 60 * SEC, 0, 0, &id));
 	op.id = id;
 	op.flags = 0;
 	op.expires = 300 * MS;
@@ -430,7 +430,7 @@ TEST_F(clock, without_cancel_on_set_a_set_withdraws_nothing)
 	__u64 t0;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
-			     t_now_ns(CLOCK_REALTIME) + 30 * SEC, 0, 0, NULL));
+			   t_now_ns(CLOCK_REALTIME) + 30 * SEC, 0, 0, NULL));
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	ASSERT_EQ(0, step(&self->stepped, SEC));
 	EXPECT_EQ(0, fires_after(self->fd, t0, 1500));
@@ -459,13 +459,13 @@ TEST_F(clock, mod_clears_cancel_on_set)
 TEST_F(clock, cancel_on_set_relative_einval)
 {
 	EXPECT_EQ(-EINVAL, t_add(self->fd, HWTIMER_F_CANCEL_ON_SET,
-				   CLOCK_REALTIME, SEC, 0, 0, NULL));
+				 CLOCK_REALTIME, SEC, 0, 0, NULL));
 }
 
 TEST_F(clock, cancel_on_set_monotonic_einval)
 {
 	EXPECT_EQ(-EINVAL, t_add(self->fd, HWTIMER_F_ABS | HWTIMER_F_CANCEL_ON_SET,
-				   CLOCK_MONOTONIC, t_now_ns(CLOCK_MONOTONIC) + SEC,
+				 CLOCK_MONOTONIC, t_now_ns(CLOCK_MONOTONIC) + SEC,
 				   0, 0, NULL));
 }
 
@@ -488,7 +488,7 @@ TEST_F(clock, mod_cancel_on_set_relative_einval)
 	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME,
-			     t_now_ns(CLOCK_REALTIME) + SEC, 0, 0, &id));
+			   t_now_ns(CLOCK_REALTIME) + SEC, 0, 0, &id));
 	op.id = id;
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 }

@@ -136,7 +136,7 @@ TEST_F(dev, fixed_rate_grid_starts_at_a_past_first_deadline)
 TEST_F(dev, add_autoremove_periodic_einval)
 {
 	EXPECT_EQ(-EINVAL, t_add(self->fd, HWTIMER_F_AUTOREMOVE,
-				   CLOCK_MONOTONIC, MS, MS, 0, NULL));
+				 CLOCK_MONOTONIC, MS, MS, 0, NULL));
 	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
@@ -165,15 +165,15 @@ TEST_F(dev, add_out_of_range_erange)
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_EQ(-ERANGE, t_add(self->fd, 0, CLOCK_MONOTONIC, ~0ULL, 0, 0, NULL));
 	EXPECT_EQ(-ERANGE, t_add(self->fd, 0, CLOCK_MONOTONIC,
-				   info.max_delay_ns + 1, 0, 0, NULL));
+				 info.max_delay_ns + 1, 0, 0, NULL));
 	EXPECT_EQ(-ERANGE, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
-				   1ULL << 63, 0, 0, NULL));
+				 1ULL << 63, 0, 0, NULL));
 	EXPECT_EQ(-ERANGE, t_add(self->fd, 0, CLOCK_MONOTONIC, MS,
-				   info.max_delay_ns + 1, 0, NULL));
+				 info.max_delay_ns + 1, 0, NULL));
 	EXPECT_TRUE(t_file_is_empty(self->fd));
 	/* the limit itself is fine */
 	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, info.max_delay_ns,
-			     0, 0, NULL));
+			   0, 0, NULL));
 }
 
 TEST_F(dev, add_period_plus_slack_out_of_range_erange)
@@ -206,7 +206,7 @@ TEST_F(dev, add_past_deadline_fires_at_once)
 	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
-			     now - SEC, 0, 0, &id));
+			   now - SEC, 0, 0, &id));
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	/* the deadline was raised to the time of arming */
 	EXPECT_LE(now, r.deadline);
@@ -321,7 +321,7 @@ TEST_F(dev, mod_period_on_autoremove_einval)
 	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
-			     10 * SEC, 0, 0, &id));
+			   10 * SEC, 0, 0, &id));
 	EXPECT_EQ(-EINVAL, t_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, SEC, NULL));
 	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	EXPECT_EQ(0ULL, g.period);

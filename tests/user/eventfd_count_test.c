@@ -137,11 +137,13 @@ static void herd(struct __test_metadata *_metadata, __u32 n)
 	shared = take(efd);
 	file = take(ffd);
 	passes = passes_that_fired(fd);
-	TH_LOG("%u timers: %llu passes that fired (%llu in the interrupt, %llu continued, %llu handed off, %llu wake-ups left), shared eventfd %llu, file's %llu",
+#define HERD_FMT	"%u timers: %llu passes that fired (%llu in the interrupt, %llu continued, %llu handed off, %llu wake-ups left), shared eventfd %llu, file's %llu"
+	TH_LOG(HERD_FMT,
 	       n, passes, t_fdinfo_u64(fd, "hard_passes"),
 	       t_fdinfo_u64(fd, "continued"), t_fdinfo_u64(fd, "handed_off"),
 	       t_fdinfo_u64(fd, "wakeups_handed_off"),
 	       (unsigned long long)shared, (unsigned long long)file);
+#undef HERD_FMT
 	EXPECT_EQ((unsigned long long)n, t_fdinfo_u64(fd, "fired"));
 	EXPECT_LE(1ULL, passes);
 	EXPECT_EQ(passes, shared);
@@ -156,7 +158,7 @@ TEST_F_TIMEOUT(efdcount, herds_count_passes_on_shared_and_file_eventfd, 300)
 	static const __u32 sizes[] = { 32, 40, 48, 56, 63, 64, 65, 100 };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		herd(_metadata, sizes[i]);
 }
 
@@ -328,11 +330,13 @@ TEST_F_TIMEOUT(efdcount, norecord_periodic_eventfds_count_every_expiry_when_busy
 		v[i] = take(efd[i]);
 		sum += v[i];
 	}
-	TH_LOG("%llu expiries, %llu wake-ups left to the worker; eventfds %llu %llu %llu %llu %llu %llu %llu %llu",
+#define COUNT_FMT	"%llu expiries, %llu wake-ups left to the worker; eventfds %llu %llu %llu %llu %llu %llu %llu %llu"
+	TH_LOG(COUNT_FMT,
 	       fired, left, (unsigned long long)v[0], (unsigned long long)v[1],
 	       (unsigned long long)v[2], (unsigned long long)v[3],
 	       (unsigned long long)v[4], (unsigned long long)v[5],
 	       (unsigned long long)v[6], (unsigned long long)v[7]);
+#undef COUNT_FMT
 	EXPECT_LE((unsigned long long)LEFT, left);
 	EXPECT_EQ(fired, sum);
 	/* on one grid, the eight expire in the same passes */

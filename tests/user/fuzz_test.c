@@ -49,7 +49,7 @@ static __u64 edge_u64(__u64 max_delay)
 	case 2:
 		return rnd() % (50 * MS);
 	default:
-		return v[rnd() % (sizeof(v) / sizeof(v[0]))];
+		return v[rnd() % ARRAY_SIZE(v)];
 	}
 }
 
@@ -59,7 +59,7 @@ static __u32 edge_u32(void)
 		0, 1, 2, 3, 4, 7, 8, 0xff, 0x7fffffff, 0x80000000, 0xffffffff,
 	};
 
-	return rnd() % 3 ? v[rnd() % (sizeof(v) / sizeof(v[0]))] : (__u32)rnd();
+	return rnd() % 3 ? v[rnd() % ARRAY_SIZE(v)] : (__u32)rnd();
 }
 
 struct arena {
@@ -136,7 +136,7 @@ static const unsigned long cmds[] = {
 
 static unsigned long random_cmd(void)
 {
-	unsigned long cmd = cmds[rnd() % (sizeof(cmds) / sizeof(cmds[0]))];
+	unsigned long cmd = cmds[rnd() % ARRAY_SIZE(cmds)];
 
 	switch (rnd() % 10) {
 	case 0:		/* another size */
@@ -336,7 +336,7 @@ TEST_F_TIMEOUT(fuzz, million_random_calls, 3600)
 				ASSERT_EQ(0, t_set_nonblock(self->a.fd));
 			} else {
 				t_ioctl(self->a.fd, HWTIMER_IOC_DRAIN,
-					  &(struct hwtimer_drain){ 0 });
+					&(struct hwtimer_drain){ 0 });
 			}
 			if (t_now_ns(CLOCK_MONOTONIC) > end)
 				break;

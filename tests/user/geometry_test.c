@@ -142,10 +142,12 @@ static void every_timer_once(struct __test_metadata *_metadata,
 	*moves = (double)t_fdinfo_u64(self->fd, "cascaded") /
 		 t_fdinfo_u64(self->fd, "fired");
 	free(late);
-	TH_LOG("all %u delivered, p99 %llu us late, the latest %llu us, %.2f moves a timer, in %llu ms",
+#define ONCE_FMT	"all %u delivered, p99 %llu us late, the latest %llu us, %.2f moves a timer, in %llu ms"
+	TH_LOG(ONCE_FMT,
 	       N, (unsigned long long)*late_p99 / 1000,
 	       (unsigned long long)*late_max / 1000, *moves,
 	       (unsigned long long)(t_now_ns(CLOCK_MONOTONIC) - t0) / MS);
+#undef ONCE_FMT
 	EXPECT_EQ(0, early);
 	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "pending"));
 }

@@ -66,7 +66,7 @@ static inline int t_pin_cpu(unsigned int cpu)
  * HWTIMER_F_REALTIME too, as the uapi asks.
  */
 static inline long t_add(int fd, __u32 flags, clockid_t clk,
-			   __u64 expires, __u64 period, __u64 cookie,
+			 __u64 expires, __u64 period, __u64 cookie,
 			   __u32 *id)
 {
 	struct hwtimer_op op = {
@@ -82,7 +82,7 @@ static inline long t_add(int fd, __u32 flags, clockid_t clk,
 }
 
 static inline long t_add_efd(int fd, __u32 flags, __u64 expires,
-			       __u64 period, int efd, __u32 *id)
+			     __u64 period, int efd, __u32 *id)
 {
 	struct hwtimer_op op = {
 		.flags = flags | HWTIMER_F_EVENTFD, .clockid = CLOCK_MONOTONIC,
@@ -96,7 +96,7 @@ static inline long t_add_efd(int fd, __u32 flags, __u64 expires,
 }
 
 static inline long t_mod(int fd, __u32 id, __u32 flags,
-			   __u64 expires, __u64 period, __u32 *gen)
+			 __u64 expires, __u64 period, __u32 *gen)
 {
 	struct hwtimer_op op = {
 		.id = id, .flags = flags, .expires = expires, .period = period,
@@ -222,7 +222,6 @@ static inline unsigned long long t_sysfs_u64(const char *name)
 		return ~0ULL;
 	return strtoull(buf, NULL, 10);
 }
-
 
 /* A "key:\tvalue" line of this process's fdinfo for @fd. */
 static inline int t_fdinfo(int fd, const char *key, char *val, size_t len)

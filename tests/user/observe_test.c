@@ -11,7 +11,6 @@
 #include "kselftest_harness.h"
 #include "helpers.h"
 
-
 /* Sum of the space-separated numbers in @s. */
 static unsigned long long sum_of(const char *s)
 {
@@ -27,7 +26,6 @@ static unsigned long long sum_of(const char *s)
 		s = end;
 	}
 }
-
 
 FIXTURE(observe) {
 	int fd;
@@ -48,7 +46,8 @@ FIXTURE_TEARDOWN(observe)
 static const char *const counters[] = {
 	"added", "cancelled", "fired", "records", "modified", "drained",
 };
-#define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+#define NCOUNTERS ARRAY_SIZE(counters)
 
 static void global_counters(unsigned long long *v)
 {
@@ -75,7 +74,7 @@ TEST_F(observe, counters_match_a_scripted_scenario)
 	hist0 = sum_of(buf);
 	for (i = 0; i < 10; i++)
 		ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC,
-				     i < 7 ? 5 * MS : 10 * SEC, 0, i, &ids[i]));
+				   i < 7 ? 5 * MS : 10 * SEC, 0, i, &ids[i]));
 	for (i = 7; i < 10; i++)
 		ASSERT_EQ(1, t_cancel(self->fd, ids[i]));
 	while (got < 7) {
@@ -131,7 +130,7 @@ TEST_F(observe, drain_and_close_are_counted)
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(0, t_add(other, 0, CLOCK_MONOTONIC, 10 * SEC, 0, 0, NULL));
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN,
-			       &(struct hwtimer_drain){ 0 }));
+			     &(struct hwtimer_drain){ 0 }));
 	EXPECT_EQ(4ULL, t_fdinfo_u64(self->fd, "drained"));
 	close(other);	/* its pending timers count as cancelled */
 	global_counters(after);
@@ -214,7 +213,7 @@ TEST_F(observe, occupancy_follows_the_timers)
 	EXPECT_EQ(below0, below1);
 	EXPECT_LE(1ULL, slots);
 	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_DRAIN,
-			       &(struct hwtimer_drain){ 0 }));
+			     &(struct hwtimer_drain){ 0 }));
 	EXPECT_EQ(total0, t_sysfs_u64("wheel/timers"));
 }
 
@@ -258,7 +257,7 @@ TEST_F(observe, close_traces_each_cancel)
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, 60 * SEC, 0, 0,
-				     &id[i]));
+				   &id[i]));
 	/* a timer that already fired is not cancelled by the close */
 	ASSERT_EQ(0, t_add(fd, 0, CLOCK_MONOTONIC, 1 * MS, 0, 0, &fired));
 	usleep(50000);

@@ -244,7 +244,7 @@ TEST_F(record, no_record_periodic_only_signals)
 
 	ASSERT_LE(0, efd);
 	ASSERT_EQ(0, t_add_efd(self->fd, HWTIMER_F_NO_RECORD, 2 * MS, 2 * MS,
-				 efd, NULL));
+			       efd, NULL));
 	usleep(100 * 1000);
 	ASSERT_EQ(8, read(efd, &v, 8));
 	EXPECT_LE(2ULL, v);
@@ -260,7 +260,7 @@ TEST_F(record, autoremove_deletes_once_read)
 	__u32 id;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
-			     MS, 0, 0, &id));
+			   MS, 0, 0, &id));
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ((__u32)HWTIMER_REC_REMOVED, r.flags);
 	EXPECT_EQ(-ENOENT, t_get(self->fd, id, &g));

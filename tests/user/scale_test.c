@@ -143,10 +143,12 @@ TEST_F_TIMEOUT(scale, hundred_thousand_delivered_exactly_once, 600)
 	if (read(self->efd_file, &v, 8) == 8)
 		file_signals += v;
 	EXPECT_LT(0ULL, file_signals);
-	TH_LOG("%llu records, file eventfd signalled %llu times, the timers' %llu, %llu ms after the first add",
+#define SCALE_FMT	"%llu records, file eventfd signalled %llu times, the timers' %llu, %llu ms after the first add"
+	TH_LOG(SCALE_FMT,
 	       (unsigned long long)got, (unsigned long long)file_signals,
 	       (unsigned long long)timer_signals,
 	       (unsigned long long)(t_now_ns(CLOCK_MONOTONIC) - t0) / MS);
+#undef SCALE_FMT
 	/*
 	 * no record more comes, and nothing is left armed. The file's
 	 * eventfd is not watched: a pass wakes readers first and may leave

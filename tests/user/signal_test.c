@@ -152,10 +152,12 @@ static void run_inversion(struct __test_metadata *_metadata, bool victim_efd)
 }
 
 FIXTURE(signal) {};
+
 FIXTURE_SETUP(signal)
 {
 	HWT_NEED_DEVICE();
 }
+
 FIXTURE_TEARDOWN(signal) {}
 
 /* the arming can take minutes on a loaded machine (arm_backlog()) */
@@ -361,10 +363,12 @@ TEST_F_TIMEOUT(signal, wakeups_of_a_timer_are_not_charged_to_its_owner, 300)
 	ASSERT_EQ(1, t_cancel(fd, id));
 	owner = cpu_ns(RUSAGE_SELF) - t0;
 	ASSERT_EQ(sizeof(n), read(efd, &n, sizeof(n)));
-	TH_LOG("%llu wake-ups of %d waiters, %llu us each when written: the owner was charged %llu us",
+#define WAKEUPS_FMT	"%llu wake-ups of %d waiters, %llu us each when written: the owner was charged %llu us"
+	TH_LOG(WAKEUPS_FMT,
 	       (unsigned long long)n, WATCHERS,
 	       (unsigned long long)per_wakeup / 1000,
 	       (unsigned long long)owner / 1000);
+#undef WAKEUPS_FMT
 	EXPECT_LE(20ULL, n);
 	EXPECT_GT(n * per_wakeup / 4, owner);
 	close(fd);

@@ -16,7 +16,7 @@
 
 #include "helpers.h"
 
-#define MAX_IDS		(1U << 20)
+#define MAX_IDS		(1024U * 1024)
 #define MAX_GENS	6
 #define NPERIODIC	8
 #define PERIOD		(20 * MS)

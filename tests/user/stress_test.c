@@ -356,9 +356,11 @@ static const char *settle(int fd, struct ledger *l, char *msg,
 		fired += tl_fired(&l->t[id]);
 	EXPECT_FDINFO("fired", fired);
 #undef EXPECT_FDINFO
-	ksft_print_msg("file: %llu added, %llu armings, %llu records, %llu cancelled, %llu drained, %llu fired\n",
+#define FILE_FMT	"file: %llu added, %llu armings, %llu records, %llu cancelled, %llu drained, %llu fired\n"
+	ksft_print_msg(FILE_FMT,
 		       (unsigned long long)l->adds, armings, (unsigned long long)l->records,
 		       (unsigned long long)l->cancels1, (unsigned long long)l->drained, fired);
+#undef FILE_FMT
 	return NULL;
 }
 

@@ -332,7 +332,7 @@ TEST_F_TIMEOUT(timing_fresh, nothing_after_cancel_behind_slow_signals, 300)
 						 HWTIMER_F_AUTOREMOVE, at, 0,
 						 efd[k], NULL));
 		ASSERT_EQ(0, t_add_efd(self->fd, HWTIMER_F_ABS, at, 0,
-					 self->efd, &id));
+				       self->efd, &id));
 		CPU_ZERO(&cpus);
 		CPU_SET(1, &cpus);
 		ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
@@ -381,7 +381,7 @@ TEST_F(timing_fresh, nothing_from_an_earlier_arming_after_mod)
 		EXPECT_EQ(0ULL, efd_take(self->efd));
 		n = t_read(self->fd, r, 8);
 		EXPECT_EQ(-EAGAIN, n) TH_LOG("iteration %d: record of gen %u after MOD to gen %u",
-					      i, r[0].gen, gen);
+					     i, r[0].gen, gen);
 		/* and arm it again, to fire soon */
 		ASSERT_LE(0, t_mod(self->fd, id, 0, 1 * MS, 0, &gen));
 	}
@@ -398,7 +398,7 @@ TEST_F(timing_fresh, nothing_after_close)
 		ASSERT_LE(0, fd);
 		for (j = 0; j < 16; j++)
 			ASSERT_EQ(0, t_add_efd(fd, 0, (__u64)j * 100000, 0,
-						 self->efd, NULL));
+					       self->efd, NULL));
 		spin((__u64)(i % 20) * 100000);
 		close(fd);
 		efd_take(self->efd);
