@@ -21,6 +21,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -322,7 +323,7 @@ struct stall {
 	int uffd;
 	long size;
 	unsigned int faults;
-	volatile int stop;
+	atomic_int stop;
 };
 
 static void *stall_faults(void *arg)
@@ -330,7 +331,7 @@ static void *stall_faults(void *arg)
 	struct stall *st = arg;
 	static char zero[1 << 16];
 
-	while (!st->stop) {
+	while (!atomic_load(&st->stop)) {
 		struct pollfd p = { .fd = st->uffd, .events = POLLIN };
 		struct uffd_msg msg;
 		struct uffdio_copy copy;
@@ -393,7 +394,7 @@ TEST_F_TIMEOUT(bound, stalled_read_never_rebases_monotonic, 120)
 			got++;
 		munmap(page, st.size);
 	}
-	st.stop = 1;
+	atomic_store(&st.stop, 1);
 	pthread_join(th, NULL);
 	TH_LOG("%u reads, %u stalled copies", got, st.faults);
 	EXPECT_EQ(20U, got);

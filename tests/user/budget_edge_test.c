@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -121,7 +122,7 @@ static unsigned long long file_units(int fd)
 
 struct churn {
 	int fd;
-	volatile int done;
+	atomic_int done;
 	int err;
 };
 
@@ -151,7 +152,7 @@ static void *churn_a(void *arg)
 		if (ret)
 			c->err = ret;
 	}
-	c->done = 1;
+	atomic_store(&c->done, 1);
 	return NULL;
 }
 
@@ -198,7 +199,7 @@ static int churn_beside(void *arg)
 		return 5;
 	if (pthread_create(&th, NULL, churn_a, &c))
 		return 6;
-	while (!c.done) {
+	while (!atomic_load(&c.done)) {
 		ret = t_add(b, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0, &id);
 		if (ret == -EDQUOT) {
 			edquot++;

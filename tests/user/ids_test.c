@@ -28,8 +28,8 @@
 struct grow {
 	int fd;
 	__u32 *ids;		/* ids[i]: the id of the timer with cookie i */
-	_Atomic __u32 published;	/* ids below this are set */
-	_Atomic int done;
+	atomic_uint published;	/* ids below this are set */
+	atomic_int done;
 	__u32 cancelled, failed;
 };
 

@@ -61,12 +61,17 @@ static inline double t_slow(void)
 		slow = strtod(env, NULL);
 	} else {
 		for (r = 0; r < 3; r++) {
-			volatile __u64 x = 1;
+			__u64 x = 1;
 			__u64 t0 = t_pace_now(), t;
 			int i;
 
-			for (i = 0; i < T_PACE_LOOPS; i++)
-				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* x goes through memory at every step */
+			for (i = 0; i < T_PACE_LOOPS; i++) {
+				__u64 v = __atomic_load_n(&x, __ATOMIC_RELAXED);
+
+				__atomic_store_n(&x, v * 6364136223846793005ULL +
+						 1442695040888963407ULL, __ATOMIC_RELAXED);
+			}
 			t = t_pace_now() - t0;
 			if (t < best)
 				best = t;
