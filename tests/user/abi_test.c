@@ -11,9 +11,23 @@
 
 #include "kselftest_harness.h"
 #include "helpers.h"
-#include "dev_fixture.h"
 
-HWT_DEV_FIXTURE(abi)
+FIXTURE(abi) {
+	int fd;
+};
+
+FIXTURE_SETUP(abi)
+{
+	HWT_NEED_DEVICE();
+	self->fd = t_open();
+	ASSERT_LE(0, self->fd)
+		TH_LOG("open /dev/hwtimer: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(abi)
+{
+	close(self->fd);
+}
 
 /* ioctl numbers with another size than ours, for the size tests */
 #define ADD_SIZED(sz)	_IOC(_IOC_READ | _IOC_WRITE, HWTIMER_IOC_MAGIC, 0x01, sz)

@@ -10,9 +10,23 @@
 
 #include "kselftest_harness.h"
 #include "helpers.h"
-#include "dev_fixture.h"
 
-HWT_DEV_FIXTURE(batch)
+FIXTURE(batch) {
+	int fd;
+};
+
+FIXTURE_SETUP(batch)
+{
+	HWT_NEED_DEVICE();
+	self->fd = t_open();
+	ASSERT_LE(0, self->fd)
+		TH_LOG("open /dev/hwtimer: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(batch)
+{
+	close(self->fd);
+}
 
 /* BATCH */
 

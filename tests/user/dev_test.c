@@ -20,9 +20,23 @@
 
 #include "kselftest_harness.h"
 #include "helpers.h"
-#include "dev_fixture.h"
 
-HWT_DEV_FIXTURE(dev)
+FIXTURE(dev) {
+	int fd;
+};
+
+FIXTURE_SETUP(dev)
+{
+	HWT_NEED_DEVICE();
+	self->fd = t_open();
+	ASSERT_LE(0, self->fd)
+		TH_LOG("open /dev/hwtimer: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(dev)
+{
+	close(self->fd);
+}
 
 /* ADD and its records */
 
@@ -70,27 +84,115 @@ TEST_F(dev, add_accepts_zero_op_or_its_own)
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 }
 
-#define ADD_EINVAL(name, field, value)					\
-TEST_F(dev, name)							\
-{									\
-	struct hwtimer_op op = {					\
-		.clockid = CLOCK_MONOTONIC, .expires = MS,		\
-	};								\
-	op.field = value;						\
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));	\
-	EXPECT_TRUE(t_file_is_empty(self->fd));				\
+TEST_F(dev, add_unknown_flag_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.flags = 1U << 31;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
-ADD_EINVAL(add_unknown_flag_einval, flags, 1U << 31)
-ADD_EINVAL(add_mod_only_flag_einval, flags, HWTIMER_F_IF_EARLIER)
-ADD_EINVAL(add_nonzero_padding_einval, padding, 1)
-ADD_EINVAL(add_realtime_without_its_flag_einval, clockid, CLOCK_REALTIME)
-ADD_EINVAL(add_realtime_flag_on_another_clock_einval, flags, HWTIMER_F_REALTIME)
-ADD_EINVAL(add_gen_flag_einval, flags, HWTIMER_F_GEN)
-ADD_EINVAL(add_eventfd_without_flag_einval, eventfd, 3)
-ADD_EINVAL(add_bad_clock_einval, clockid, CLOCK_PROCESS_CPUTIME_ID)
-ADD_EINVAL(add_fixed_delay_without_period_einval, flags, HWTIMER_F_FIXED_DELAY)
-ADD_EINVAL(add_no_record_without_eventfd_einval, flags, HWTIMER_F_NO_RECORD)
+TEST_F(dev, add_mod_only_flag_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.flags = HWTIMER_F_IF_EARLIER;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+}
+
+TEST_F(dev, add_nonzero_padding_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.padding = 1;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+}
+
+TEST_F(dev, add_realtime_without_its_flag_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.clockid = CLOCK_REALTIME;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+}
+
+TEST_F(dev, add_realtime_flag_on_another_clock_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.flags = HWTIMER_F_REALTIME;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+}
+
+TEST_F(dev, add_gen_flag_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.flags = HWTIMER_F_GEN;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+}
+
+TEST_F(dev, add_eventfd_without_flag_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.eventfd = 3;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+}
+
+TEST_F(dev, add_bad_clock_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.clockid = CLOCK_PROCESS_CPUTIME_ID;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+}
+
+TEST_F(dev, add_fixed_delay_without_period_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.flags = HWTIMER_F_FIXED_DELAY;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+}
+
+TEST_F(dev, add_no_record_without_eventfd_einval)
+{
+	struct hwtimer_op op = {
+		.clockid = CLOCK_MONOTONIC, .expires = MS,
+	};
+
+	op.flags = HWTIMER_F_NO_RECORD;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
+	EXPECT_TRUE(t_file_is_empty(self->fd));
+}
 
 /* ids stay dense: the one freed last is handed out next */
 TEST_F(dev, ids_are_reused_last_freed_first)
@@ -304,17 +406,6 @@ TEST_F(dev, mod_unknown_id_enoent)
 	EXPECT_EQ(-ENOENT, t_mod(self->fd, 0, 0, MS, 0, NULL));
 }
 
-#define MOD_EINVAL(name, field, value)					\
-TEST_F(dev, name)							\
-{									\
-	struct hwtimer_op op = { .expires = MS };			\
-	__u32 id;							\
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id)); \
-	op.id = id;							\
-	op.field = value;						\
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));	\
-}
-
 TEST_F(dev, mod_period_on_autoremove_einval)
 {
 	struct hwtimer_get g;
@@ -329,14 +420,82 @@ TEST_F(dev, mod_period_on_autoremove_einval)
 	EXPECT_EQ(1, t_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, 0, NULL));
 }
 
-MOD_EINVAL(mod_clockid_einval, clockid, CLOCK_MONOTONIC)
-MOD_EINVAL(mod_cookie_einval, cookie, 1)
-MOD_EINVAL(mod_eventfd_einval, eventfd, 1)
-MOD_EINVAL(mod_period_without_flag_einval, period, MS)
-MOD_EINVAL(mod_add_only_flag_einval, flags, HWTIMER_F_NO_RECORD)
-MOD_EINVAL(mod_earlier_and_idle_einval, flags,
-	   HWTIMER_F_IF_EARLIER | HWTIMER_F_IF_IDLE)
-MOD_EINVAL(mod_realtime_flag_einval, flags, HWTIMER_F_REALTIME)
+TEST_F(dev, mod_clockid_einval)
+{
+	struct hwtimer_op op = { .expires = MS };
+	__u32 id;
+
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	op.id = id;
+	op.clockid = CLOCK_MONOTONIC;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+}
+
+TEST_F(dev, mod_cookie_einval)
+{
+	struct hwtimer_op op = { .expires = MS };
+	__u32 id;
+
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	op.id = id;
+	op.cookie = 1;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+}
+
+TEST_F(dev, mod_eventfd_einval)
+{
+	struct hwtimer_op op = { .expires = MS };
+	__u32 id;
+
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	op.id = id;
+	op.eventfd = 1;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+}
+
+TEST_F(dev, mod_period_without_flag_einval)
+{
+	struct hwtimer_op op = { .expires = MS };
+	__u32 id;
+
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	op.id = id;
+	op.period = MS;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+}
+
+TEST_F(dev, mod_add_only_flag_einval)
+{
+	struct hwtimer_op op = { .expires = MS };
+	__u32 id;
+
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	op.id = id;
+	op.flags = HWTIMER_F_NO_RECORD;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+}
+
+TEST_F(dev, mod_earlier_and_idle_einval)
+{
+	struct hwtimer_op op = { .expires = MS };
+	__u32 id;
+
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	op.id = id;
+	op.flags = HWTIMER_F_IF_EARLIER | HWTIMER_F_IF_IDLE;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+}
+
+TEST_F(dev, mod_realtime_flag_einval)
+{
+	struct hwtimer_op op = { .expires = MS };
+	__u32 id;
+
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
+	op.id = id;
+	op.flags = HWTIMER_F_REALTIME;
+	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
+}
 
 /* HWTIMER_F_GEN: a MOD for an arming that is gone does nothing */
 TEST_F(dev, mod_of_a_stale_generation_estale)

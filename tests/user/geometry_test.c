@@ -68,9 +68,9 @@ static int cmp_u64(const void *a, const void *b)
  * worst and the 99th percentile of fired - deadline in *@late_max and
  * *@late_p99, and what the file's wheel moved per timer fired in *@moves.
  */
-static void every_timer_once(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(geometry) *self, __u64 *late_max,
-			     __u64 *late_p99, double *moves)
+static void every_timer_once(struct __test_metadata *_metadata, int fd,
+			     struct hwtimer_op *ops, __u8 *seen,
+			     __u64 *late_max, __u64 *late_p99, double *moves)
 {
 	struct hwtimer_info info = { 0 };
 	struct hwtimer_record r[256];
@@ -78,14 +78,14 @@ static void every_timer_once(struct __test_metadata *_metadata,
 	__u32 i, got = 0, early = 0;
 
 	ASSERT_NE(NULL, late);
-	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
+	ASSERT_EQ(0, t_ioctl(fd, HWTIMER_IOC_INFO, &info));
 	range = info.max_delay_ns < 2 * SEC ? info.max_delay_ns : 2 * SEC;
 	TH_LOG("%u levels, max delay %llu ns: %u timers over %llu ns",
 	       info.levels, (unsigned long long)info.max_delay_ns, N,
 	       (unsigned long long)range);
 	t0 = t_now_ns(CLOCK_MONOTONIC);
 	for (i = 0; i < N; i++)
-		self->ops[i] = (struct hwtimer_op){
+		ops[i] = (struct hwtimer_op){
 			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
 			.flags = HWTIMER_F_ABS, .cookie = i,
 			/* each batch of 256 reaches over the whole range */
@@ -101,20 +101,20 @@ static void every_timer_once(struct __test_metadata *_metadata,
 		 * and within the range of now on a fast machine
 		 */
 		for (k = 0; k < n; k++) {
-			__u64 *e = &self->ops[i + k].expires;
+			__u64 *e = &ops[i + k].expires;
 
 			if (*e < now)
 				*e = now;
 			if (*e > now + info.max_delay_ns - info.tick_ns)
 				*e = now + info.max_delay_ns - info.tick_ns;
 		}
-		ASSERT_EQ((long)n, batch(self->fd, self->ops + i, n));
+		ASSERT_EQ((long)n, batch(fd, ops + i, n));
 		for (k = 0; k < n; k++)
-			ASSERT_EQ(0, self->ops[i + k].result);
+			ASSERT_EQ(0, ops[i + k].result);
 	}
-	ASSERT_EQ(0, t_set_nonblock(self->fd));
+	ASSERT_EQ(0, t_set_nonblock(fd));
 	while (got < N) {
-		long n = t_read(self->fd, r, 256);
+		long n = t_read(fd, r, 256);
 
 		if (n == -EAGAIN) {
 			/* what is left must come within a minute of the range */
@@ -127,8 +127,8 @@ static void every_timer_once(struct __test_metadata *_metadata,
 		ASSERT_LT(0, n);
 		for (i = 0; i < (__u32)n; i++) {
 			ASSERT_GT(N, r[i].cookie);
-			ASSERT_EQ(0, self->seen[r[i].cookie]);
-			self->seen[r[i].cookie] = 1;
+			ASSERT_EQ(0, seen[r[i].cookie]);
+			seen[r[i].cookie] = 1;
 			if (r[i].fired < r[i].deadline)
 				early++;
 			else
@@ -139,8 +139,8 @@ static void every_timer_once(struct __test_metadata *_metadata,
 	qsort(late, N, sizeof(*late), cmp_u64);
 	*late_max = late[N - 1];
 	*late_p99 = late[N - N / 100];
-	*moves = (double)t_fdinfo_u64(self->fd, "cascaded") /
-		 t_fdinfo_u64(self->fd, "fired");
+	*moves = (double)t_fdinfo_u64(fd, "cascaded") /
+		 t_fdinfo_u64(fd, "fired");
 	free(late);
 #define ONCE_FMT	"all %u delivered, p99 %llu us late, the latest %llu us, %.2f moves a timer, in %llu ms"
 	TH_LOG(ONCE_FMT,
@@ -149,7 +149,7 @@ static void every_timer_once(struct __test_metadata *_metadata,
 	       (unsigned long long)(t_now_ns(CLOCK_MONOTONIC) - t0) / MS);
 #undef ONCE_FMT
 	EXPECT_EQ(0, early);
-	EXPECT_EQ(0ULL, t_fdinfo_u64(self->fd, "pending"));
+	EXPECT_EQ(0ULL, t_fdinfo_u64(fd, "pending"));
 }
 
 TEST_F_TIMEOUT(geometry, every_timer_once_across_the_range, 600)
@@ -157,7 +157,8 @@ TEST_F_TIMEOUT(geometry, every_timer_once_across_the_range, 600)
 	__u64 late_max, late_p99;
 	double moves;
 
-	every_timer_once(_metadata, self, &late_max, &late_p99, &moves);
+	every_timer_once(_metadata, self->fd, self->ops, self->seen, &late_max,
+			 &late_p99, &moves);
 }
 
 /*
@@ -189,7 +190,8 @@ TEST_F_TIMEOUT(geometry, busy_cpus_catch_up_in_linear_work, 600)
 				;
 		}
 	}
-	every_timer_once(_metadata, self, &late_max, &late_p99, &moves);
+	every_timer_once(_metadata, self->fd, self->ops, self->seen, &late_max,
+			 &late_p99, &moves);
 	for (c = 0; c < cpus; c++) {
 		kill(pids[c], SIGKILL);
 		waitpid(pids[c], NULL, 0);

@@ -111,7 +111,7 @@ static inline void t_pace_timeouts(void)
 	int main(int argc, char **argv)					\
 	{								\
 		t_pace_timeouts();					\
-		return test_harness_run(argc, argv);			\
+		exit(test_harness_run(argc, argv));			\
 	}
 #endif
 

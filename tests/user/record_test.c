@@ -12,9 +12,23 @@
 
 #include "kselftest_harness.h"
 #include "helpers.h"
-#include "dev_fixture.h"
 
-HWT_DEV_FIXTURE(record)
+FIXTURE(record) {
+	int fd;
+};
+
+FIXTURE_SETUP(record)
+{
+	HWT_NEED_DEVICE();
+	self->fd = t_open();
+	ASSERT_LE(0, self->fd)
+		TH_LOG("open /dev/hwtimer: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(record)
+{
+	close(self->fd);
+}
 
 static long record_size(int fd, __u32 size, __u32 *known)
 {

@@ -9,9 +9,23 @@
 
 #include "kselftest_harness.h"
 #include "helpers.h"
-#include "dev_fixture.h"
 
-HWT_DEV_FIXTURE(slack)
+FIXTURE(slack) {
+	int fd;
+};
+
+FIXTURE_SETUP(slack)
+{
+	HWT_NEED_DEVICE();
+	self->fd = t_open();
+	ASSERT_LE(0, self->fd)
+		TH_LOG("open /dev/hwtimer: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(slack)
+{
+	close(self->fd);
+}
 
 /*
  * Slack is a window after the deadline, which GET and records report as

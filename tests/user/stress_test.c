@@ -265,6 +265,18 @@ static void read_all(int fd, struct ledger *l)
 			on_record(l, &r);
 }
 
+/* Whether fdinfo's @key differs from @want; if so, @msg says how. */
+static bool fdinfo_differs(int fd, const char *key, unsigned long long want,
+			   char *msg, size_t len)
+{
+	unsigned long long v = t_fdinfo_u64(fd, key);
+
+	if (v == want)
+		return false;
+	snprintf(msg, len, "fdinfo %s = %llu, ledger says %llu", key, v, want);
+	return true;
+}
+
 /*
  * End of the run for one file: stop the periodic timers, drain, read what
  * is left, and compare the file with the ledger. Returns 0 or a message.
@@ -274,7 +286,7 @@ static const char *settle(int fd, struct ledger *l, char *msg,
 {
 	__u32 *ids = calloc(MAX_IDS, sizeof(*ids));
 	struct hwtimer_drain d;
-	unsigned long long alive = 0, armings = 0, fired, v;
+	unsigned long long alive = 0, armings = 0, fired;
 	__u32 id;
 
 	t_set_nonblock(fd);
@@ -335,27 +347,20 @@ static const char *settle(int fd, struct ledger *l, char *msg,
 			 (unsigned long long)l->violations, l->why);
 		return msg;
 	}
-#define EXPECT_FDINFO(key, want) do {					\
-	v = t_fdinfo_u64(fd, key);					\
-	if (v != (unsigned long long)(want)) {				\
-		snprintf(msg, len, "fdinfo %s = %llu, ledger says %llu",	\
-			 key, v, (unsigned long long)(want));		\
-		return msg;						\
-	}								\
-} while (0)
-	EXPECT_FDINFO("timers", 0);	/* drained: nothing left */
-	EXPECT_FDINFO("pending", 0);
-	EXPECT_FDINFO("ready", 0);
-	EXPECT_FDINFO("added", l->adds);
-	EXPECT_FDINFO("cancelled", l->cancels1);
-	EXPECT_FDINFO("drained", l->drained);
-	EXPECT_FDINFO("records", l->records);
+	if (fdinfo_differs(fd, "timers", 0, msg, len) ||	/* drained: nothing left */
+	    fdinfo_differs(fd, "pending", 0, msg, len) ||
+	    fdinfo_differs(fd, "ready", 0, msg, len) ||
+	    fdinfo_differs(fd, "added", l->adds, msg, len) ||
+	    fdinfo_differs(fd, "cancelled", l->cancels1, msg, len) ||
+	    fdinfo_differs(fd, "drained", l->drained, msg, len) ||
+	    fdinfo_differs(fd, "records", l->records, msg, len))
+		return msg;
 	/* what each timer expired: see tl_fired() */
 	fired = l->fired_before;
 	for (id = 1; id < MAX_IDS; id++)
 		fired += tl_fired(&l->t[id]);
-	EXPECT_FDINFO("fired", fired);
-#undef EXPECT_FDINFO
+	if (fdinfo_differs(fd, "fired", fired, msg, len))
+		return msg;
 #define FILE_FMT	"file: %llu added, %llu armings, %llu records, %llu cancelled, %llu drained, %llu fired\n"
 	ksft_print_msg(FILE_FMT,
 		       (unsigned long long)l->adds, armings, (unsigned long long)l->records,

@@ -29,13 +29,12 @@ FIXTURE_VARIANT(timing) {
 	bool abs;
 };
 
-#define CLOCK_VARIANTS(clock, name)					\
-	FIXTURE_VARIANT_ADD(timing, name##_rel) { .clk = clock, .abs = false }; \
-	FIXTURE_VARIANT_ADD(timing, name##_abs) { .clk = clock, .abs = true }
-
-CLOCK_VARIANTS(CLOCK_MONOTONIC, monotonic);
-CLOCK_VARIANTS(CLOCK_BOOTTIME, boottime);
-CLOCK_VARIANTS(CLOCK_REALTIME, realtime);
+FIXTURE_VARIANT_ADD(timing, monotonic_rel) { .clk = CLOCK_MONOTONIC, .abs = false };
+FIXTURE_VARIANT_ADD(timing, monotonic_abs) { .clk = CLOCK_MONOTONIC, .abs = true };
+FIXTURE_VARIANT_ADD(timing, boottime_rel) { .clk = CLOCK_BOOTTIME, .abs = false };
+FIXTURE_VARIANT_ADD(timing, boottime_abs) { .clk = CLOCK_BOOTTIME, .abs = true };
+FIXTURE_VARIANT_ADD(timing, realtime_rel) { .clk = CLOCK_REALTIME, .abs = false };
+FIXTURE_VARIANT_ADD(timing, realtime_abs) { .clk = CLOCK_REALTIME, .abs = true };
 
 FIXTURE_SETUP(timing)
 {
