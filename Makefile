@@ -182,7 +182,8 @@ WHEEL_SUITES := $(BUILD)/wheel_kunit $(BUILD)/wheel_bound_kunit $(BUILD)/wheel_m
 	$(BUILD)/wheel_range_kunit $(BUILD)/wheel_herd_kunit $(BUILD)/wheel_ahead_kunit \
 	$(BUILD)/wheel_look_kunit
 
-$(WHEEL_SUITES): $(BUILD)/%: tests/kunit/%.c tests/kunit/wheel_test.h kmod/wheel.c kmod/wheel_clock.c \
+$(WHEEL_SUITES): $(BUILD)/%: tests/kunit/%.c tests/kunit/wheel_test.h tests/kunit/wheel_unit.h \
+		kmod/wheel.c kmod/wheel_clock.c \
 		kmod/wheel_geometry.c kmod/wheel_cascade.c kmod/wheel_look.c \
 		kmod/wheel_look.h kmod/wheel_impl.h kmod/wheel.h \
 		kmod/include/linux/hwt_node.h $(wildcard tests/native/include/*/*.h)

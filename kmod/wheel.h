@@ -196,6 +196,16 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+/*
+ * The linkage of the wheel's functions: global in the module. A unit that
+ * compiles the wheel's .c files into itself (a KUnit suite, the native
+ * tests, the benchmarks) may define it static, so that its copy clashes
+ * with nothing when the suite is built into a kernel beside hwtimer.
+ */
+#ifndef HWT_WHEEL_SCOPE
+#define HWT_WHEEL_SCOPE
+#endif
+
 /* a level's slot is 2^HWT_LVL_BITS of the level below; a level has two such steps */
 #define HWT_LVL_BITS	5
 #define HWT_LVL_SIZE	BIT(HWT_LVL_BITS + 1)
@@ -381,30 +391,37 @@ struct hwt_wheel {
 	struct hwt_level lvl[];
 };
 
-unsigned int hwt_wheel_max_levels(unsigned int shift);
-unsigned int hwt_wheel_levels_for(unsigned int shift, unsigned int levels);
-u64 hwt_wheel_horizon_of(unsigned int shift, unsigned int levels);
-size_t hwt_wheel_size(unsigned int levels);
-int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
-		   unsigned int levels, u64 now);
-u64 hwt_wheel_horizon(const struct hwt_wheel *w);
-bool hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n);
-void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n);
-bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n, u64 expires);
-bool hwt_wheel_early(const struct hwt_wheel *w, const struct hwt_node *n);
-struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
-			       unsigned int *budget);
-bool hwt_wheel_ahead(struct hwt_wheel *w, u64 now, unsigned int *budget);
-bool hwt_wheel_next(struct hwt_wheel *w, u64 *when);
-bool hwt_wheel_next_ahead(struct hwt_wheel *w, u64 *when);
-bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when, u64 *latest);
-unsigned long hwt_wheel_pending(const struct hwt_wheel *w);
-void hwt_wheel_forward(struct hwt_wheel *w, u64 now);
-void hwt_wheel_rebase(struct hwt_wheel *w, u64 now);
-void hwt_wheel_clear(struct hwt_wheel *w);
+HWT_WHEEL_SCOPE unsigned int hwt_wheel_max_levels(unsigned int shift);
+HWT_WHEEL_SCOPE unsigned int hwt_wheel_levels_for(unsigned int shift,
+						  unsigned int levels);
+HWT_WHEEL_SCOPE u64 hwt_wheel_horizon_of(unsigned int shift,
+					 unsigned int levels);
+HWT_WHEEL_SCOPE size_t hwt_wheel_size(unsigned int levels);
+HWT_WHEEL_SCOPE int hwt_wheel_init(struct hwt_wheel *w, unsigned int shift,
+				   unsigned int levels, u64 now);
+HWT_WHEEL_SCOPE u64 hwt_wheel_horizon(const struct hwt_wheel *w);
+HWT_WHEEL_SCOPE bool hwt_wheel_add(struct hwt_wheel *w, struct hwt_node *n);
+HWT_WHEEL_SCOPE void hwt_wheel_del(struct hwt_wheel *w, struct hwt_node *n);
+HWT_WHEEL_SCOPE bool hwt_wheel_mod(struct hwt_wheel *w, struct hwt_node *n,
+				   u64 expires);
+HWT_WHEEL_SCOPE bool hwt_wheel_early(const struct hwt_wheel *w,
+				     const struct hwt_node *n);
+HWT_WHEEL_SCOPE struct hwt_node *hwt_wheel_pop(struct hwt_wheel *w, u64 now,
+					       unsigned int *budget);
+HWT_WHEEL_SCOPE bool hwt_wheel_ahead(struct hwt_wheel *w, u64 now,
+				     unsigned int *budget);
+HWT_WHEEL_SCOPE bool hwt_wheel_next(struct hwt_wheel *w, u64 *when);
+HWT_WHEEL_SCOPE bool hwt_wheel_next_ahead(struct hwt_wheel *w, u64 *when);
+HWT_WHEEL_SCOPE bool hwt_wheel_next_range(struct hwt_wheel *w, u64 *when,
+					  u64 *latest);
+HWT_WHEEL_SCOPE unsigned long hwt_wheel_pending(const struct hwt_wheel *w);
+HWT_WHEEL_SCOPE void hwt_wheel_forward(struct hwt_wheel *w, u64 now);
+HWT_WHEEL_SCOPE void hwt_wheel_rebase(struct hwt_wheel *w, u64 now);
+HWT_WHEEL_SCOPE void hwt_wheel_clear(struct hwt_wheel *w);
 
-u64 hwt_period_next(u64 deadline, u64 fired, u64 now, u64 period,
-		    bool fixed_delay, u64 *overruns);
+HWT_WHEEL_SCOPE u64 hwt_period_next(u64 deadline, u64 fired, u64 now,
+				    u64 period, bool fixed_delay,
+				    u64 *overruns);
 
 static inline u64 hwt_wheel_tick(const struct hwt_wheel *w)
 {

@@ -195,8 +195,9 @@ static inline u64 hwt_slot_late(const struct hwt_level *l, unsigned int idx)
 }
 
 /* wheel.c: the latest-time bound of a slot that holds or gets slack */
-void hwt_slot_slack(struct hwt_wheel *w, struct hwt_level *l,
-		    unsigned int idx, const struct hwt_node *n, bool alone);
+HWT_WHEEL_SCOPE void hwt_slot_slack(struct hwt_wheel *w, struct hwt_level *l,
+				    unsigned int idx, const struct hwt_node *n,
+				    bool alone);
 
 /*
  * Lower the bounds of slot @s (@idx of level @l), not empty, for @n
@@ -266,11 +267,11 @@ static __always_inline void hwt_slot_emptied(struct hwt_wheel *w,
 }
 
 /* wheel.c: parking and moving nodes */
-void hwt_park(struct hwt_wheel *w, struct hwt_node *n);
-void hwt_move(struct hwt_wheel *w, struct hwt_node *n);
+HWT_WHEEL_SCOPE void hwt_park(struct hwt_wheel *w, struct hwt_node *n);
+HWT_WHEEL_SCOPE void hwt_move(struct hwt_wheel *w, struct hwt_node *n);
 /* wheel_cascade.c: a slot's nodes one level down, as far as @budget goes */
-void hwt_cascade(struct hwt_wheel *w, unsigned int lvl, unsigned int idx,
-		 unsigned int *budget);
+HWT_WHEEL_SCOPE void hwt_cascade(struct hwt_wheel *w, unsigned int lvl,
+				 unsigned int idx, unsigned int *budget);
 
 /*
  * Queue @n, whose key is not before the clock, in slot @idx of

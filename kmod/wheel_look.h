@@ -12,10 +12,10 @@
 #include "wheel_impl.h"
 
 /* wheel_look.c: the looks out of line */
-void hwt_lvl_refresh_own(struct hwt_wheel *w, unsigned int lvl);
-u64 hwt_own_wake_skewed(const struct hwt_wheel *w);
-void hwt_lvl_refresh(struct hwt_wheel *w, unsigned int lvl);
-void hwt_events_look(struct hwt_wheel *w);
+HWT_WHEEL_SCOPE void hwt_lvl_refresh_own(struct hwt_wheel *w, unsigned int lvl);
+HWT_WHEEL_SCOPE u64 hwt_own_wake_skewed(const struct hwt_wheel *w);
+HWT_WHEEL_SCOPE void hwt_lvl_refresh(struct hwt_wheel *w, unsigned int lvl);
+HWT_WHEEL_SCOPE void hwt_events_look(struct hwt_wheel *w);
 
 /*
  * Whether the clock's own slot of level @lvl >= 1 is the one whose cascade

@@ -14,11 +14,7 @@
 #define HWT_WHEEL_COUNT
 #include <kunit/test.h>
 
-#include "wheel.c"
-#include "wheel_geometry.c"
-#include "wheel_cascade.c"
-#include "wheel_clock.c"
-#include "wheel_look.c"
+#include "wheel_unit.h"
 #include "wheel_test.h"
 
 unsigned long hwt_count_looks, hwt_count_combines;

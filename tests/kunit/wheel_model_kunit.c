@@ -8,11 +8,7 @@
 #include <kunit/test.h>
 #include <linux/prandom.h>
 
-#include "wheel.c"
-#include "wheel_geometry.c"
-#include "wheel_cascade.c"
-#include "wheel_clock.c"
-#include "wheel_look.c"
+#include "wheel_unit.h"
 #include "wheel_test.h"
 
 /*
