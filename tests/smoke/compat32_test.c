@@ -25,7 +25,8 @@ _Static_assert(offsetof(struct hwtimer_record, cookie) == 8, "record.cookie");
 
 TEST(a_32_bit_process_uses_the_same_abi)
 {
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	EXPECT_EQ(4U, (unsigned int)sizeof(void *)) TH_LOG("not built with -m32");
 	EXPECT_EQ(0xc040b901U, (unsigned int)HWTIMER_IOC_ADD);
 	EXPECT_EQ(0xc018b905U, (unsigned int)HWTIMER_IOC_BATCH);
@@ -42,7 +43,8 @@ TEST(single_ops_and_records)
 	struct hwtimer_get g;
 	int fd = t_open();
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	ASSERT_LE(0, fd) TH_LOG("open /dev/hwtimer: %s", strerror(errno));
 	ASSERT_EQ(0, t_ioctl(fd, HWTIMER_IOC_INFO, &info));
 	EXPECT_EQ(HWTIMER_API_VERSION, (int)info.api_version);
@@ -75,7 +77,8 @@ TEST(batch_and_drain_pass_pointers_as_u64)
 	struct hwtimer_drain d = { .ids = (uintptr_t)ids, .max = 100 };
 	int fd = t_open(), i;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	ASSERT_LE(0, fd);
 	memset(ops, 0, sizeof(ops));
 	for (i = 0; i < 100; i++) {

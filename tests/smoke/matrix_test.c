@@ -22,7 +22,8 @@ TEST(info_and_a_timer_firing_through_eventfd_and_read)
 	uint64_t t0, cnt = 0;
 	uint32_t id;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	ASSERT_LE(0, fd) TH_LOG("open /dev/hwtimer: %s", strerror(errno));
 	ASSERT_LE(0, efd);
 	ASSERT_EQ(0, t_ioctl(fd, HWTIMER_IOC_INFO, &info));
@@ -51,7 +52,8 @@ TEST(batch_add_then_cancel)
 	};
 	int fd = t_open(), i;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	ASSERT_LE(0, fd);
 	memset(ops, 0, sizeof(ops));
 	for (i = 0; i < 8; i++) {
@@ -102,7 +104,8 @@ FIXTURE(matrix) {
 
 FIXTURE_SETUP(matrix)
 {
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }

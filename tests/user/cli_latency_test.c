@@ -40,7 +40,8 @@ TEST(latency_histogram_and_plot)
 	size_t n;
 	FILE *f;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	unlink("/tmp/cli_latency_test.svg");
 	run(&r, CTL " latency -n 200 -d 5ms --spread 20ms --json --plot /tmp/cli_latency_test.svg");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
@@ -69,7 +70,8 @@ TEST(latency_compares_with_timerfd_and_takes_slack)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -n 200 -d 5ms --spread 20ms --slack 1ms --compare --json");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
 	EXPECT_EQ(1, json_lines(r.out)) TH_LOG("%s", r.out);
@@ -86,7 +88,8 @@ TEST(latency_harvests_the_ring)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	/* a ring smaller than the timers: the rest waits and is flushed in */
 	run(&r, CTL " latency -n 300 -d 5ms --spread 20ms --ring=64 --json");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
@@ -115,7 +118,8 @@ TEST(latency_periodic_loops)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -i 5ms -l 40 --json");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
 	EXPECT_EQ(1, json_lines(r.out)) TH_LOG("%s", r.out);
@@ -131,7 +135,8 @@ TEST(latency_periodic_duration)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -i 10ms -D 200ms --json");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
 	EXPECT_EQ(200000000, json_num(r.out, "duration_ns"));
@@ -143,7 +148,8 @@ TEST(latency_periodic_priority_affinity_mlock)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -i 5ms -l 20 -p 10 -a 0 -m --json");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
 	EXPECT_EQ(10, json_num(r.out, "priority"));
@@ -159,7 +165,8 @@ TEST(latency_periodic_compares_with_timerfd)
 	const char *tfd;
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -i 5ms -l 40 --compare --json");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
 	EXPECT_EQ(1, json_lines(r.out)) TH_LOG("%s", r.out);
@@ -201,7 +208,8 @@ TEST(latency_histfile_in_cyclictests_format)
 	long long wake, tfd;
 	unsigned int b, c0, c1, i = 0;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	unlink("/tmp/cli_latency_test.hist");
 	run(&r, CTL " latency -i 5ms -l 40 -C --histfile /tmp/cli_latency_test.hist --histogram 400 --json");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
@@ -247,7 +255,8 @@ TEST(latency_histfile_default_buckets)
 	struct run r;
 	long long max;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	unlink("/tmp/cli_latency_test.hist");
 	run(&r, CTL " latency -n 100 --histfile /tmp/cli_latency_test.hist");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
@@ -274,7 +283,8 @@ TEST(latency_compare_histfile_beside)
 	const char *ct;
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	write_file(CT_FILE, cyclictest_hist);
 	run(&r, CTL " latency -i 5ms -l 20 --compare-histfile " CT_FILE " --json");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
@@ -355,7 +365,8 @@ TEST(progress_on_a_terminal)
 {
 	static char out[65536];
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	int ret;
 
 	/* 150 periods of 10 ms: longer than a second, whatever the machine */
@@ -373,7 +384,8 @@ TEST(progress_silenced_by_quiet)
 {
 	static char out[65536];
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	int ret = run_on_pty(CTL " latency -i 10ms -l 150 -q", out, sizeof(out));
 
 	if (ret == NO_PTY)
@@ -386,7 +398,8 @@ TEST(progress_not_on_a_pipe)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -i 10ms -l 150");
 	ASSERT_EQ(0, r.status) TH_LOG("%s", r.err);
 	EXPECT_STREQ("", r.err);
@@ -396,7 +409,8 @@ TEST(too_few_descriptors_exits_2)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, "ulimit -n 100; " CTL " latency -n 1000 --compare");
 	EXPECT_USAGE(r, "ulimit -n", " latency");
 }
@@ -405,7 +419,8 @@ TEST(no_such_cpu_exits_2)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -l 5 -a 1000");
 	EXPECT_USAGE(r, "--affinity 1000: none of these CPUs", " latency");
 	run(&r, CTL " latency -l 5 -a 3-1");
@@ -416,7 +431,8 @@ TEST(ring_not_a_power_of_two_exits_2)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -n 10 --ring=100");
 	EXPECT_USAGE(r, "power of two, such as 64", " latency");
 }
@@ -425,7 +441,8 @@ TEST(bad_compare_histfile_exits_2)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	unlink("/tmp/cli_latency_test.none");
 	run(&r, CTL " latency -l 5 --compare-histfile /tmp/cli_latency_test.none");
 	EXPECT_USAGE(r, "cannot open --compare-histfile /tmp/cli_latency_test.none", " latency");
@@ -439,7 +456,8 @@ TEST(unwritable_histfile_exits_1)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -n 10 --histfile /nonexistent/dir/h");
 	EXPECT_EQ(1, r.status);
 	EXPECT_NE(NULL, strstr(r.err, "cannot write --histfile /nonexistent/dir/h"));
@@ -453,7 +471,8 @@ TEST(signal_stops_a_periodic_latency)
 {
 	struct run r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	run(&r, CTL " latency -i 10ms -q --json & p=$!; sleep 1; kill -INT $p; wait $p");
 	EXPECT_EQ(128 + SIGINT, r.status);
 	EXPECT_EQ(1, json_lines(r.out)) TH_LOG("%s", r.out);

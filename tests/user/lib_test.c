@@ -25,7 +25,8 @@ FIXTURE(lib) {
 
 FIXTURE_SETUP(lib)
 {
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	self->fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC);
 	ASSERT_LE(0, self->fd) TH_LOG("hwtimer_open: %s", hwtimer_strerror(self->fd));
 }
@@ -40,7 +41,8 @@ TEST(open_flags)
 	int fd = hwtimer_open(HWTIMER_OPEN_CLOEXEC | HWTIMER_OPEN_NONBLOCK);
 	struct hwtimer_record r;
 
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	ASSERT_LE(0, fd);
 	EXPECT_NE(0, fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	EXPECT_NE(0, fcntl(fd, F_GETFL) & O_NONBLOCK);

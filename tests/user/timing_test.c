@@ -38,7 +38,8 @@ FIXTURE_VARIANT_ADD(timing, realtime_abs) { .clk = CLOCK_REALTIME, .abs = true }
 
 FIXTURE_SETUP(timing)
 {
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 }
@@ -218,7 +219,8 @@ FIXTURE(timing_fresh) {
 
 FIXTURE_SETUP(timing_fresh)
 {
-	HWT_NEED_DEVICE();
+	if (!hwt_device_present())
+		SKIP(return, HWT_NO_DEVICE);
 	self->fd = t_open();
 	ASSERT_LE(0, self->fd);
 	self->efd = eventfd(0, EFD_NONBLOCK);
