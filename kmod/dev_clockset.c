@@ -5,13 +5,15 @@
  * says so instead of firing, as timerfd's TFD_TIMER_CANCEL_ON_SET timers
  * report ECANCELED.
  *
- * The kernel tells its own timerfd code directly (clock_was_set()); a module
- * learns of a set from the pvclock_gtod notifier, which timekeeping calls on
- * every update with a "was set" argument, in atomic context under the
- * timekeeper's lock. The notifier counts the set in hwt_cos_seq and queues
- * an irq_work, which queues a work item; the work walks the files that ever
- * had such a timer, each in chunks under its lock, giving the CPU up in
- * between. A clock set costs O(timers of those files); nothing else is
+ * The kernel tells its own timerfd code directly (clock_was_set()). In the
+ * kernel's tree, hwtimer hears of a set the same way, from the notifier its
+ * series adds there; built out of tree, it learns of it from the
+ * pvclock_gtod notifier, which timekeeping calls on every update with a
+ * "was set" argument, in atomic context under the timekeeper's lock
+ * (compat.h: hwt_clock_set_register()). The notifier counts the set in
+ * hwt_cos_seq and queues an irq_work, which queues a work item; the work
+ * walks the files that ever had such a timer, each in chunks under its
+ * lock, giving the CPU up in between. A clock set costs O(timers of those files); nothing else is
  * paid for the feature.
  *
  * The walk comes later than the set, so the count is checked where a timer
@@ -28,9 +30,9 @@
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
-#include <linux/pvclock_gtod.h>
 #include <linux/workqueue.h>
 
+#include "compat/compat.h"
 #include "dev.h"
 #include "dev_clockset.h"
 #include "dev_ids.h"
@@ -175,13 +177,14 @@ static void hwt_cos_irq_work_fn(struct irq_work *w)
 static DEFINE_IRQ_WORK(hwt_cos_irq_work, hwt_cos_irq_work_fn);
 
 /*
- * Called by timekeeping on every update, with its lock held and interrupts
- * off: only note that the clock was set (as KVM's notifier does).
+ * Called on a clock set (or, out of tree, on every update of timekeeping,
+ * with its lock held and interrupts off): only note that the clock was set
+ * (as KVM's pvclock_gtod notifier does).
  */
-static int hwt_cos_notify(struct notifier_block *nb, unsigned long was_set,
-			  void *tk)
+static int hwt_cos_notify(struct notifier_block *nb, unsigned long action,
+			  void *data)
 {
-	if (was_set) {
+	if (action) {
 		atomic_inc(&hwt_cos_seq);
 		irq_work_queue(&hwt_cos_irq_work);
 	}
@@ -240,13 +243,13 @@ void hwt_cos_leave(struct hwt_file *hf)
 
 int hwt_clockset_init(void)
 {
-	/* this calls the notifier once, "set": a walk of no files */
-	return pvclock_gtod_register_notifier(&hwt_cos_nb);
+	/* pvclock_gtod's calls the notifier once, "set": a walk of no files */
+	return hwt_clock_set_register(&hwt_cos_nb);
 }
 
 void hwt_clockset_exit(void)
 {
-	pvclock_gtod_unregister_notifier(&hwt_cos_nb);
+	hwt_clock_set_unregister(&hwt_cos_nb);
 	irq_work_sync(&hwt_cos_irq_work);
 	cancel_work_sync(&hwt_cos_work);
 }

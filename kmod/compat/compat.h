@@ -75,4 +75,21 @@ static inline void hwt_vm_flags_set(struct vm_area_struct *vma,
 #endif
 }
 
+/*
+ * Clock sets, for HWTIMER_F_CANCEL_ON_SET: a kernel with hwtimer's in-tree
+ * series calls a notifier from clock_was_set(), as it tells timerfd, only
+ * when a clock was set (scripts/intree/clock-set-notifier.patch); others
+ * offer the pvclock_gtod notifier, which timekeeping calls on its every
+ * update, with whether a clock was set. Either passes a nonzero action for
+ * a set.
+ */
+#ifdef HWT_COMPAT_CLOCK_SET_NOTIFIER
+#define hwt_clock_set_register		clock_set_notifier_register
+#define hwt_clock_set_unregister	clock_set_notifier_unregister
+#else
+#include <linux/pvclock_gtod.h>
+#define hwt_clock_set_register		pvclock_gtod_register_notifier
+#define hwt_clock_set_unregister	pvclock_gtod_unregister_notifier
+#endif
+
 #endif /* _HWT_COMPAT_H */

@@ -20,6 +20,9 @@ has slab.h 'define SLAB_NO_MERGE' && echo -DHWT_COMPAT_SLAB_NO_MERGE
 has timer.h 'int timer_delete\(' && echo -DHWT_COMPAT_TIMER_DELETE
 # vm_flags_set() (6.3) guards a VMA's flags
 has mm.h 'static inline void vm_flags_set\(' && echo -DHWT_COMPAT_VM_FLAGS_SET
+# clock_was_set() calls a notifier: hwtimer's in-tree series adds it
+# (scripts/intree/clock-set-notifier.patch)
+has hrtimer.h 'int clock_set_notifier_register\(' && echo -DHWT_COMPAT_CLOCK_SET_NOTIFIER
 # struct io_uring_cmd moved to <linux/io_uring/cmd.h> in 6.6, and in 6.7 it
 # points at its SQE instead of the SQE's command bytes
 [ -f "$inc/io_uring/cmd.h" ] && echo -DHWT_COMPAT_IO_URING_CMD_H
