@@ -16,7 +16,11 @@
 #     DKMS builds the module for stock 6.1 and 6.12, and boot each stock
 #     kernel with that module, the packaged hwtimerctl and a program built
 #     against libhwtimer-dev (tests/vm/pkg_check.sh)
-#  6. parse everything with kunit.py, scan the consoles for splats, and end
+#  6. the in-tree series (scripts/create-patch.sh) against the cached 6.12
+#     tree: checkpatch on each patch, kunit.py under User-Mode Linux (=y),
+#     and a guest of the patched tree's kernel with hwtimer as its module
+#     (=m) running the KUnit modules and the kselftests (tests/vm/intree.sh)
+#  7. parse everything with kunit.py, scan the consoles for splats, and end
 #     with "N passed, N failed, N skipped"
 set -uo pipefail
 . "$(dirname "$0")/../../scripts/common.sh"
@@ -153,6 +157,13 @@ uml_kunit() {
 uml_kunit
 [ -n "${HWT_LONG:-}" ] && debug_guest kcsan "$HWT_TOP/tests/vm/kcsan.config"
 
+# The in-tree series (tests/vm/intree.sh), checked and built on one host
+# thread while the stock guests below run on the other
+intree=$HWT_OUT/intree
+HWT_INTREE_JOBS=1 nice -n 10 "$HWT_TOP/tests/vm/intree.sh" build "$intree" \
+	> "$res/intree.tap" 2> "$res/intree.log" &
+intree_pid=$!
+
 # 4. the compatibility matrix
 for entry in "${HWT_STOCK_KERNELS[@]}"; do
 	read -r label hdr mode boot <<<"$entry"
@@ -184,6 +195,22 @@ for rel in "${pkg_rels[@]}"; do
 		"$HWT_OUT/pkg/$rel.initrd.gz" user "$res/pkg-$rel.console" "$res/pkg-$rel.results" 600
 	runs+=("pkg-$rel:$res/pkg-$rel.results:$res/pkg-$rel.console:$?")
 done
+
+# 6. the in-tree series: its checks and builds, kunit.py's run under
+# User-Mode Linux (=y), and a guest of the tree's x86 kernel that loads
+# hwtimer and its suites as the tree's modules (=m) and runs the kselftests
+timed "in-tree series: checkpatch, kunit.py, x86 build (in the background)" wait $intree_pid
+section host:intree "the in-tree series" cat "$res/intree.tap" >> "$host" 2>&1
+[ -s "$res/intree.log" ] && tail -n 20 "$res/intree.log" >&2
+if [ -f "$intree/kunit.results" ]; then
+	runs+=("intree-kunit:$intree/kunit.results:$intree/kunit.console")
+fi
+if [ -f "$intree/initrd.gz" ]; then
+	timed "in-tree guest: KUnit modules and kselftests" "$HWT_TOP/tests/vm/qemu.sh" \
+		"$intree/bzImage" "$intree/initrd.gz" intree "$res/intree.console" \
+		"$res/intree.results" 1200
+	runs+=("intree:$res/intree.results:$res/intree.console:$?")
+fi
 
 section host:untouched "the machine: build tools installed, no kernel" \
 	"$HWT_TOP/tests/host/untouched_check.sh" "$res/untouched" >> "$host" 2>&1

@@ -8,6 +8,10 @@
 #   smoke  load, run the smoke tests, unload (Debian's stock kernels)
 #   user   load, run the smoke and userspace tests, unload (the stock
 #          PREEMPT_RT kernel)
+#   kunit  load, run the KUnit modules, unload (the PREEMPT_RT debug kernel)
+#   intree load, run the KUnit modules and then the userspace tests, unload
+#          (the kernel tree with hwtimer's series applied, whose tests are
+#          its kselftests: tests/vm/intree.sh)
 #   demo   load and show the module at work
 #   shell  load and offer a shell on the console
 #   bench  load, run the benchmarks of /hwt/bench and hwtimer_bench.ko
@@ -333,11 +337,16 @@ user)
 	check "unload leaves no hwtimer module" unload_all
 	finish
 	;;
-kunit)
+kunit|intree)
 	check "load hwtimer.ko" insmod $HWT
 	for ko in /hwt/kunit/*.ko; do
 		[ -f "$ko" ] && wanted "$ko" && run_kunit_module "$ko"
 	done
+	if [ "$mode" = intree ]; then
+		for t in /hwt/tests/*; do
+			[ -x "$t" ] && wanted "$t" && run_user_test "$t"
+		done
+	fi
 	check "unload leaves no hwtimer module" unload_all
 	finish
 	;;
