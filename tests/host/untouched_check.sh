@@ -15,7 +15,9 @@ boot_listing() {
 	local d
 	for d in /boot /lib/modules; do
 		if [ -e "$d" ]; then
-			ls -laR --time-style=full-iso "$d"
+			# -A: not "..", whose times move with whatever the
+			# packages add to / or /lib (libc6-i386's /lib32)
+			ls -lAR --time-style=full-iso "$d"
 		else
 			echo "$d: absent"
 		fi
