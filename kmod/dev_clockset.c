@@ -13,8 +13,8 @@
  * (compat.h: hwt_clock_set_register()). The notifier counts the set in
  * hwt_cos_seq and queues an irq_work, which queues a work item; the work
  * walks the files that ever had such a timer, each in chunks under its
- * lock, giving the CPU up in between. A clock set costs O(timers of those files); nothing else is
- * paid for the feature.
+ * lock, giving the CPU up in between. A clock set costs O(timers of those
+ * files); nothing else is paid for the feature.
  *
  * The walk comes later than the set, so the count is checked where a timer
  * could otherwise act on the set clock first, as timerfd checks its clock
@@ -243,7 +243,7 @@ void hwt_cos_leave(struct hwt_file *hf)
 
 int hwt_clockset_init(void)
 {
-	/* pvclock_gtod's calls the notifier once, "set": a walk of no files */
+	/* pvclock_gtod's registration calls it once, "set": a walk of nothing */
 	return hwt_clock_set_register(&hwt_cos_nb);
 }
 
