@@ -29,7 +29,11 @@ jobs=${HWT_INTREE_JOBS:-$(nproc)}
 mkdir -p "$out" "$cache"
 rm -f "$out/bzImage" "$out/initrd.gz" "$out/kunit.results" "$out/kunit.console"
 
+# The TAP document goes out whole at the end, its plan first: kunit.py's
+# parser, which reads every section, takes a plan only there.
 n=0
+body=$out/build.tap
+: > "$body"
 tap() {	# tap OK|FAIL DESCRIPTION [LOG]: a TAP line, LOG's tail as diagnostics
 	n=$((n + 1))
 	if [ "$1" = OK ]; then
@@ -37,13 +41,14 @@ tap() {	# tap OK|FAIL DESCRIPTION [LOG]: a TAP line, LOG's tail as diagnostics
 	else
 		echo "not ok $n $2"
 		[ -n "${3:-}" ] && [ -f "$3" ] && tail -n 25 "$3" | sed 's/^/# /'
-	fi
+	fi >> "$body"
 }
 finish() {
+	echo "TAP version 13"
 	echo "1..$n"
+	cat "$body"
 	exit 0
 }
-echo "TAP version 13"
 
 # the series, and each patch as checkpatch sees it
 if "$HWT_TOP/scripts/create-patch.sh" -o "$out/series" "$src" > "$out/create-patch.log" 2>&1; then
