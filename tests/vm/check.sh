@@ -157,10 +157,11 @@ uml_kunit() {
 uml_kunit
 [ -n "${HWT_LONG:-}" ] && debug_guest kcsan "$HWT_TOP/tests/vm/kcsan.config"
 
-# The in-tree series (tests/vm/intree.sh), checked and built on one host
-# thread while the stock guests below run on the other
+# The in-tree series (tests/vm/intree.sh), checked and built at the lowest
+# priority while the stock guests below run, each on one host thread: its
+# builds take what the guests leave, and every CPU once they are done
 intree=$HWT_OUT/intree
-HWT_INTREE_JOBS=1 nice -n 10 "$HWT_TOP/tests/vm/intree.sh" build "$intree" \
+nice -n 19 "$HWT_TOP/tests/vm/intree.sh" build "$intree" \
 	> "$res/intree.tap" 2> "$res/intree.log" &
 intree_pid=$!
 
