@@ -67,8 +67,9 @@
  * - @sig_lock is held by a run that signals eventfds once it has dropped
  *   @lock: taken before @lock is dropped, so that a MOD or CANCEL that
  *   ends an arming afterwards finds the run, and released after. It
- *   guards the wake-ups passes left (dev_signal.c). Under it only the
- *   eventfds' and @wq's own wait-queue locks are taken.
+ *   guards the wake-ups passes left (dev_signal.c), which a flush does
+ *   taking both locks as a run does. Under it only the eventfds' and
+ *   @wq's own wait-queue locks are taken.
  *
  * Beyond the file, hwt_cos_lock (dev_clockset.c) nests outside @lock, and
  * io_uring's uring_lock outside all of them (a command runs under it).

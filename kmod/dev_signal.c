@@ -90,30 +90,40 @@ void hwt_signal_later(struct hwt_file *hf, struct hwt_signals *sig,
 }
 
 /*
- * Do one eventfd's wake-ups that passes left, with @hf->sig_lock held (one
- * for each pass that left it: hwt_signal_leave()); false if none is left.
- * The caller takes the lock for each, so that a waiter gets in between and
- * does the rest itself.
+ * Do one eventfd's wake-ups that passes left (one for each pass that left
+ * it: hwt_signal_leave()); false if none is left. Each takes the locks
+ * anew, so that a waiter gets in between and does the rest itself.
+ *
+ * The file's lock, then @hf->sig_lock, as a run takes them (dev.h,
+ * "Locking"): the wake-up is counted in "wakeups_handed_off" before the
+ * file's lock is dropped and the eventfd signalled, so that whoever the
+ * wake-up wakes finds it counted.
  */
 static bool hwt_signal_one_left(struct hwt_file *hf)
 {
 	struct hwt_efd *e;
+	unsigned int i, n;
 
-	lockdep_assert_held(&hf->sig_lock);
+	hwt_lock(hf);
+	spin_lock(&hf->sig_lock);
 	e = list_first_entry_or_null(&hf->sig_left, struct hwt_efd, left);
-	if (e) {
-		unsigned int i, n = 1 + e->owed;
-
-		list_del_init(&e->left);
-		hf->sig_nleft--;
-		e->owed = 0;
-		hwt_eventfd_signal_n(e->ctx, n);
-		/* each pass's busy count and reference; the last may free @e */
-		for (i = 0; i < n; i++)
-			hwt_efd_done(e);
-		return true;
+	if (!e) {
+		spin_unlock(&hf->sig_lock);
+		hwt_unlock(hf);
+		return false;
 	}
-	return false;
+	n = 1 + e->owed;
+	list_del_init(&e->left);
+	hf->sig_nleft--;
+	e->owed = 0;
+	hwt_stat_add(&hf->stats, HWT_C_WAKEUPS_HANDED_OFF, 1);
+	spin_unlock(&hf->lock);
+	hwt_eventfd_signal_n(e->ctx, n);
+	/* each pass's busy count and reference; the last may free @e */
+	for (i = 0; i < n; i++)
+		hwt_efd_done(e);
+	spin_unlock_irq(&hf->sig_lock);
+	return true;
 }
 
 /**
@@ -123,8 +133,8 @@ static bool hwt_signal_one_left(struct hwt_file *hf)
  * One wake-up per hold of @hf->sig_lock, giving the CPU up in between.
  * The file's worker calls it for the passes that queued it, a MOD, CANCEL
  * or DRAIN to do them before it returns (hwt_signals_wait()), and
- * release() for what is left when no pass can run any more. Each adds the
- * wake-ups it did to the file's "wakeups_handed_off".
+ * release() for what is left when no pass can run any more. Each wake-up
+ * is counted in the file's "wakeups_handed_off".
  *
  * It does at most as many as were left when it started (review F7). The
  * list is in the order they were left, and every flush takes from its
@@ -139,27 +149,13 @@ static bool hwt_signal_one_left(struct hwt_file *hf)
  */
 void hwt_signals_flush(struct hwt_file *hf)
 {
-	unsigned int n = 0, todo;
+	unsigned int n, todo;
 
 	spin_lock_irq(&hf->sig_lock);
 	todo = hf->sig_nleft;
 	spin_unlock_irq(&hf->sig_lock);
-	while (n < todo) {
-		bool more;
-
-		spin_lock_irq(&hf->sig_lock);
-		more = hwt_signal_one_left(hf);
-		spin_unlock_irq(&hf->sig_lock);
-		if (!more)
-			break;
-		n++;
+	for (n = 0; n < todo && hwt_signal_one_left(hf); n++)
 		cond_resched();
-	}
-	if (n) {
-		hwt_lock(hf);
-		hwt_stat_add(&hf->stats, HWT_C_WAKEUPS_HANDED_OFF, n);
-		hwt_unlock(hf);
-	}
 }
 
 /* The file's worker for wake-ups, queued by passes that left some. */
