@@ -118,6 +118,7 @@
 struct hwt_efd;
 struct hwt_ring;
 struct hwt_user;
+struct ucounts;
 
 /* struct hwt_utimer.state */
 enum {
@@ -332,7 +333,7 @@ struct hwt_file_run {
  * @ring: the expiry ring, or NULL; set once, under @setup and the lock
  * @ntimers: timers on the file
  * @nexts: of those, the ones with a struct hwt_uext, which counts against
- *	   @user as much again (dev_account.c)
+ *	   the user's timers as much again (dev_account.c)
  * @nready: timers on the record queue
  * @cos_link: on the list of files that clock sets walk (dev_clockset.c),
  *	      once it armed a HWTIMER_F_CANCEL_ON_SET timer
@@ -368,6 +369,14 @@ struct hwt_file {
 	struct hwt_efd *efd;
 	struct hwt_efd *last_efd;
 	struct hwt_user *user;
+#ifdef HWT_COMPAT_UCOUNTS
+	/**
+	 * @ucounts: the opener's, in its user namespace: the file counts in
+	 * its UCOUNT_HWTIMER_FILES, and its timers in its
+	 * UCOUNT_HWTIMER_TIMERS (dev_account.c)
+	 */
+	struct ucounts *ucounts;
+#endif
 	unsigned long rearms;
 	u64 slack;
 	u32 gen;

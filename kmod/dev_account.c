@@ -21,22 +21,32 @@ module_param_named(max_timers_per_fd, hwt_max_timers_per_fd, uint, 0644);
 MODULE_PARM_DESC(max_timers_per_fd,
 		 "Timers one open /dev/hwtimer may hold; ENOSPC past it (default 2097152)");
 
+/*
+ * A user's files and the timers they hold. Each open file costs its user
+ * itself and its timer bases (a wheel per clock it uses) besides its
+ * timers, which all count against max_timers_per_user (hwt_file_units,
+ * hwt_base_units); as inotify caps instances besides watches, a user may
+ * also have only max_files_per_user files open at once, over all its
+ * processes.
+ *
+ * Where the kernel counts them in its ucounts (UCOUNT_HWTIMER_FILES and
+ * UCOUNT_HWTIMER_TIMERS, in the kernel's own tree), the limits are the
+ * user namespace's sysctls user.max_hwtimer_files and
+ * user.max_hwtimer_timers, per namespace and for every namespace above,
+ * as inotify's are; out of tree they are these module parameters, and
+ * the module counts per user.
+ */
+#ifndef HWT_COMPAT_UCOUNTS
 unsigned int hwt_max_timers_per_user = 1U << 23;
 module_param_named(max_timers_per_user, hwt_max_timers_per_user, uint, 0644);
 MODULE_PARM_DESC(max_timers_per_user,
 		 "Timers one user may hold over all its files; EDQUOT past it (default 8388608)");
 
-/*
- * Each open file costs its user itself and its timer bases (a wheel per
- * clock it uses) besides its timers, which count against
- * max_timers_per_user (hwt_file_units, hwt_base_units); as inotify caps
- * instances besides watches, a user may also have only this many files
- * open at once, over all its processes.
- */
 unsigned int hwt_max_files_per_user = 4096;
 module_param_named(max_files_per_user, hwt_max_files_per_user, uint, 0644);
 MODULE_PARM_DESC(max_files_per_user,
 		 "Files of /dev/hwtimer one user may have open; EMFILE past it (default 4096)");
+#endif
 
 /*
  * A periodic HWTIMER_F_NO_RECORD timer is re-armed by the expiry itself, in
@@ -84,55 +94,94 @@ static kuid_t hwt_payer(const struct cred *cred)
 	return uid;
 }
 
-/**
- * hwt_user_get() - the account a new file is charged to
- * @cred: the credentials the file is opened with
- *
- * Return: the account, with the file counted in it; ERR_PTR(-EMFILE) if
- * its user has hwt_max_files_per_user files open, or ERR_PTR(-ENOMEM).
+/*
+ * The account of @uid, with one more file counted in it; with
+ * hwt_users_lock held. ERR_PTR(-EMFILE) past max_files_per_user (where the
+ * module counts files), or ERR_PTR(-ENOMEM).
  */
-struct hwt_user *hwt_user_get(const struct cred *cred)
+static struct hwt_user *hwt_user_find_get(kuid_t uid)
 {
-	kuid_t uid = hwt_payer(cred);
 	unsigned long key = __kuid_val(uid);
 	struct hwt_user *u;
 
-	mutex_lock(&hwt_users_lock);
+	lockdep_assert_held(&hwt_users_lock);
 	u = xa_load(&hwt_users, key);
 	if (u) {
+#ifndef HWT_COMPAT_UCOUNTS
 		if (refcount_read(&u->ref) >= READ_ONCE(hwt_max_files_per_user))
-			u = ERR_PTR(-EMFILE);
-		else
-			refcount_inc(&u->ref);
-	} else if (!READ_ONCE(hwt_max_files_per_user)) {
-		u = ERR_PTR(-EMFILE);
-	} else {
-		u = kzalloc(sizeof(*u), GFP_KERNEL);
-		if (u) {
-			u->uid = uid;
-			refcount_set(&u->ref, 1);
-			atomic_long_set(&u->timers, 0);
-			if (xa_err(xa_store(&hwt_users, key, u, GFP_KERNEL))) {
-				kfree(u);
-				u = NULL;
-			}
-		}
-		if (!u)
-			u = ERR_PTR(-ENOMEM);
+			return ERR_PTR(-EMFILE);
+#endif
+		refcount_inc(&u->ref);
+		return u;
 	}
-	mutex_unlock(&hwt_users_lock);
+#ifndef HWT_COMPAT_UCOUNTS
+	if (!READ_ONCE(hwt_max_files_per_user))
+		return ERR_PTR(-EMFILE);
+#endif
+	u = kzalloc(sizeof(*u), GFP_KERNEL);
+	if (!u)
+		return ERR_PTR(-ENOMEM);
+	u->uid = uid;
+	refcount_set(&u->ref, 1);
+	if (xa_err(xa_store(&hwt_users, key, u, GFP_KERNEL))) {
+		kfree(u);
+		return ERR_PTR(-ENOMEM);
+	}
 	return u;
 }
 
-void hwt_user_put(struct hwt_user *u)
+/**
+ * hwt_user_get() - charge a new file to its user
+ * @hf: the file
+ * @cred: the credentials it is opened with
+ *
+ * Counts the file in its user's account (@hf->user) and, where the kernel
+ * counts hwtimer's files and timers, in the ucounts of @cred's user in its
+ * namespace (@hf->ucounts), which its timers are charged to.
+ *
+ * Return: 0; -EMFILE if the user has as many files open as it may, or
+ * -ENOMEM.
+ */
+int hwt_user_get(struct hwt_file *hf, const struct cred *cred)
 {
+	struct hwt_user *u;
+
+#ifdef HWT_COMPAT_UCOUNTS
+	hf->ucounts = inc_ucount(cred->user_ns, cred->euid,
+				 UCOUNT_HWTIMER_FILES);
+	if (!hf->ucounts)
+		return -EMFILE;
+#endif
+	mutex_lock(&hwt_users_lock);
+	u = hwt_user_find_get(hwt_payer(cred));
+	mutex_unlock(&hwt_users_lock);
+	if (IS_ERR(u)) {
+#ifdef HWT_COMPAT_UCOUNTS
+		dec_ucount(hf->ucounts, UCOUNT_HWTIMER_FILES);
+#endif
+		return PTR_ERR(u);
+	}
+	hf->user = u;
+	return 0;
+}
+
+/* The file is closed: it no longer counts in its user's account. */
+void hwt_user_put(struct hwt_file *hf)
+{
+	struct hwt_user *u = hf->user;
+
 	mutex_lock(&hwt_users_lock);
 	if (refcount_dec_and_test(&u->ref)) {
+#ifndef HWT_COMPAT_UCOUNTS
 		WARN_ON_ONCE(atomic_long_read(&u->timers));
+#endif
 		xa_erase(&hwt_users, __kuid_val(u->uid));
 		kfree(u);
 	}
 	mutex_unlock(&hwt_users_lock);
+#ifdef HWT_COMPAT_UCOUNTS
+	dec_ucount(hf->ucounts, UCOUNT_HWTIMER_FILES);
+#endif
 }
 
 /*
@@ -152,17 +201,71 @@ static bool hwt_charge_within(atomic_long_t *count, unsigned long n,
 	return true;
 }
 
-/* Charge @n timers to @u at once; false, and nothing charged, past its cap. */
-bool hwt_user_charge(struct hwt_user *u, unsigned int n)
+/*
+ * Charge @n timers to the file's user at once; false, and nothing charged,
+ * past max_timers_per_user. Any context.
+ */
+bool hwt_charge(struct hwt_file *hf, unsigned int n)
 {
-	return hwt_charge_within(&u->timers, n,
+#ifdef HWT_COMPAT_UCOUNTS
+	return charge_ucounts(hf->ucounts, UCOUNT_HWTIMER_TIMERS, n);
+#else
+	return hwt_charge_within(&hf->user->timers, n,
 				 READ_ONCE(hwt_max_timers_per_user));
+#endif
 }
 
-/* Give back @n timers hwt_user_charge() charged to @u. */
-void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
+/* Give back @n timers hwt_charge() charged to the file's user. */
+void hwt_uncharge(struct hwt_file *hf, unsigned int n)
 {
-	atomic_long_sub(n, &u->timers);
+#ifdef HWT_COMPAT_UCOUNTS
+	uncharge_ucounts(hf->ucounts, UCOUNT_HWTIMER_TIMERS, n);
+#else
+	atomic_long_sub(n, &hf->user->timers);
+#endif
+}
+
+/* What the file's user holds, in timers, as fdinfo shows it */
+long hwt_user_charged(const struct hwt_file *hf)
+{
+#ifdef HWT_COMPAT_UCOUNTS
+	return atomic_long_read(&hf->ucounts->ucount[UCOUNT_HWTIMER_TIMERS]);
+#else
+	return atomic_long_read(&hf->user->timers);
+#endif
+}
+
+#ifdef HWT_COMPAT_UCOUNTS
+/* The tightest of the limits on @type over the caller's namespaces */
+static u32 hwt_ucount_max(enum ucount_type type)
+{
+	const struct user_namespace *ns;
+	long max = INT_MAX;
+
+	for (ns = current_user_ns(); ns; ns = ns->parent)
+		max = min(max, READ_ONCE(ns->ucount_max[type]));
+	return max;
+}
+#endif
+
+/* max_timers_per_user as it applies to the caller, for HWTIMER_INFO */
+u32 hwt_user_max_timers(void)
+{
+#ifdef HWT_COMPAT_UCOUNTS
+	return hwt_ucount_max(UCOUNT_HWTIMER_TIMERS);
+#else
+	return READ_ONCE(hwt_max_timers_per_user);
+#endif
+}
+
+/* max_files_per_user as it applies to the caller, for HWTIMER_INFO */
+u32 hwt_user_max_files(void)
+{
+#ifdef HWT_COMPAT_UCOUNTS
+	return hwt_ucount_max(UCOUNT_HWTIMER_FILES);
+#else
+	return READ_ONCE(hwt_max_files_per_user);
+#endif
 }
 
 /**
@@ -177,9 +280,8 @@ void hwt_user_uncharge(struct hwt_user *u, unsigned int n)
 void hwt_file_uncharge(struct hwt_file *hf)
 {
 	hwt_rearms_uncharge(hf, hf->rearms);
-	hwt_user_uncharge(hf->user,
-			  hweight_long(hf->clocks) * hwt_base_units +
-			  hf->nexts * HWT_UEXT_UNITS + hwt_file_units);
+	hwt_uncharge(hf, hweight_long(hf->clocks) * hwt_base_units +
+		     hf->nexts * HWT_UEXT_UNITS + hwt_file_units);
 }
 
 /* NO_RECORD periodic timers: the re-arms the kernel does on its own */

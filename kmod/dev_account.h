@@ -14,12 +14,6 @@ struct cred;
  * struct hwt_user - what one user holds over all its files
  * @uid: the user who pays: see hwt_payer()
  * @ref: open files of the user
- * @timers: timers the user holds, counted as what they take: the entries of
- *	    the files' tables of timers, a timer's or free (dev_ids.c), the
- *	    record slots of the expiry rings (dev_ring.c), and the timers'
- *	    struct hwt_uext, the files and their bases, as the entries that
- *	    would take as many bytes (HWT_UEXT_UNITS, hwt_file_units,
- *	    hwt_base_units)
  * @rearms: re-arms per second its NO_RECORD periodic timers cost
  * @pass_rearms: periodic timers expiry passes re-armed in the current
  *		 second, their records having gone to a ring (low 32 bits),
@@ -28,15 +22,28 @@ struct cred;
 struct hwt_user {
 	kuid_t uid;
 	refcount_t ref;
+#ifndef HWT_COMPAT_UCOUNTS
+	/**
+	 * @timers: timers the user holds, counted as what they take: the
+	 * entries of the files' tables of timers, a timer's or free
+	 * (dev_ids.c), the record slots of the expiry rings (dev_ring.c), and
+	 * the timers' struct hwt_uext, the files and their bases, as the
+	 * entries that would take as many bytes (HWT_UEXT_UNITS,
+	 * hwt_file_units, hwt_base_units). Where the kernel has counts of
+	 * hwtimer's own in its ucounts, they are counted there instead.
+	 */
 	atomic_long_t timers;
+#endif
 	atomic_long_t rearms;
 	atomic64_t pass_rearms;
 };
 
 /* limits: module parameters (dev_account.c) */
 extern unsigned int hwt_max_timers_per_fd;
+#ifndef HWT_COMPAT_UCOUNTS
 extern unsigned int hwt_max_timers_per_user;
 extern unsigned int hwt_max_files_per_user;
+#endif
 extern unsigned int hwt_max_rearms_per_user;
 
 /* what a file, and each base it sets up, count against the user's timers */
@@ -45,10 +52,13 @@ extern unsigned int hwt_base_units;
 /* and what a timer's struct hwt_uext counts as, besides its entry */
 #define HWT_UEXT_UNITS	1
 
-struct hwt_user *hwt_user_get(const struct cred *cred);
-void hwt_user_put(struct hwt_user *u);
-bool hwt_user_charge(struct hwt_user *u, unsigned int n);
-void hwt_user_uncharge(struct hwt_user *u, unsigned int n);
+int hwt_user_get(struct hwt_file *hf, const struct cred *cred);
+void hwt_user_put(struct hwt_file *hf);
+bool hwt_charge(struct hwt_file *hf, unsigned int n);
+void hwt_uncharge(struct hwt_file *hf, unsigned int n);
+long hwt_user_charged(const struct hwt_file *hf);
+u32 hwt_user_max_timers(void);
+u32 hwt_user_max_files(void);
 void hwt_file_uncharge(struct hwt_file *hf);
 bool __hwt_rearms_charge(struct hwt_file *hf, unsigned long n);
 void __hwt_rearms_uncharge(struct hwt_file *hf, unsigned long n);

@@ -93,8 +93,7 @@ int hwt_file_bases_setup(struct hwt_file *hf, unsigned long need, bool nowait)
 	else if (!mutex_trylock(&hf->setup))
 		return -EAGAIN;
 	more = need & ~hf->clocks;
-	if (more && !hwt_user_charge(hf->user,
-				     hweight_long(more) * hwt_base_units)) {
+	if (more && !hwt_charge(hf, hweight_long(more) * hwt_base_units)) {
 		ret = -EDQUOT;
 		goto out;
 	}
@@ -104,8 +103,8 @@ int hwt_file_bases_setup(struct hwt_file *hf, unsigned long need, bool nowait)
 			break;
 	}
 	if (ret)
-		hwt_user_uncharge(hf->user, hweight_long(more & ~hf->clocks) *
-					    hwt_base_units);
+		hwt_uncharge(hf, hweight_long(more & ~hf->clocks) *
+			     hwt_base_units);
 out:
 	mutex_unlock(&hf->setup);
 	return ret;

@@ -63,8 +63,7 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 		   hwt_file_units + hweight_long(READ_ONCE(hf->clocks)) *
 		   hwt_base_units + hwt_ids_units_of(&hf->ids) +
 		   hf->nexts * HWT_UEXT_UNITS);
-	seq_printf(m, "user_charged:\t%ld\n",
-		   atomic_long_read(&hf->user->timers));
+	seq_printf(m, "user_charged:\t%ld\n", hwt_user_charged(hf));
 	seq_printf(m, "eventfd:\t%d\n", !!hf->efd);
 	seq_printf(m, "rearms_per_s:\t%lu\n", hf->rearms);
 	seq_printf(m, "slack:\t%llu\n", hf->slack);
@@ -83,20 +82,19 @@ static void hwt_show_fdinfo(struct seq_file *m, struct file *file)
 static int hwt_open(struct inode *inode, struct file *file)
 {
 	struct hwt_file *hf;
+	int ret;
 
 	hf = kzalloc(sizeof(*hf), GFP_KERNEL_ACCOUNT);
 	if (!hf)
 		return -ENOMEM;
-	hf->user = hwt_user_get(file->f_cred);
-	if (IS_ERR(hf->user)) {
-		int ret = PTR_ERR(hf->user);
-
+	ret = hwt_user_get(hf, file->f_cred);
+	if (ret) {
 		kfree(hf);
 		return ret;
 	}
 	/* the file counts against its user's timers, as its bases will */
-	if (!hwt_user_charge(hf->user, hwt_file_units)) {
-		hwt_user_put(hf->user);
+	if (!hwt_charge(hf, hwt_file_units)) {
+		hwt_user_put(hf);
 		kfree(hf);
 		return -EDQUOT;
 	}
@@ -167,7 +165,7 @@ static int hwt_release(struct inode *inode, struct file *file)
 	hwt_efd_put(hf->efd);
 	hwt_efd_put(hf->last_efd);
 	hwt_ring_free(hf);
-	hwt_user_put(hf->user);
+	hwt_user_put(hf);
 	mutex_destroy(&hf->ids.grow);
 	mutex_destroy(&hf->read_lock);
 	mutex_destroy(&hf->setup);

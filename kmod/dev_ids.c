@@ -85,7 +85,7 @@ struct hwt_utimer *hwt_ids_get(struct hwt_file *hf, unsigned int *prepaid)
 	if (room <= HWT_IDS_SPARE) {
 		if (*prepaid)
 			(*prepaid)--;
-		else if (!hwt_user_charge(hf->user, 1))
+		else if (!hwt_charge(hf, 1))
 			return ERR_PTR(-EDQUOT);
 	}
 	if (ids->free) {
@@ -119,7 +119,7 @@ struct hwt_utimer *hwt_ids_get(struct hwt_file *hf, unsigned int *prepaid)
  * to grow the table charges its own once these are gone.
  *
  * Return: the units charged, which the caller hands to hwt_ids_get() and
- * gives back what is left of with hwt_user_uncharge().
+ * gives back what is left of with hwt_uncharge().
  */
 unsigned int hwt_ids_prepay(struct hwt_file *hf, unsigned int adds)
 {
@@ -129,7 +129,7 @@ unsigned int hwt_ids_prepay(struct hwt_file *hf, unsigned int adds)
 	lockdep_assert_held(&hf->lock);
 	if (room > HWT_IDS_SPARE)
 		need -= min_t(u32, adds, room - HWT_IDS_SPARE);
-	if (need < 2 || !hwt_user_charge(hf->user, need))
+	if (need < 2 || !hwt_charge(hf, need))
 		return 0;
 	return need;
 }
@@ -146,7 +146,7 @@ void hwt_ids_put(struct hwt_file *hf, struct hwt_utimer *t)
 
 	lockdep_assert_held(&hf->lock);
 	if (hwt_ids_room(ids) < HWT_IDS_SPARE)
-		hwt_user_uncharge(hf->user, 1);
+		hwt_uncharge(hf, 1);
 	t->id = 0;
 	t->next_free = ids->free;
 	ids->free = id;
@@ -236,7 +236,7 @@ int hwt_ids_reserve(struct hwt_file *hf, u32 n, bool nowait)
 		room = hwt_ids_room(ids);
 		extra = hwt_ids_units(cap, room + cap - have) -
 			hwt_ids_units(have, room);
-		ret = extra && !hwt_user_charge(hf->user, extra) ? -EDQUOT : 0;
+		ret = extra && !hwt_charge(hf, extra) ? -EDQUOT : 0;
 		if (!ret) {
 			ids->dir[ids->nchunks++] = chunk;
 			ids->cap = cap;
@@ -305,7 +305,7 @@ void hwt_ids_shrink(struct hwt_file *hf)
 	}
 	hwt_unlock(hf);
 	mutex_unlock(&ids->grow);
-	hwt_user_uncharge(hf->user, units);
+	hwt_uncharge(hf, units);
 	hwt_ids_free(dir, nchunks);
 }
 
@@ -346,7 +346,7 @@ void hwt_ids_destroy(struct hwt_file *hf)
 {
 	struct hwt_ids *ids = &hf->ids;
 
-	hwt_user_uncharge(hf->user, hwt_ids_units(ids->cap, hwt_ids_room(ids)));
+	hwt_uncharge(hf, hwt_ids_units(ids->cap, hwt_ids_room(ids)));
 	hwt_ids_free(ids->dir, ids->nchunks);
 	hwt_ids_reset(ids);
 }

@@ -114,11 +114,11 @@ static int hwt_do_add(struct hwt_file *hf, struct hwt_prepped_op *s,
 	if (!ret && hf->ntimers >= READ_ONCE(hwt_max_timers_per_fd))
 		ret = -ENOSPC;
 	/* what it has besides its entry counts as much again */
-	if (!ret && s->ext && !hwt_user_charge(hf->user, HWT_UEXT_UNITS))
+	if (!ret && s->ext && !hwt_charge(hf, HWT_UEXT_UNITS))
 		ret = -EDQUOT;
 	if (!ret && !hwt_rearms_charge(hf, rearms)) {
 		if (s->ext)
-			hwt_user_uncharge(hf->user, HWT_UEXT_UNITS);
+			hwt_uncharge(hf, HWT_UEXT_UNITS);
 		ret = -EDQUOT;
 	}
 	if (ret) {
@@ -257,7 +257,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 		return -ERANGE;
 	/* a timer that gains what a plain one lacks counts as much again */
 	upgrade = (op->period || s->slack) && !(t->flags & HWT_U_EXT);
-	if (upgrade && !hwt_user_charge(hf->user, HWT_UEXT_UNITS))
+	if (upgrade && !hwt_charge(hf, HWT_UEXT_UNITS))
 		return -EDQUOT;
 	if (op->flags & HWTIMER_F_PERIOD) {
 		unsigned long had = hwt_rearms(t->flags, hwt_period(t));
@@ -265,7 +265,7 @@ static int hwt_do_mod(struct hwt_file *hf, struct hwt_prepped_op *s,
 
 		if (will > had && !hwt_rearms_charge(hf, will - had)) {
 			if (upgrade)
-				hwt_user_uncharge(hf->user, HWT_UEXT_UNITS);
+				hwt_uncharge(hf, HWT_UEXT_UNITS);
 			return -EDQUOT;
 		}
 		if (will < had)
@@ -459,7 +459,7 @@ int hwt_run_ops(struct hwt_file *hf, struct hwt_prepped_op *preps,
 	}
 	hwt_unlock(hf);
 	if (rs.prepaid)
-		hwt_user_uncharge(hf->user, rs.prepaid);
+		hwt_uncharge(hf, rs.prepaid);
 	/* no eventfd of an arming a MOD or CANCEL ended is signalled after */
 	if (ended)
 		hwt_signals_wait(hf);

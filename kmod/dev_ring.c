@@ -183,7 +183,7 @@ long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 		goto out;
 	}
 	/* charged first: past the budget, nothing is allocated */
-	if (!hwt_user_charge(hf->user, units)) {
+	if (!hwt_charge(hf, units)) {
 		ret = -EDQUOT;
 		goto out;
 	}
@@ -209,7 +209,7 @@ long hwt_ioc_ring_setup(struct hwt_file *hf, void __user *uarg, size_t usize)
 	hwt_unlock(hf);
 	goto out;
 uncharge:
-	hwt_user_uncharge(hf->user, units);
+	hwt_uncharge(hf, units);
 out:
 	mutex_unlock(&hf->setup);
 	return ret;
@@ -431,6 +431,6 @@ void hwt_ring_free(struct hwt_file *hf)
 
 	if (!r)
 		return;
-	hwt_user_uncharge(hf->user, hwt_ring_units(r->npages));
+	hwt_uncharge(hf, hwt_ring_units(r->npages));
 	hwt_ring_destroy(r);
 }

@@ -42,7 +42,7 @@ void hwt_utimer_remove(struct hwt_file *hf, struct hwt_utimer *t)
 	hwt_utimer_disarm(hf, t);
 	if (t->flags & HWT_U_EXT) {
 		hwt_uext_free(t->ext);
-		hwt_user_uncharge(hf->user, HWT_UEXT_UNITS);
+		hwt_uncharge(hf, HWT_UEXT_UNITS);
 		hf->nexts--;
 	}
 	hwt_ids_put(hf, t);

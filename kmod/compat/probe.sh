@@ -23,6 +23,9 @@ has mm.h 'static inline void vm_flags_set\(' && echo -DHWT_COMPAT_VM_FLAGS_SET
 # clock_was_set() calls a notifier: hwtimer's in-tree series adds it
 # (scripts/intree/clock-set-notifier.patch)
 has hrtimer.h 'int clock_set_notifier_register\(' && echo -DHWT_COMPAT_CLOCK_SET_NOTIFIER
+# the kernel counts hwtimer's files and timers in its ucounts: the in-tree
+# series adds the counts (scripts/intree/ucounts.patch)
+has user_namespace.h 'UCOUNT_HWTIMER_TIMERS,' && echo -DHWT_COMPAT_UCOUNTS
 # struct io_uring_cmd moved to <linux/io_uring/cmd.h> in 6.6, and in 6.7 it
 # points at its SQE instead of the SQE's command bytes
 [ -f "$inc/io_uring/cmd.h" ] && echo -DHWT_COMPAT_IO_URING_CMD_H
