@@ -210,13 +210,25 @@ TEST_F_TIMEOUT(budget, tables_kept_by_one_timer_count_in_full, 600)
 	EXPECT_EQ(0, as_user_weighed(UID_A, hoard, NULL));
 }
 
-/* what the child of a case needs: root's descriptor of the limit */
-static int set_limit(int limit_fd, unsigned long long v)
-{
-	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%llu", v);
+/*
+ * What the child of a case needs to set max_timers_per_user as it goes:
+ * pipes to its parent, root, which sets it (serve_limit()). A sysctl (the
+ * in-tree build's limit) checks its writer at every write, so root's
+ * descriptor would not do.
+ */
+struct limit_chan {
+	int req;
+	int ack;
+};
 
-	return pwrite(limit_fd, buf, n, 0) == n ? 0 : -1;
+static int set_limit(const struct limit_chan *ch, unsigned long long v)
+{
+	int ret;
+
+	if (write(ch->req, &v, sizeof(v)) != sizeof(v) ||
+	    read(ch->ack, &ret, sizeof(ret)) != sizeof(ret))
+		return -1;
+	return ret;
 }
 
 /* the clocks a file's timers can use: each kind of timer, once */
@@ -238,24 +250,47 @@ static long add_on(int fd, int kind)
 #define KINDS	4
 
 /*
- * Run @fn as user A with root's descriptor of max_timers_per_user open,
- * which @fn sets as it goes (set_limit()): what @fn returns, or -1 if the
- * parameter cannot be opened.
+ * Run @fn as user A in a child, setting max_timers_per_user as @fn asks
+ * (set_limit()): what @fn returns, or -1 if the child could not be run.
  */
 static int as_user_with_limit(int (*fn)(void *))
 {
-	int limit = open("/sys/module/hwtimer/parameters/max_timers_per_user",
-			 O_WRONLY | O_CLOEXEC), ret;
+	int req[2], ack[2], status, ret;
+	unsigned long long v;
+	pid_t pid;
 
-	if (limit < 0)
+	if (pipe2(req, O_CLOEXEC))
 		return -1;
-	ret = as_user(UID_A, fn, &limit);
-	close(limit);
-	return ret;
+	if (pipe2(ack, O_CLOEXEC)) {
+		close(req[0]);
+		close(req[1]);
+		return -1;
+	}
+	pid = fork();
+	if (!pid) {
+		struct limit_chan ch = { .req = req[1], .ack = ack[0] };
+
+		close(req[0]);
+		close(ack[1]);
+		_exit(become(UID_A) ? 100 : fn(&ch));
+	}
+	close(req[1]);
+	close(ack[0]);
+	/* until the child is done: its end of @req closes then */
+	while (pid > 0 && read(req[0], &v, sizeof(v)) == sizeof(v)) {
+		ret = t_param_set("max_timers_per_user", v) == -1 ? -1 : 0;
+		if (write(ack[1], &ret, sizeof(ret)) != sizeof(ret))
+			break;
+	}
+	close(req[0]);
+	close(ack[1]);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
 }
 
 /*
- * As A, with root's descriptor of max_timers_per_user: a file counts from
+ * As A, with root setting max_timers_per_user: a file counts from
  * open() (fdinfo's "charged", and the user's "user_charged"), each base
  * from the first timer on its clock, once, and a timer its entry; at the
  * limit open() fails with EDQUOT, and an ADD whose base does not fit
@@ -263,7 +298,8 @@ static int as_user_with_limit(int (*fn)(void *))
  */
 static int costs_counted(void *arg)
 {
-	int limit = *(int *)arg, fd, more, k;
+	const struct limit_chan *limit = arg;
+	int fd, more, k;
 	struct t_costs c = t_costs();
 	unsigned long long bases0;
 	struct hwtimer_info info;
@@ -354,7 +390,7 @@ static long add_plain(int fd, __u64 slack, __u32 *id)
 }
 
 /*
- * As A, with root's descriptor of max_timers_per_user: a timer with a
+ * As A, with root setting max_timers_per_user: a timer with a
  * period, slack or an eventfd has a 40-byte struct besides its entry,
  * which counts as a timer too, from the ADD or the MOD that gives it one
  * until the timer goes; at the limit, such an ADD or MOD fails with
@@ -362,7 +398,8 @@ static long add_plain(int fd, __u64 slack, __u32 *id)
  */
 static int extras_counted(void *arg)
 {
-	int limit = *(int *)arg, fd;
+	const struct limit_chan *limit = arg;
+	int fd;
 	struct t_costs c = t_costs();
 	unsigned long long base;
 	__u32 plain, slack;

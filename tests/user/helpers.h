@@ -159,14 +159,35 @@ static inline int t_file_is_empty(int fd)
 	       d.count == 0 && d.remaining == 0;
 }
 
-/* A sysfs parameter of the module; returns the old value. */
+/*
+ * Where a limit of the module is set: its parameter in sysfs or, for the
+ * per-user limits of a kernel that counts them in its ucounts (the
+ * in-tree build), the initial user namespace's sysctl.
+ */
+static inline void t_param_path(char *path, size_t len, const char *name)
+{
+	static const char *const sysctl[][2] = {
+		{ "max_timers_per_user", "/proc/sys/user/max_hwtimer_timers" },
+		{ "max_files_per_user", "/proc/sys/user/max_hwtimer_files" },
+	};
+	unsigned int i;
+
+	snprintf(path, len, "/sys/module/hwtimer/parameters/%s", name);
+	if (!access(path, F_OK))
+		return;
+	for (i = 0; i < ARRAY_SIZE(sysctl); i++)
+		if (!strcmp(name, sysctl[i][0]) && !access(sysctl[i][1], F_OK))
+			snprintf(path, len, "%s", sysctl[i][1]);
+}
+
+/* Set a limit of the module (t_param_path()); returns the old value. */
 static inline long long t_param_set(const char *name, long long v)
 {
 	char path[128];
 	long long old = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/module/hwtimer/parameters/%s", name);
+	t_param_path(path, sizeof(path), name);
 	f = fopen(path, "r");
 	if (!f || fscanf(f, "%lld", &old) != 1)
 		old = -1;
