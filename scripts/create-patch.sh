@@ -6,7 +6,9 @@
 # writes what would be sent. Against KERNEL_TREE (Debian's linux-source-6.12
 # in make check), it adds a notifier that clock_was_set() calls
 # (kernel/time/hrtimer.c: the kernel's side of cancel-on-set,
-# scripts/intree/clock-set-notifier.patch) and places
+# scripts/intree/clock-set-notifier.patch) and hwtimer's counts in the
+# ucounts (kernel/ucount.c: the per-user limits as user namespace sysctls,
+# scripts/intree/ucounts.patch), and places
 #
 #   drivers/misc/hwtimer/           the module (kmod/), its Kconfig and
 #                                   Makefile, and its KUnit suites
@@ -54,6 +56,7 @@ author=$(git -C "$top" log -1 --format='%an <%ae>' 2>/dev/null ||
 # commit of a scratch repository whose commits become the patches.
 base_files=(drivers/misc/Kconfig drivers/misc/Makefile MAINTAINERS
 	include/linux/hrtimer.h kernel/time/hrtimer.c
+	include/linux/user_namespace.h kernel/ucount.c
 	Documentation/userspace-api/index.rst
 	Documentation/userspace-api/ioctl/ioctl-number.rst
 	tools/testing/selftests/Makefile)
@@ -91,8 +94,9 @@ maintain() {
 }
 
 # The probes' answers for this tree, as unifdef's -D and -U, and the
-# clock-set notifier, which the series' first patch adds
-probed=$(sh "$top/kmod/compat/probe.sh" "$tree"; echo -DHWT_COMPAT_CLOCK_SET_NOTIFIER)
+# clock-set notifier and the ucounts, which the series' first patches add
+probed=$(sh "$top/kmod/compat/probe.sh" "$tree"
+	echo -DHWT_COMPAT_CLOCK_SET_NOTIFIER -DHWT_COMPAT_UCOUNTS | tr ' ' '\n')
 unifdef_args=()
 for sym in $(grep -ohE 'HWT_COMPAT_[A-Z0-9_]+' "$top/kmod/compat/compat.h" "$top"/kmod/*.c | sort -u); do
 	if grep -qx -- "-D$sym" <<<"$probed"; then
@@ -132,7 +136,28 @@ Call an atomic notifier chain from clock_was_set(), after timerfd, with
 the clocks that moved as the action: a module hears of the sets only,
 and pays nothing in between."
 
-## 2. the uapi header
+## 2. the per-user limits, on ucounts
+patch -d "$work" -p1 -s < "$top/scripts/intree/ucounts.patch" ||
+	{ echo "$0: ucounts.patch does not apply to $tree" >&2; exit 1; }
+commit "ucount: count hwtimer's files and timers" \
+"hwtimer limits what each user holds: open files of /dev/hwtimer, and
+the timers they hold, counted as the table entries they take (a file's
+wheels and ring count as the entries of as many bytes), both past what a
+memory cgroup bounds, since expiries and re-arms are the kernel's work.
+Out of tree, it keeps a table of users and module parameters for that,
+and charges the creator of a user's outermost namespace, as ucounts
+charges every level.
+
+Count them in ucounts, as inotify's instances and watches are:
+UCOUNT_HWTIMER_FILES and UCOUNT_HWTIMER_TIMERS, limited per user
+namespace by user.max_hwtimer_files (4096 in the initial namespace) and
+user.max_hwtimer_timers (8388608). The timers are charged in amounts (a
+page of table entries at a time), which inc_ucount() cannot do: add
+charge_ucounts() and uncharge_ucounts(), which charge every level
+within its limit or nothing. Export them, and inc_ucount() and
+dec_ucount(), for hwtimer built as a module."
+
+## 3. the uapi header
 mkdir -p "$work/include/uapi/linux"
 cp "$top/uapi/linux/hwtimer.h" "$work/include/uapi/linux/hwtimer.h"
 insert_after Documentation/userspace-api/ioctl/ioctl-number.rst '^0xB8 ' \
@@ -149,13 +174,13 @@ This header holds the ioctls, their structures and the record format.
 The structures are extensible (copy_struct_from_user()), and the ABI is
 the same for 32-bit tasks. Reserve ioctl magic 0xB9 for it."
 
-## 3. the module
+## 4. the module
 mkdir -p "$work/$drv" "$work/include/linux" "$work/include/trace/events"
 cp "$top"/kmod/*.c "$top"/kmod/*.h "$work/$drv/"
 rm "$work/$drv/hwt_trace.h"
 cp "$top/kmod/compat/compat.h" "$work/$drv/compat.h"
 resolve "$work/$drv/compat.h"
-for f in "$work/$drv"/*.c; do
+for f in "$work/$drv"/*.[ch]; do
 	grep -q HWT_COMPAT_ "$f" && resolve "$f"
 done
 cp "$top"/kmod/include/linux/*.h "$work/include/linux/"
@@ -233,7 +258,7 @@ expiries never early.
 
   ./tools/testing/kunit/kunit.py run --kunitconfig=drivers/misc/hwtimer"
 
-## 4. the documentation
+## 5. the documentation
 cp "$top/Documentation/userspace-api/hwtimer.rst" "$work/Documentation/userspace-api/"
 mkdir -p "$work/Documentation/ABI/testing"
 cp "$top"/Documentation/ABI/testing/* "$work/Documentation/ABI/testing/"
@@ -245,7 +270,7 @@ commit "Documentation: hwtimer's userspace API and sysfs ABI" \
 eventfds, the io_uring commands, the limits and the errors; and the
 attributes hwtimer keeps in sysfs."
 
-## 5. the selftests
+## 6. the selftests
 st=tools/testing/selftests/hwtimer
 mkdir -p "$work/$st"
 # a test whose includes, followed, name neither libhwtimer nor liburing
