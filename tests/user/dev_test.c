@@ -1,22 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /dev/hwtimer: every operation's behaviour, and every validation path with
- * a test of its own (botching-up-ioctls.rst). Errors must leave the file
- * exactly as it was. Struct sizes, ioctl numbers and faulting user memory
- * are abi_test's; records record_test's, slack slack_test's, BATCH and
- * DRAIN batch_test's.
+ * /dev/hwtimer: every operation's behaviour. Its validation paths, each
+ * with a test of its own, are validate_test's; struct sizes, ioctl
+ * numbers and faulting user memory abi_test's; records record_test's,
+ * slack slack_test's, BATCH and DRAIN batch_test's.
  */
 #define _GNU_SOURCE
-#include <poll.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
-
-#include <sys/prctl.h>
 
 #include "kselftest_harness.h"
 #include "helpers.h"
@@ -85,116 +75,6 @@ TEST_F(dev, add_accepts_zero_op_or_its_own)
 	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
 }
 
-TEST_F(dev, add_unknown_flag_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.flags = 1U << 31;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_mod_only_flag_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.flags = HWTIMER_F_IF_EARLIER;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_nonzero_padding_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.padding = 1;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_realtime_without_its_flag_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.clockid = CLOCK_REALTIME;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_realtime_flag_on_another_clock_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.flags = HWTIMER_F_REALTIME;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_gen_flag_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.flags = HWTIMER_F_GEN;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_eventfd_without_flag_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.eventfd = 3;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_bad_clock_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.clockid = CLOCK_PROCESS_CPUTIME_ID;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_fixed_delay_without_period_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.flags = HWTIMER_F_FIXED_DELAY;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_no_record_without_eventfd_einval)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS,
-	};
-
-	op.flags = HWTIMER_F_NO_RECORD;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
 /* ids stay dense: the one freed last is handed out next */
 TEST_F(dev, ids_are_reused_last_freed_first)
 {
@@ -234,72 +114,6 @@ TEST_F(dev, fixed_rate_grid_starts_at_a_past_first_deadline)
 	EXPECT_LE(r.deadline, r.fired);
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(0ULL, (r.deadline - d0) % p);
-}
-
-TEST_F(dev, add_autoremove_periodic_einval)
-{
-	EXPECT_EQ(-EINVAL, t_add(self->fd, HWTIMER_F_AUTOREMOVE,
-				 CLOCK_MONOTONIC, MS, MS, 0, NULL));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_bad_eventfd_ebadf)
-{
-	EXPECT_EQ(-EBADF, t_add_efd(self->fd, 0, MS, 0, 999, NULL));
-	EXPECT_EQ(-EBADF, t_add_efd(self->fd, 0, MS, 0, -1, NULL));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_non_eventfd_fd_einval)
-{
-	int p[2];
-
-	ASSERT_EQ(0, pipe(p));
-	EXPECT_EQ(-EINVAL, t_add_efd(self->fd, 0, MS, 0, p[0], NULL));
-	close(p[0]);
-	close(p[1]);
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_out_of_range_erange)
-{
-	struct hwtimer_info info;
-
-	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
-	EXPECT_EQ(-ERANGE, t_add(self->fd, 0, CLOCK_MONOTONIC, ~0ULL, 0, 0, NULL));
-	EXPECT_EQ(-ERANGE, t_add(self->fd, 0, CLOCK_MONOTONIC,
-				 info.max_delay_ns + 1, 0, 0, NULL));
-	EXPECT_EQ(-ERANGE, t_add(self->fd, HWTIMER_F_ABS, CLOCK_MONOTONIC,
-				 1ULL << 63, 0, 0, NULL));
-	EXPECT_EQ(-ERANGE, t_add(self->fd, 0, CLOCK_MONOTONIC, MS,
-				 info.max_delay_ns + 1, 0, NULL));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-	/* the limit itself is fine */
-	EXPECT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, info.max_delay_ns,
-			   0, 0, NULL));
-}
-
-TEST_F(dev, add_period_plus_slack_out_of_range_erange)
-{
-	struct hwtimer_info info;
-	struct hwtimer_op op = { .clockid = CLOCK_MONOTONIC, .expires = MS };
-
-	ASSERT_EQ(0, t_ioctl(self->fd, HWTIMER_IOC_INFO, &info));
-	/* each alone is in range; a re-arm would land beyond the limit */
-	op.period = info.max_delay_ns / 2 + 1;
-	op.slack = info.max_delay_ns / 2 + 1;
-	EXPECT_EQ(-ERANGE, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
-}
-
-TEST_F(dev, add_slack_out_of_range_erange)
-{
-	struct hwtimer_op op = {
-		.clockid = CLOCK_MONOTONIC, .expires = MS, .slack = ~0ULL,
-	};
-
-	EXPECT_EQ(-ERANGE, t_ioctl(self->fd, HWTIMER_IOC_ADD, &op));
-	EXPECT_TRUE(t_file_is_empty(self->fd));
 }
 
 TEST_F(dev, add_past_deadline_fires_at_once)
@@ -401,103 +215,6 @@ TEST_F(dev, mod_adds_a_period)
 	}
 }
 
-TEST_F(dev, mod_unknown_id_enoent)
-{
-	EXPECT_EQ(-ENOENT, t_mod(self->fd, 12345, 0, MS, 0, NULL));
-	EXPECT_EQ(-ENOENT, t_mod(self->fd, 0, 0, MS, 0, NULL));
-}
-
-TEST_F(dev, mod_period_on_autoremove_einval)
-{
-	struct hwtimer_get g;
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_AUTOREMOVE, CLOCK_MONOTONIC,
-			   10 * SEC, 0, 0, &id));
-	EXPECT_EQ(-EINVAL, t_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, SEC, NULL));
-	ASSERT_EQ(0, t_get(self->fd, id, &g));
-	EXPECT_EQ(0ULL, g.period);
-	/* a period of 0 keeps it one-shot: fine */
-	EXPECT_EQ(1, t_mod(self->fd, id, HWTIMER_F_PERIOD, SEC, 0, NULL));
-}
-
-TEST_F(dev, mod_clockid_einval)
-{
-	struct hwtimer_op op = { .expires = MS };
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
-	op.id = id;
-	op.clockid = CLOCK_MONOTONIC;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-}
-
-TEST_F(dev, mod_cookie_einval)
-{
-	struct hwtimer_op op = { .expires = MS };
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
-	op.id = id;
-	op.cookie = 1;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-}
-
-TEST_F(dev, mod_eventfd_einval)
-{
-	struct hwtimer_op op = { .expires = MS };
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
-	op.id = id;
-	op.eventfd = 1;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-}
-
-TEST_F(dev, mod_period_without_flag_einval)
-{
-	struct hwtimer_op op = { .expires = MS };
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
-	op.id = id;
-	op.period = MS;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-}
-
-TEST_F(dev, mod_add_only_flag_einval)
-{
-	struct hwtimer_op op = { .expires = MS };
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
-	op.id = id;
-	op.flags = HWTIMER_F_NO_RECORD;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-}
-
-TEST_F(dev, mod_earlier_and_idle_einval)
-{
-	struct hwtimer_op op = { .expires = MS };
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
-	op.id = id;
-	op.flags = HWTIMER_F_IF_EARLIER | HWTIMER_F_IF_IDLE;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-}
-
-TEST_F(dev, mod_realtime_flag_einval)
-{
-	struct hwtimer_op op = { .expires = MS };
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
-	op.id = id;
-	op.flags = HWTIMER_F_REALTIME;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
-}
-
 /* HWTIMER_F_GEN: a MOD for an arming that is gone does nothing */
 TEST_F(dev, mod_of_a_stale_generation_estale)
 {
@@ -589,38 +306,6 @@ TEST_F(dev, cancel_of_a_reused_id_estale)
 	op.gen = old.gen;
 	EXPECT_EQ(-ESTALE, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
 	EXPECT_EQ(1, t_cancel(self->fd, id));
-}
-
-TEST_F(dev, cancel_reserved_field_einval)
-{
-	struct hwtimer_op op = { .period = 1 };
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
-	op.id = id;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
-	op.period = 0;
-	op.flags = HWTIMER_F_ABS;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
-	op.flags = 0;
-	EXPECT_EQ(1, t_ioctl(self->fd, HWTIMER_IOC_CANCEL, &op));
-}
-
-TEST_F(dev, get_unknown_id_enoent)
-{
-	struct hwtimer_get g;
-
-	EXPECT_EQ(-ENOENT, t_get(self->fd, 777, &g));
-}
-
-TEST_F(dev, get_reserved_field_einval)
-{
-	struct hwtimer_get g = { .flags = 1 };
-	__u32 id;
-
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, SEC, 0, 0, &id));
-	g.id = id;
-	EXPECT_EQ(-EINVAL, t_ioctl(self->fd, HWTIMER_IOC_GET, &g));
 }
 
 TEST_F(dev, get_reports_a_periodic_timer)
