@@ -180,7 +180,7 @@ NATIVE_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 
 WHEEL_SUITES := $(BUILD)/wheel_kunit $(BUILD)/wheel_bound_kunit $(BUILD)/wheel_model_kunit \
 	$(BUILD)/wheel_range_kunit $(BUILD)/wheel_herd_kunit $(BUILD)/wheel_ahead_kunit \
-	$(BUILD)/wheel_look_kunit
+	$(BUILD)/wheel_look_kunit $(BUILD)/wheel_clock_kunit
 
 $(WHEEL_SUITES): $(BUILD)/%: tests/kunit/%.c tests/kunit/wheel_test.h tests/kunit/wheel_unit.h \
 		kmod/wheel.c kmod/wheel_clock.c \

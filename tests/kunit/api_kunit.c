@@ -11,9 +11,8 @@
  *    while they fire: every arming fires once or is cancelled;
  *  - a callback may kfree() its own timer (KASAN stays silent);
  *  - start, modify and cancel work from a HARD hrtimer callback and under a
- *    raw spinlock (lockdep, with PROVE_RAW_LOCK_NESTING, stays silent);
- *  - a timer fires on the CPU that armed it, a pinned one on its own, and
- *    one initialised for an offline CPU on the initialiser's.
+ *    raw spinlock (lockdep, with PROVE_RAW_LOCK_NESTING, stays silent).
+ * Where callbacks run is api_cpu_kunit.c's.
  * Splats fail the run even where the case itself cannot see them.
  */
 #include <kunit/test.h>
@@ -32,20 +31,6 @@
 
 #include "api_test.h"
 #include "compat/compat.h"
-
-/* Two online CPUs, or skip. */
-static void two_cpus(struct kunit *test, unsigned int *a, unsigned int *b)
-{
-	*a = cpumask_first(cpu_online_mask);
-	*b = cpumask_next(*a, cpu_online_mask);
-	if (*b >= nr_cpu_ids)
-		kunit_skip(test, "needs two CPUs");
-}
-
-static void move_to(struct kunit *test, unsigned int cpu)
-{
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-}
 
 /* A callback that holds its first run, then re-arms itself every time. */
 struct hostile {
@@ -372,116 +357,6 @@ static void api_arm_cancel_under_raw_spinlock(struct kunit *test)
 	hwtimer_cancel_sync(&c->a);
 }
 
-/* Where callbacks run. */
-struct where {
-	struct hwtimer t;
-	atomic_t fired;
-	int cpu;
-};
-
-static void where_fn(struct hwtimer *t)
-{
-	struct where *w = container_of(t, struct where, t);
-
-	w->cpu = smp_processor_id();
-	atomic_inc(&w->fired);
-}
-
-/*
- * Two timers initialised on CPU @a, one armed from @a, one from @b, due at
- * once: each fires on the CPU that armed it, so a driver's probe on one
- * CPU does not put all its timers on one base and one lock.
- */
-static void api_timer_fires_on_arming_cpu(struct kunit *test)
-{
-	struct where *w = kunit_kcalloc(test, 2, sizeof(*w), GFP_KERNEL);
-	unsigned int a, b;
-	u64 deadline;
-
-	KUNIT_ASSERT_NOT_NULL(test, w);
-	two_cpus(test, &a, &b);
-	hwtimer_init_on(&w[0].t, where_fn, 0, a);
-	hwtimer_init_on(&w[1].t, where_fn, 0, a);
-	deadline = hwtimer_now(&w[0].t) + 20 * MS;
-	move_to(test, a);
-	KUNIT_EXPECT_EQ(test, hwtimer_start(&w[0].t, deadline, 0, HWTIMER_ABS), 0);
-	move_to(test, b);
-	KUNIT_EXPECT_EQ(test, hwtimer_start(&w[1].t, deadline, 0, HWTIMER_ABS), 0);
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
-	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&w[0].fired) &&
-					   atomic_read(&w[1].fired), 10000));
-	KUNIT_EXPECT_EQ(test, w[0].cpu, a);
-	KUNIT_EXPECT_EQ(test, w[1].cpu, b);
-	hwtimer_cancel_sync(&w[0].t);
-	hwtimer_cancel_sync(&w[1].t);
-}
-
-/* A pinned timer armed from another CPU still fires on its own. */
-static void api_pinned_timer_stays_on_its_cpu(struct kunit *test)
-{
-	struct where *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
-	unsigned int a, b, i;
-
-	KUNIT_ASSERT_NOT_NULL(test, w);
-	two_cpus(test, &a, &b);
-	hwtimer_init_on(&w->t, where_fn, HWTIMER_PINNED, a);
-	move_to(test, b);
-	for (i = 1; i <= 3; i++) {
-		w->cpu = -1;
-		KUNIT_EXPECT_EQ(test, hwtimer_start(&w->t, 2 * MS, 0,
-						    HWTIMER_REL), 0);
-		KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&w->fired) == i,
-						   10000));
-		KUNIT_EXPECT_EQ(test, w->cpu, a);
-	}
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
-	hwtimer_cancel_sync(&w->t);
-}
-
-/*
- * A CPU that is offline: a possible one that was never online has no
- * bases, which hwtimer makes for a CPU as it first comes online (make
- * check loads hwtimer with CPU 1 offline and runs this suite then,
- * tests/vm/init.sh), and a timer initialised for it, pinned even, starts on
- * the initialising CPU's bases and fires there, on every clock. One that
- * was online once keeps its bases, whose hrtimer fires where it is armed.
- */
-static void api_timer_of_an_offline_cpu(struct kunit *test)
-{
-	static const unsigned int clocks[] = {
-		HWTIMER_MONOTONIC, HWTIMER_BOOTTIME, HWTIMER_REALTIME,
-	};
-	struct where *w = kunit_kcalloc(test, ARRAY_SIZE(clocks), sizeof(*w),
-					GFP_KERNEL);
-	unsigned int absent = nr_cpu_ids, cpu, here, i;
-
-	KUNIT_ASSERT_NOT_NULL(test, w);
-	for_each_possible_cpu(cpu) {
-		if (!cpu_online(cpu)) {
-			absent = cpu;
-			break;
-		}
-	}
-	if (absent >= nr_cpu_ids)
-		kunit_skip(test, "every possible CPU is online");
-	here = cpumask_first(cpu_online_mask);
-	move_to(test, here);
-	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
-		hwtimer_init_on(&w[i].t, where_fn, clocks[i] | HWTIMER_PINNED,
-				absent);
-		w[i].cpu = -1;
-		KUNIT_EXPECT_EQ(test, hwtimer_start(&w[i].t, 2 * MS, 0,
-						    HWTIMER_REL), 0);
-	}
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
-	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
-		KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&w[i].fired) == 1,
-						   10000));
-		KUNIT_EXPECT_EQ(test, w[i].cpu, here);
-		hwtimer_cancel_sync(&w[i].t);
-	}
-}
-
 /*
  * Two threads on two CPUs arm and cancel each other's timers while they fire.
  * The callback only counts: with other CPUs re-arming the timer while it
@@ -617,9 +492,6 @@ static struct kunit_case hwtimer_api_cases[] = {
 	KUNIT_CASE(api_callback_frees_its_timer),
 	KUNIT_CASE(api_arm_cancel_from_hard_hrtimer),
 	KUNIT_CASE(api_arm_cancel_under_raw_spinlock),
-	KUNIT_CASE(api_timer_fires_on_arming_cpu),
-	KUNIT_CASE(api_pinned_timer_stays_on_its_cpu),
-	KUNIT_CASE(api_timer_of_an_offline_cpu),
 	KUNIT_CASE_SLOW(api_cancel_sync_stress_two_cpus),
 	KUNIT_CASE_SLOW(api_concurrent_arm_cancel_two_cpus),
 	{}

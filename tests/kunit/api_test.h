@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the suites on the real in-kernel API (kbase_kunit.c, api_kunit.c)
- * share: time units and ways to wait for a callback.
+ * What the suites on the real in-kernel API (kbase_kunit.c, api_kunit.c,
+ * api_cpu_kunit.c) share: time units, ways to wait for a callback, and
+ * the CPUs a case runs on.
  */
 #ifndef _HWT_API_TEST_H
 #define _HWT_API_TEST_H
@@ -9,7 +10,9 @@
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/sched.h>
 #include <linux/timekeeping.h>
 
 #define US		1000ULL
@@ -76,5 +79,21 @@ static inline void wait_done(struct kunit *test, struct completion *c,
 		fsleep(1000);						\
 	__met;								\
 })
+
+/* Two online CPUs, or skip. */
+static inline void two_cpus(struct kunit *test, unsigned int *a,
+			    unsigned int *b)
+{
+	*a = cpumask_first(cpu_online_mask);
+	*b = cpumask_next(*a, cpu_online_mask);
+	if (*b >= nr_cpu_ids)
+		kunit_skip(test, "needs two CPUs");
+}
+
+/* Run the case on @cpu alone, until it moves again */
+static inline void move_to(struct kunit *test, unsigned int cpu)
+{
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+}
 
 #endif /* _HWT_API_TEST_H */

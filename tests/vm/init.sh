@@ -275,8 +275,8 @@ small_geometry() {
 
 # The in-kernel API's bases come with each CPU's first online (review H1):
 # loaded with CPU 1 offline, the module has three bases (one per clock),
-# CPU 0's; the API's KUnit suite runs then, with a timer initialised for
-# CPU 1, which has none; bringing CPU 1 up makes its three, which stay
+# CPU 0's; the API's KUnit suite of CPUs runs then, with a timer
+# initialised for CPU 1, which has none; bringing CPU 1 up makes its three, which stay
 # when it goes down and comes back.
 api_bases_per_cpu() {
 	local cpu1=/sys/devices/system/cpu/cpu1/online a b c d
@@ -288,7 +288,7 @@ api_bases_per_cpu() {
 		return 1
 	fi
 	a=$(bases)
-	run_kunit_module /hwt/kunit/hwtimer_api_kunit.ko kunit:hwtimer_api_kunit:cpu1_offline
+	run_kunit_module /hwt/kunit/hwtimer_api_cpu_kunit.ko kunit:hwtimer_api_cpu_kunit:cpu1_offline
 	echo 1 > $cpu1 || return 1
 	b=$(bases)
 	echo 0 > $cpu1 && c=$(bases) && echo 1 > $cpu1 && d=$(bases) || return 1
