@@ -210,27 +210,6 @@ TEST_F_TIMEOUT(budget, tables_kept_by_one_timer_count_in_full, 600)
 	EXPECT_EQ(0, as_user_weighed(UID_A, hoard, NULL));
 }
 
-/*
- * What the child of a case needs to set max_timers_per_user as it goes:
- * pipes to its parent, root, which sets it (serve_limit()). A sysctl (the
- * in-tree build's limit) checks its writer at every write, so root's
- * descriptor would not do.
- */
-struct limit_chan {
-	int req;
-	int ack;
-};
-
-static int set_limit(const struct limit_chan *ch, unsigned long long v)
-{
-	int ret;
-
-	if (write(ch->req, &v, sizeof(v)) != sizeof(v) ||
-	    read(ch->ack, &ret, sizeof(ret)) != sizeof(ret))
-		return -1;
-	return ret;
-}
-
 /* the clocks a file's timers can use: each kind of timer, once */
 static long add_on(int fd, int kind)
 {
@@ -248,46 +227,6 @@ static long add_on(int fd, int kind)
 }
 
 #define KINDS	4
-
-/*
- * Run @fn as user A in a child, setting max_timers_per_user as @fn asks
- * (set_limit()): what @fn returns, or -1 if the child could not be run.
- */
-static int as_user_with_limit(int (*fn)(void *))
-{
-	int req[2], ack[2], status, ret;
-	unsigned long long v;
-	pid_t pid;
-
-	if (pipe2(req, O_CLOEXEC))
-		return -1;
-	if (pipe2(ack, O_CLOEXEC)) {
-		close(req[0]);
-		close(req[1]);
-		return -1;
-	}
-	pid = fork();
-	if (!pid) {
-		struct limit_chan ch = { .req = req[1], .ack = ack[0] };
-
-		close(req[0]);
-		close(ack[1]);
-		_exit(become(UID_A) ? 100 : fn(&ch));
-	}
-	close(req[1]);
-	close(ack[0]);
-	/* until the child is done: its end of @req closes then */
-	while (pid > 0 && read(req[0], &v, sizeof(v)) == sizeof(v)) {
-		ret = t_param_set("max_timers_per_user", v) == -1 ? -1 : 0;
-		if (write(ack[1], &ret, sizeof(ret)) != sizeof(ret))
-			break;
-	}
-	close(req[0]);
-	close(ack[1]);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
 
 /*
  * As A, with root setting max_timers_per_user: a file counts from
