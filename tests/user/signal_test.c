@@ -206,10 +206,18 @@ static int watched_eventfds(int *efd, int n, int watchers, int flags)
  * watch (dup()s in one epoll instance), so that one wake-up takes longer
  * than a pass may run. The pass does the first and leaves the rest to the
  * file's worker, which fdinfo counts; every eventfd is signalled once.
+ * The eight go in with one BATCH, under one hold of the file's lock: one
+ * ADD at a time, a test that the host stalled between two ADDs past their
+ * deadline saw them expire a few at a time, each pass doing the wake-ups
+ * of its few, and none left.
  */
 TEST_F_TIMEOUT(signal, a_pass_leaves_slow_wakeups_to_the_worker, 300)
 {
 	enum { NEFD = 8, WATCHERS = 500 };
+	struct hwtimer_op op[NEFD];
+	struct hwtimer_batch b = {
+		.ops = (uintptr_t)op, .count = NEFD, .op_size = sizeof(op[0]),
+	};
 	int efd[NEFD], ep, fd, i;
 	unsigned long long left;
 	__u64 at, v;
@@ -222,9 +230,15 @@ TEST_F_TIMEOUT(signal, a_pass_leaves_slow_wakeups_to_the_worker, 300)
 	ASSERT_LE(0, fd);
 	at = t_now_ns(CLOCK_MONOTONIC) + 100 * MS;
 	for (i = 0; i < NEFD; i++)
-		ASSERT_EQ(0, t_add_efd(fd, HWTIMER_F_ABS | HWTIMER_F_NO_RECORD |
-				       HWTIMER_F_AUTOREMOVE, at, 0, efd[i],
-				       NULL));
+		op[i] = (struct hwtimer_op){
+			.op = HWTIMER_OP_ADD, .clockid = CLOCK_MONOTONIC,
+			.flags = HWTIMER_F_ABS | HWTIMER_F_NO_RECORD |
+				 HWTIMER_F_AUTOREMOVE | HWTIMER_F_EVENTFD,
+			.expires = at, .eventfd = efd[i],
+		};
+	ASSERT_EQ(NEFD, t_ioctl(fd, HWTIMER_IOC_BATCH, &b));
+	for (i = 0; i < NEFD; i++)
+		ASSERT_EQ(0, op[i].result);
 	for (i = 0; i < NEFD; i++) {
 		/* blocks until signalled: the harness's timeout bounds it */
 		ASSERT_EQ(sizeof(v), read(efd[i], &v, sizeof(v)));
