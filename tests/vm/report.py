@@ -56,6 +56,24 @@ def leaves(group, prefix):
         yield from leaves(sub, prefix + sub['name'] + '.')
 
 
+def diagnostics(lines, case, most=12):
+    """The lines a failed case printed: between its result line and the
+    result (or the harness's RUN line) before it."""
+    name = case.rsplit('.', 1)[-1]
+    result = re.compile(r'^\s*(not )?ok \d+ ')
+    for i in range(len(lines) - 1, -1, -1):
+        m = re.match(r'^\s*not ok \d+ (\S+)', lines[i])
+        if not m or not m.group(1).endswith(name):
+            continue
+        j = i
+        while j > 0 and not result.match(lines[j - 1]):
+            j -= 1
+            if re.match(r'^\s*#\s+RUN\s', lines[j]):
+                break
+        return lines[j:i][-most:]
+    return []
+
+
 def parse(kunit_py, lines):
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, 'in.tap')
@@ -103,7 +121,8 @@ def main():
                     elif status == 'SKIP':
                         skipped += 1
                     else:
-                        fail(f'{where}: {case} ({status})')
+                        fail(f'{where}: {case} ({status})',
+                             diagnostics(lines, case))
                 if rc != 0 and not any(s not in ('PASS', 'SKIP') for _, s in cases):
                     fail(f'{where}: exited with {rc} although every case passed')
             with open(results, errors='replace') as f:
