@@ -54,7 +54,7 @@ RULES = [
     ("bench/native/kshim.c", r"kshim_clock_advance", HARNESS),
     ("bench/uheap.c", None, "heap"),
     ("bench/native/kshim.c", r"_raw_spin_.*|mutex_.*|kshim_deadlock", "lock"),
-    ("bench/native/kshim.c", r"ktime_.*|local_clock", "clock"),
+    ("bench/native/kshim.c", r"ktime_.*|sched_clock", "clock"),
     ("bench/native/kshim.c",
      r"_copy_.*|clear_user|check_zeroed_user|memchr_inv|pin_user_pages_fast|"
      r"unpin_.*", "copy"),

@@ -7,7 +7,6 @@
 #include <linux/bitops.h>
 #include <linux/hrtimer.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>

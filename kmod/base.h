@@ -148,6 +148,7 @@
 #include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/time.h>
@@ -316,7 +317,7 @@ enum hwt_pass_kind {
  * @cascaded: the wheel's cascade count when the pass started
  * @moves: the budget units the wheel had charged for moves then
  *	   (hwt_wheel_work_units())
- * @pass: its bound (pass.h), on local_clock()
+ * @pass: its bound (pass.h), on hwt_cpu_clock()
  * @fired: how many timers it expired
  * @apart: its owner cascades ahead apart from expiry, with
  *	   hwt_base_ahead_pass(), and sets this after hwt_base_expiry_begin():
@@ -373,6 +374,24 @@ void hwt_base_destroy_freed(struct hwt_base *b);
 static inline unsigned int hwt_base_pending(const struct hwt_base *b)
 {
 	return hwt_wheel_pending(b->wheel);
+}
+
+/**
+ * hwt_cpu_clock() - the clock that bounds a pass, and a run of passes
+ *
+ * Each is timed on the one CPU it runs on, in a hard interrupt, softirq
+ * context or a bound worker: sched_clock(), not local_clock(). Where the
+ * kernel takes the sched clock for unstable (a TSC it marked so, as it
+ * often does in virtual machines), local_clock() keeps within a tick of the
+ * last one the CPU took; with interrupts off, as a pass runs, it stops
+ * there, and a bound measured on it is never reached: a pass then did
+ * every wake-up it had, however long each took.
+ *
+ * Return: ns, to compare with other reads on the same CPU only.
+ */
+static inline u64 hwt_cpu_clock(void)
+{
+	return sched_clock();
 }
 
 /**

@@ -5,7 +5,6 @@
  * run goes on. See base.h for the design.
  */
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/timekeeping.h>
 
 #include "base.h"
@@ -17,7 +16,7 @@
  * @b: the base, locked
  * @x: the pass's state
  * @kind: what started it
- * @start: local_clock() as the pass begins, which bounds its time (struct
+ * @start: hwt_cpu_clock() as the pass begins, which bounds its time (struct
  *	   hwt_pass); or 0 for a pass that cannot outgrow its time, whose
  *	   budget is at most HWT_PASS_MIN units and whose owner cascades
  *	   ahead apart (struct hwt_expiry): it is then never read
@@ -46,11 +45,6 @@ void hwt_base_expiry_begin(struct hwt_base *b, struct hwt_expiry *x,
 	x->moves = hwt_wheel_work_units(b->wheel);
 }
 
-static u64 hwt_pass_clock(void)
-{
-	return local_clock();
-}
-
 /**
  * hwt_base_expire_next() - take the next due node of this pass
  * @b: the base, locked
@@ -69,7 +63,7 @@ struct hwt_node *hwt_base_expire_next(struct hwt_base *b,
 	unsigned int bucket;
 	u64 late;
 
-	n = hwt_pass_pop(&x->pass, b->wheel, x->now, hwt_pass_clock);
+	n = hwt_pass_pop(&x->pass, b->wheel, x->now, hwt_cpu_clock);
 	if (!n)
 		return NULL;
 	x->fired++;
@@ -141,15 +135,15 @@ static bool hwt_base_ahead(struct hwt_base *b, struct hwt_expiry *x,
 		return false;
 	hwt_pass_init(&p, x->pass.start);
 	p.left = min(p.left, budget);
-	if (local_clock() - p.start > HWT_PASS_NS)
+	if (hwt_cpu_clock() - p.start > HWT_PASS_NS)
 		p.left = 0;	/* a pass of its own, next */
-	more = hwt_pass_ahead(&p, w, x->now, hwt_pass_clock);
+	more = hwt_pass_ahead(&p, w, x->now, hwt_cpu_clock);
 	cascaded = w->cascaded - cascaded;
 	if (cascaded) {
 		hwt_stat_add(&b->stats, HWT_C_CASCADED, cascaded);
 		trace_hwt_tick(b->clockid, b, 0, cascaded,
 			       hwt_wheel_work_units(w) - moves, 0,
-			       local_clock() - p.start);
+			       hwt_cpu_clock() - p.start);
 	}
 	return more;
 }
@@ -201,7 +195,7 @@ enum hwt_end hwt_base_expiry_end(struct hwt_base *b, struct hwt_expiry *x)
 		trace_hwt_tick(b->clockid, b, x->fired, cascaded,
 			       x->fired + hwt_wheel_work_units(w) - x->moves,
 			       ticks, x->pass.start ?
-			       local_clock() - x->pass.start : 0);
+			       hwt_cpu_clock() - x->pass.start : 0);
 	/*
 	 * A pass that spent its budget goes on, unless the wheel says that
 	 * nothing is due: a budget spent on exactly what was due needs no
@@ -253,7 +247,7 @@ bool hwt_base_ahead_pass(struct hwt_base *b)
 	if (hwt_wheel_next_range(b->wheel, &next, &latest) &&
 	    (s64)(next - x.now) <= 0)
 		return false;
-	hwt_pass_init(&x.pass, local_clock());
+	hwt_pass_init(&x.pass, hwt_cpu_clock());
 	more = hwt_base_ahead(b, &x, HWT_AHEAD_BUDGET);
 	if (!more)
 		hwt_base_arm_next(b);
@@ -280,7 +274,7 @@ void hwt_base_expiry_defer(struct hwt_base *b)
 
 /**
  * hwt_run_more() - whether a run goes on with another pass at once
- * @start: local_clock() when the run's first pass began
+ * @start: hwt_cpu_clock() when the run's first pass began
  *
  * After a pass that left work due, with the base's lock dropped: yes while
  * no task waits for this CPU and the run has taken less than HWT_RUN_NS,
@@ -293,5 +287,5 @@ bool hwt_run_more(u64 start)
 {
 	if (IS_ENABLED(CONFIG_PREEMPT_RT) || need_resched())
 		return false;
-	return local_clock() - start < HWT_RUN_NS;
+	return hwt_cpu_clock() - start < HWT_RUN_NS;
 }

@@ -18,7 +18,6 @@
  * timerfd's), and every pass is a soft one.
  */
 #include <linux/bitops.h>
-#include <linux/sched/clock.h>
 
 #include "compat/compat.h"
 #include "dev.h"
@@ -240,7 +239,7 @@ static enum hwt_end hwt_file_pass(struct hwt_base *b, enum hwt_pass_kind kind,
 	 * to bound it, and bounds its wake-ups from the first one
 	 * (hwt_unlock_signal()).
 	 */
-	hwt_base_expiry_begin(b, &x, kind, hard ? 0 : local_clock());
+	hwt_base_expiry_begin(b, &x, kind, hard ? 0 : hwt_cpu_clock());
 	x.apart = true;
 	sig.start = x.pass.start;
 	sig.bound = HWT_PASS_NS;
@@ -329,7 +328,7 @@ static void hwt_file_ahead_later(struct hwt_base *b, enum hwt_end left)
 static void hwt_file_run_soft(struct hwt_base *b, enum hwt_pass_kind kind,
 			      bool *restart)
 {
-	u64 start = local_clock();
+	u64 start = hwt_cpu_clock();
 	enum hwt_end left;
 
 	while ((left = hwt_file_pass(b, kind, false, restart)) ==
@@ -404,7 +403,7 @@ static enum hrtimer_restart hwt_file_ahead(struct hrtimer *hrt)
 						ahead);
 	struct hwt_base *b = run->base;
 	struct hwt_file *hf = b->owner;
-	u64 start = local_clock();
+	u64 start = hwt_cpu_clock();
 	bool more;
 
 	do {

@@ -15,7 +15,6 @@
  */
 #include <linux/eventfd.h>
 #include <linux/poll.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -242,10 +241,10 @@ static bool hwt_signal_late(struct hwt_signals *sig, unsigned int done)
 	if (!sig->bound || !done)
 		return false;
 	if (!sig->start) {
-		sig->start = local_clock();
+		sig->start = hwt_cpu_clock();
 		return false;
 	}
-	return local_clock() - sig->start > sig->bound;
+	return hwt_cpu_clock() - sig->start > sig->bound;
 }
 
 /*

@@ -45,7 +45,7 @@ struct hwt_efd {
  * @nefd: entries of @efd
  * @file: the file's eventfd, with a reference, if records were queued
  * @poll: records were queued: wake readers and pollers
- * @start: for a pass, when it began (local_clock()): the wake-ups left
+ * @start: for a pass, when it began (hwt_cpu_clock()): the wake-ups left
  *	   once it has run @bound ns go to the file's worker; 0 for a pass
  *	   that read no clock as it began (a hard one), whose wake-ups are
  *	   bounded from the first

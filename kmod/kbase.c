@@ -7,7 +7,6 @@
 
 #include <linux/cpuhotplug.h>
 #include <linux/percpu.h>
-#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
@@ -196,13 +195,13 @@ static enum hrtimer_restart hwt_kbase_tick(struct hrtimer *hrt)
 {
 	struct hwt_kbase *kb = container_of(hrt, struct hwt_kbase, base.hrt);
 	enum hwt_pass_kind kind = HWT_PASS_WAKEUP;
-	u64 start = local_clock();
+	u64 start = hwt_cpu_clock();
 	unsigned long flags;
 
 	spin_lock(&kb->expiry_lock);
 	/* the first pass starts with the run; each after it reads the clock */
 	while (hwt_kbase_pass(kb, kind, kind == HWT_PASS_WAKEUP ?
-			      start : local_clock())) {
+			      start : hwt_cpu_clock())) {
 		if (!hwt_run_more(start)) {
 			raw_spin_lock_irqsave(&kb->lock, flags);
 			hwt_base_expiry_defer(&kb->base);

@@ -59,7 +59,7 @@ static inline void hwt_pass_spent(struct hwt_pass *p, unsigned int units,
  * @p: the pass
  * @w: its wheel
  * @now: the time the pass runs at
- * @clock: the pass's clock (local_clock() in the module)
+ * @clock: the pass's clock (hwt_cpu_clock() in the module)
  *
  * The budget is spent in steps, HWT_PASS_MIN units and then HWT_PASS_CHECK
  * at a time; after each, a pass that has taken HWT_PASS_NS already spends

@@ -156,7 +156,7 @@ u64 ktime_get_coarse_boottime_ns(void)
 	return ktime_get_coarse_ns() + kshim_boot_off;
 }
 
-u64 local_clock(void)
+unsigned long long sched_clock(void)
 {
 	return READ_ONCE(kshim_now);
 }
