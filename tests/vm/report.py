@@ -56,7 +56,7 @@ def leaves(group, prefix):
         yield from leaves(sub, prefix + sub['name'] + '.')
 
 
-def diagnostics(lines, case, most=12):
+def diagnostics(lines, case, most=24):
     """The lines a failed case printed: between its result line and the
     result (or the harness's RUN line) before it."""
     name = case.rsplit('.', 1)[-1]
