@@ -19,6 +19,18 @@
 
 #define CTL	"hwtimerctl"
 
+/*
+ * A shell command line for run(): @cmd in the background, sent signal @sig
+ * once its output has a line matching @pat (after 60 s at most, on a host
+ * that stalls the guest), not after a fixed time; its output and exit
+ * status are the line's.
+ */
+#define BG_UNTIL(cmd, pat, sig)						\
+	"f=/tmp/cli_test.bg; " cmd " > $f & p=$!; i=0; "		\
+	"until grep -q '" pat "' $f || [ $i -ge 600 ]; do "		\
+	"sleep 0.1; i=$((i + 1)); done; "				\
+	"kill -" sig " $p; wait $p; s=$?; cat $f; exit $s"
+
 struct run {
 	int status;		/* exit status, or -1 */
 	char out[65536];

@@ -141,7 +141,8 @@ TEST_F(clock, absolute_follows_a_set_forward)
 
 TEST_F(clock, absolute_follows_a_set_back)
 {
-	__u64 t0, d = t_now_ns(CLOCK_REALTIME) + 300 * MS;
+	/* 2 s ahead: no host stall before the step lets it pass (STEP is 5 s) */
+	__u64 t0, d = t_now_ns(CLOCK_REALTIME) + 2 * SEC;
 
 	ASSERT_EQ(0, t_add(self->fd, HWTIMER_F_ABS, CLOCK_REALTIME, d, 0, 0, NULL));
 	tfd_arm(self->tfd, d, TFD_TIMER_ABSTIME);
@@ -177,9 +178,9 @@ TEST_F(clock, mod_switches_between_absolute_and_relative)
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	EXPECT_EQ(CLOCK_REALTIME, (int)r.clockid);
 
-	/* and back: an absolute deadline 300 ms ahead, then the clock set back */
+	/* and back: an absolute deadline 2 s ahead, then the clock set back */
 	op.flags = HWTIMER_F_ABS;
-	op.expires = t_now_ns(CLOCK_REALTIME) + 300 * MS;
+	op.expires = t_now_ns(CLOCK_REALTIME) + 2 * SEC;
 	op.gen = 0;
 	ASSERT_LE(0, t_ioctl(self->fd, HWTIMER_IOC_MOD, &op));
 	ASSERT_EQ(0, step(&self->stepped, -(__s64)STEP));

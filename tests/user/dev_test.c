@@ -187,12 +187,15 @@ TEST_F(dev, mod_if_idle_leaves_a_pending_timer)
 	__u64 deadline;
 	__u32 id;
 
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 20 * MS, 0, 0, &id));
+	/* an hour away: pending whatever the host stalls */
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, 3600 * SEC, 0, 0,
+			   &id));
 	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	deadline = g.expires;
 	EXPECT_EQ(1, t_mod(self->fd, id, HWTIMER_F_IF_IDLE, 10 * SEC, 0, NULL));
 	ASSERT_EQ(0, t_get(self->fd, id, &g));
 	EXPECT_EQ(deadline, g.expires);
+	ASSERT_EQ(1, t_mod(self->fd, id, 0, 10 * MS, 0, NULL));
 	ASSERT_EQ(1, t_read(self->fd, &r, 1));
 	/* now idle: it arms */
 	EXPECT_EQ(0, t_mod(self->fd, id, HWTIMER_F_IF_IDLE, 10 * MS, 0, NULL));
