@@ -61,17 +61,17 @@ TEST_F(record, larger_records_are_zero_extended)
 {
 	unsigned char buf[3 * 64];
 	struct hwtimer_record r;
-	__u32 id;
+	__u32 id, id2;
 	int i;
 
 	ASSERT_EQ(64, record_size(self->fd, 64, NULL));
 	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 77, &id));
-	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 78, NULL));
+	ASSERT_EQ(0, t_add(self->fd, 0, CLOCK_MONOTONIC, MS, 0, 78, &id2));
 	memset(buf, 0xa5, sizeof(buf));
 	/* room for two and a half: two records, 128 bytes */
-	while (t_get_state(self->fd, id) != HWTIMER_STATE_FIRED)
+	while (t_get_state(self->fd, id) != HWTIMER_STATE_FIRED ||
+	       t_get_state(self->fd, id2) != HWTIMER_STATE_FIRED)
 		usleep(1000);
-	usleep(20000);
 	ASSERT_EQ(128, read(self->fd, buf, 160));
 	memcpy(&r, buf, sizeof(r));
 	EXPECT_EQ(id, r.id);

@@ -395,9 +395,18 @@ TEST_F(ring, poll_sees_the_ring)
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 }
 
-static uint64_t efd_count(int efd)
+/*
+ * What the non-blocking eventfd @efd counted, once it is signalled or
+ * @wait_ms have gone: a wake-up that is due is waited for, not assumed
+ * done after a fixed time.
+ */
+static uint64_t efd_count(int efd, int wait_ms)
 {
+	struct pollfd pfd = { .fd = efd, .events = POLLIN };
 	uint64_t v = 0;
+
+	if (wait_ms)
+		poll(&pfd, 1, wait_ms);
 
 	if (read(efd, &v, sizeof(v)) != sizeof(v))
 		return 0;
@@ -438,14 +447,14 @@ TEST_F(ring, wakes_only_a_consumer_that_caught_up)
 	ASSERT_LE(0, efd);
 	h = self->map.hdr;
 	ASSERT_EQ(0, fire_one(self->fd, h, 0));
-	EXPECT_EQ(1, efd_count(efd));
+	EXPECT_EQ(1, efd_count(efd, t_ms(5000)));
 	/* not consumed: the next record wakes no one */
 	ASSERT_EQ(0, fire_one(self->fd, h, 1));
-	EXPECT_EQ(0, efd_count(efd));
+	EXPECT_EQ(0, efd_count(efd, 0));
 	/* caught up: woken again */
 	STORE(&h->cons, 2);
 	ASSERT_EQ(0, fire_one(self->fd, h, 2));
-	EXPECT_EQ(1, efd_count(efd));
+	EXPECT_EQ(1, efd_count(efd, t_ms(5000)));
 	close(efd);
 }
 
@@ -460,13 +469,13 @@ TEST_F(ring, wakes_at_the_index_asked)
 	STORE(&h->wake_at, 2);
 	STORE(&h->wake, HWTIMER_RING_WAKE_AT);
 	ASSERT_EQ(0, fire_one(self->fd, h, 0));
-	EXPECT_EQ(0, efd_count(efd));
+	EXPECT_EQ(0, efd_count(efd, 0));
 	ASSERT_EQ(0, fire_one(self->fd, h, 1));
-	EXPECT_EQ(0, efd_count(efd));
+	EXPECT_EQ(0, efd_count(efd, 0));
 	ASSERT_EQ(0, fire_one(self->fd, h, 2));
-	EXPECT_EQ(1, efd_count(efd));
+	EXPECT_EQ(1, efd_count(efd, t_ms(5000)));
 	ASSERT_EQ(0, fire_one(self->fd, h, 3));
-	EXPECT_EQ(0, efd_count(efd));
+	EXPECT_EQ(0, efd_count(efd, 0));
 	close(efd);
 }
 
@@ -483,7 +492,7 @@ TEST_F(ring, a_busy_poller_is_never_woken)
 	ASSERT_EQ(0, fire_one(self->fd, h, 0));
 	STORE(&h->cons, 1);
 	ASSERT_EQ(0, fire_one(self->fd, h, 1));
-	EXPECT_EQ(0, efd_count(efd));
+	EXPECT_EQ(0, efd_count(efd, 0));
 	/* the ring is not empty, so poll() still says so when asked */
 	pfd.fd = self->fd;
 	pfd.events = POLLIN;
