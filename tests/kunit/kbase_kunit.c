@@ -168,7 +168,8 @@ static void kbase_cancel_reports_pending(struct kunit *test)
 	struct probe *p = new_probes(test, 1, 0);
 
 	KUNIT_EXPECT_FALSE(test, hwtimer_cancel(&p->t));
-	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 30 * MS, 0, HWTIMER_REL), 0);
+	/* a second away: pending whatever the host stalls */
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, SEC, 0, HWTIMER_REL), 0);
 	KUNIT_EXPECT_TRUE(test, hwtimer_pending(&p->t));
 	KUNIT_EXPECT_TRUE(test, hwtimer_cancel(&p->t));
 	KUNIT_EXPECT_FALSE(test, hwtimer_pending(&p->t));
@@ -189,12 +190,12 @@ static void kbase_modify_moves_deadline(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 1, 10000));
 	KUNIT_EXPECT_GE(test, p->fired_at, start + 20 * MS);
 	KUNIT_EXPECT_LT(test, p->fired_at, start + 10 * SEC);
-	/* later */
-	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 5 * MS, 0, HWTIMER_REL), 0);
-	KUNIT_EXPECT_EQ(test, hwtimer_modify(&p->t, 60 * MS, HWTIMER_REL), 1);
+	/* later; far enough that a host stall does not fire it first */
+	KUNIT_EXPECT_EQ(test, hwtimer_start(&p->t, 500 * MS, 0, HWTIMER_REL), 0);
+	KUNIT_EXPECT_EQ(test, hwtimer_modify(&p->t, 600 * MS, HWTIMER_REL), 1);
 	start = hwtimer_now(&p->t);
 	KUNIT_EXPECT_TRUE(test, wait_until(atomic_read(&p->fires) == 2, 10000));
-	KUNIT_EXPECT_GE(test, p->fired_at + 60 * MS, start);
+	KUNIT_EXPECT_GE(test, p->fired_at + 600 * MS, start);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->early), 0);
 	stop_probes(p, 1);
 }
@@ -508,7 +509,8 @@ static void kbase_realtime_set_back_mid_run_not_early(struct kunit *test)
 	p = new_probes(test, 2, HWTIMER_REALTIME);
 	atomic_set(&stepped, 0);
 	p[0].hold = &stepped;
-	deadline = hwtimer_now(&p[0].t) + 50 * MS;
+	/* a second ahead: no host stall lets @p[0] fire before @p[1] is armed */
+	deadline = hwtimer_now(&p[0].t) + SEC;
 	/* both due at once, @p[0] first in the run */
 	KUNIT_ASSERT_EQ(test, hwtimer_start(&p[0].t, deadline, 0, HWTIMER_ABS), 0);
 	KUNIT_ASSERT_EQ(test, hwtimer_start(&p[1].t, deadline, 0, HWTIMER_ABS), 0);
