@@ -161,6 +161,12 @@ unsigned long long sched_clock(void)
 	return READ_ONCE(kshim_now);
 }
 
+/* what the module timed its passes on before hwt_cpu_clock() */
+u64 local_clock(void)
+{
+	return sched_clock();
+}
+
 ktime_t ktime_mono_to_real(ktime_t mono)
 {
 	return mono + (ktime_t)kshim_real_off;

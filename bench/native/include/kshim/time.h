@@ -18,6 +18,7 @@ u64 ktime_get_real_ns(void);
 u64 ktime_get_coarse_ns(void);
 u64 ktime_get_coarse_boottime_ns(void);
 unsigned long long sched_clock(void);
+u64 local_clock(void);
 ktime_t ktime_mono_to_real(ktime_t mono);
 void kshim_clock_advance(u64 ns);
 
