@@ -180,11 +180,6 @@ TEST_F_TIMEOUT(signal, cancel_waits_for_its_eventfd_without_inversion, 600)
 	run_inversion(_metadata, true);
 }
 
-/*
- * @n eventfds (with @flags), each watched by @watchers epoll entries (dup()s
- * in one epoll instance), so that each wake-up is slow: the epoll instance,
- * or -1.
- */
 /* The file's counters of passes and wake-ups, from its fdinfo, into the log */
 static void log_fdinfo(struct __test_metadata *_metadata, int fd)
 {
@@ -202,6 +197,11 @@ static void log_fdinfo(struct __test_metadata *_metadata, int fd)
 		fclose(f);
 }
 
+/*
+ * @n eventfds (with @flags), each watched by @watchers epoll entries (dup()s
+ * in one epoll instance), so that each wake-up is slow: the epoll instance,
+ * or -1.
+ */
 static int watched_eventfds(int *efd, int n, int watchers, int flags)
 {
 	struct rlimit rl = { n * watchers + 256, n * watchers + 256 };
@@ -229,12 +229,13 @@ static int watched_eventfds(int *efd, int n, int watchers, int flags)
  * A pass's wake-ups are bounded by time, not only by count (review R5):
  * eight timers due at once, each with an eventfd that 500 epoll entries
  * watch (dup()s in one epoll instance), so that one wake-up takes longer
- * than a pass may run. The pass does the first and leaves the rest to the
- * file's worker, which fdinfo counts; every eventfd is signalled once.
- * The eight go in with one BATCH, under one hold of the file's lock: one
- * ADD at a time, a test that the host stalled between two ADDs past their
- * deadline saw them expire a few at a time, each pass doing the wake-ups
- * of its few, and none left.
+ * than a pass may run. The pass does the first (a hard one, the first
+ * two) and leaves the rest to the file's worker, which fdinfo counts; every
+ * eventfd is signalled once. The debug guest's sched clock is unstable,
+ * where local_clock() would stop during the pass (hwt_cpu_clock()).
+ * The eight go in with one BATCH, under one hold of the file's lock, so
+ * that one pass expires them whatever the host stalls: added one at a
+ * time, a stall past their deadline would split them across passes.
  */
 TEST_F_TIMEOUT(signal, a_pass_leaves_slow_wakeups_to_the_worker, 300)
 {
