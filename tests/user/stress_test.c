@@ -342,9 +342,10 @@ static const char *settle(int fd, struct ledger *l, char *msg,
 			 * Deadlines first_deadline + k * PERIOD: those before
 			 * the records were read, at least, and those before the
 			 * cancel at most; a host that stalls in between makes
-			 * the two apart.
+			 * the two apart. One not cancelled here has none.
 			 */
-			long long lo = due_by(t, read_at), hi = due_by(t, t->stopped);
+			long long hi = due_by(t, t->stopped);
+			long long lo = t->stopped ? due_by(t, read_at) : hi;
 
 			/*
 			 * The last period may not have fired by the read, and
